@@ -1,0 +1,38 @@
+// Entry point: `npm run practice -- --port P`. Starts the practice range alone.
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { describeIssues } from '../schema/issues.ts';
+import { loadHostKey } from './host-key.ts';
+import { startRange } from './server.ts';
+
+const settingsSchema = z.object({
+  host: z.string().min(1),
+  port: z.coerce.number().int().min(0, 'must be a port number 0-65535').max(65535, 'must be a port number 0-65535'),
+  hostKeyPath: z.string().min(1),
+});
+
+// A single bad command must never take the range down: log, keep serving.
+process.on('unhandledRejection', (reason) => console.error('practice: unhandled rejection (ignored):', reason));
+
+const { values } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string' } } });
+const parsed = settingsSchema.safeParse({
+  host: values.host ?? process.env.PRACTICE_HOST ?? '127.0.0.1',
+  port: values.port ?? process.env.PRACTICE_PORT ?? 2220,
+  hostKeyPath: process.env.PRACTICE_HOST_KEY ?? '.state/practice/host_key',
+});
+if (!parsed.success) {
+  console.error(`practice range configuration is invalid: ${describeIssues(parsed.error)}`);
+  process.exit(1);
+}
+const { host, port, hostKeyPath } = parsed.data;
+try {
+  const range = await startRange({ host, port, hostKey: loadHostKey(hostKeyPath) });
+  console.log(`practice range listening on ssh://bandit0@${host}:${range.port} (password: bandit0)`);
+  const stop = () => void range.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+} catch (err) {
+  const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+  console.error(inUse ? `port ${port} is in use; set PRACTICE_PORT (or --port) to a free port` : String(err));
+  process.exit(1);
+}

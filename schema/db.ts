@@ -1,0 +1,97 @@
+// The D1 database: a cross-run index for the run list and analytics. The Durable Object owns each
+// run's truth; these tables mirror it. Migrations come from `npm run db:generate` (drizzle-kit).
+import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/** One row per run, kept current by its Durable Object. Times are epoch milliseconds. */
+export const runs = sqliteTable(
+  'runs',
+  {
+    id: text('id').primaryKey(),
+    status: text('status').notNull(),
+    target: text('target').notNull(),
+    model: text('model').notNull(),
+    startLevel: integer('start_level').notNull(),
+    endLevel: integer('end_level').notNull(),
+    maxRetries: integer('max_retries').notNull(),
+    budget: integer('budget').notNull(),
+    currentLevel: integer('current_level').notNull(),
+    levelsSolved: integer('levels_solved').notNull().default(0),
+    promptTokens: integer('prompt_tokens').notNull().default(0),
+    completionTokens: integer('completion_tokens').notNull().default(0),
+    costUsd: real('cost_usd').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    startedAt: integer('started_at'),
+    endedAt: integer('ended_at'),
+  },
+  (t) => [
+    // The run list: newest first, optionally filtered by status, paged by (created_at, id).
+    index('runs_created_idx').on(t.createdAt, t.id),
+    index('runs_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('runs_model_idx').on(t.model),
+  ],
+);
+
+/** Every model call: what it cost, how long it took, how it failed, and what was said. */
+export const llmCalls = sqliteTable(
+  'llm_calls',
+  {
+    id: text('id').primaryKey(),
+    runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    level: integer('level').notNull(),
+    model: text('model').notNull(),
+    stage: text('stage').notNull(),
+    promptTokens: integer('prompt_tokens').notNull(),
+    completionTokens: integer('completion_tokens').notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    costUsd: real('cost_usd'),
+    errorClass: text('error_class'),
+    request: text('request', { mode: 'json' }),
+    response: text('response', { mode: 'json' }),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('llm_calls_run_idx').on(t.runId, t.seq), index('llm_calls_model_idx').on(t.model, t.createdAt)],
+);
+
+/** Every graph node the agent ran: for timing and failure analysis. */
+export const executions = sqliteTable(
+  'executions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    node: text('node').notNull(),
+    level: integer('level').notNull(),
+    startedAt: integer('started_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    status: text('status').notNull(),
+    error: text('error'),
+  },
+  (t) => [index('executions_run_idx').on(t.runId, t.seq), index('executions_node_idx').on(t.node, t.status)],
+);
+
+/** Every shell command the agent ran, with its result. */
+export const commands = sqliteTable(
+  'commands',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    level: integer('level').notNull(),
+    command: text('command').notNull(),
+    exitCode: integer('exit_code'),
+    durationMs: integer('duration_ms').notNull(),
+    outputBytes: integer('output_bytes').notNull().default(0),
+    truncated: integer('truncated', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('commands_run_idx').on(t.runId, t.seq), index('commands_level_idx').on(t.level)],
+);
+
+export type RunRow = typeof runs.$inferSelect;
+export type NewRunRow = typeof runs.$inferInsert;
+export type LlmCallRow = typeof llmCalls.$inferSelect;
+export type ExecutionRow = typeof executions.$inferSelect;
+export type CommandRow = typeof commands.$inferSelect;

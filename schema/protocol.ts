@@ -1,0 +1,244 @@
+// The wire protocol, and its only definition: run events (DO → clients), client messages
+// (clients → DO), the proxy request and its NDJSON lines, and the snapshot sent on connect.
+// Receivers use safeParse. Changes are additive: event schemas ignore fields they do not know,
+// so an older client keeps working against a newer server.
+import { z } from 'zod';
+import {
+  pauseReasonSchema,
+  runConfigSchema,
+  runIdSchema,
+  runStatusSchema,
+  runSummarySchema,
+  userActionShapes,
+} from './run.ts';
+
+/** Bumped only for a change that is not additive. Sent first on every socket. */
+export const PROTOCOL_VERSION = 1;
+
+/** Messages over this size are refused by the Durable Object. */
+export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
+
+const level = z.number().int().min(0);
+const count = z.number().int().min(0);
+const timestamp = z.iso.datetime({ error: 'must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z' });
+
+/** Something learned from a failed attempt, or a hint from a person (source "user"). */
+export const lessonSchema = z.object({
+  text: z.string().min(1),
+  source: z.enum(['model', 'user']),
+  level,
+});
+export type Lesson = z.infer<typeof lessonSchema>;
+
+/** How a model call failed, when it did. */
+export const llmErrorClassSchema = z.enum([
+  'missing_key',
+  'bad_key',
+  'rate_limited',
+  'timeout',
+  'server_error',
+  'empty_response',
+  'malformed_response',
+  'context_too_long',
+  'unknown',
+]);
+export type LlmErrorClass = z.infer<typeof llmErrorClassSchema>;
+
+/** Why an attempt at a level ended without a proven password. */
+export const attemptFailureSchema = z.enum(['budget_spent', 'loop_detected', 'wrong_password', 'no_progress']);
+
+/** The payload of user_action_required; also held in the snapshot while a run is paused. */
+export const pendingActionSchema = z.object({
+  reason: pauseReasonSchema,
+  level,
+  retryCount: count,
+  maxRetries: count,
+  lastError: z.string().nullable(),
+  lessons: z.array(lessonSchema),
+});
+export type PendingAction = z.infer<typeof pendingActionSchema>;
+
+/**
+ * Every run event variant, with the envelope fields given. The Durable Object's events carry
+ * seq/ts/runId; the proxy's carry only ts, because seq is assigned by the Durable Object.
+ */
+function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
+  const variant = <Shape extends z.ZodRawShape>(shape: Shape) => z.object({ ...envelope, ...shape });
+  return [
+    variant({ type: z.literal('run_created'), config: runConfigSchema }),
+    variant({ type: z.literal('status_changed'), from: runStatusSchema, to: runStatusSchema, reason: z.string().optional() }),
+    variant({ type: z.literal('level_started'), level, attempt: z.number().int().min(1), retryCount: count }),
+    variant({ type: z.literal('thinking'), level, text: z.string() }),
+    variant({ type: z.literal('command'), level, commandId: z.string().min(1), command: z.string().min(1) }),
+    variant({
+      type: z.literal('output'),
+      level,
+      commandId: z.string().min(1),
+      stdout: z.string(),
+      stderr: z.string(),
+      exitCode: z.number().int().nullable(),
+      durationMs: count,
+      truncated: z.boolean(),
+    }),
+    variant({ type: z.literal('password_found'), level, password: z.string().min(1) }),
+    variant({ type: z.literal('level_complete'), level, nextLevel: level, commands: count, durationMs: count }),
+    variant({
+      type: z.literal('attempt_failed'),
+      level,
+      attempt: z.number().int().min(1),
+      retryCount: count,
+      maxRetries: count,
+      reason: attemptFailureSchema,
+      lessons: z.array(lessonSchema),
+    }),
+    variant({
+      type: z.literal('llm_call'),
+      callId: z.string().min(1),
+      model: z.string().min(1),
+      stage: z.enum(['plan', 'reflect']),
+      level,
+      promptTokens: count,
+      completionTokens: count,
+      latencyMs: count,
+      costUsd: z.number().min(0).nullable(),
+      errorClass: llmErrorClassSchema.nullable(),
+    }),
+    variant({
+      type: z.literal('node'),
+      name: z.string().min(1),
+      level,
+      startedAt: timestamp,
+      durationMs: count,
+      status: z.enum(['ok', 'interrupted', 'error']),
+      error: z.string().nullable(),
+    }),
+    variant({
+      type: z.literal('error'),
+      code: z.string().min(1),
+      message: z.string().min(1),
+      level: level.optional(),
+    }),
+    variant({ type: z.literal('user_action_required'), ...pendingActionSchema.shape }),
+    variant({
+      type: z.literal('user_action_resolved'),
+      action: z.enum(['continue', 'password', 'stop']),
+      hint: z.string().optional(),
+      by: z.string().min(1),
+    }),
+    variant({
+      type: z.literal('run_complete'),
+      status: z.enum(['completed', 'failed', 'stopped']),
+      levelsSolved: count,
+      reason: z.string().optional(),
+    }),
+  ] as const;
+}
+
+const envelope = { seq: z.number().int().min(1), ts: timestamp, runId: runIdSchema };
+
+/** A stored, numbered event, as the Durable Object sends it to clients. */
+export const runEventSchema = z.discriminatedUnion('type', eventVariants(envelope));
+export type RunEvent = z.infer<typeof runEventSchema>;
+export type RunEventType = RunEvent['type'];
+
+/** An event as the proxy emits it, before the Durable Object numbers and stores it. */
+export const proxyEventSchema = z.discriminatedUnion('type', eventVariants({ ts: timestamp }));
+export type ProxyEvent = z.infer<typeof proxyEventSchema>;
+
+/** Every event type, in protocol order. */
+export const RUN_EVENT_TYPES = runEventSchema.options.map((o) => o.shape.type.value);
+
+// ── clients → Durable Object ────────────────────────────────────────────────────────────────
+
+/** What a WebSocket client may send. Unknown fields are refused so typos surface at once. */
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('hello'), since: count.optional() }),
+  z.discriminatedUnion('action', [
+    z.strictObject({ type: z.literal('user_action'), ...userActionShapes.continue }),
+    z.strictObject({ type: z.literal('user_action'), ...userActionShapes.password }),
+    z.strictObject({ type: z.literal('user_action'), ...userActionShapes.stop }),
+  ]),
+  z.strictObject({ type: z.literal('pause') }),
+  z.strictObject({ type: z.literal('resume') }),
+  z.strictObject({ type: z.literal('stop') }),
+  z.strictObject({ type: z.literal('ping') }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+// ── Durable Object → clients ────────────────────────────────────────────────────────────────
+
+/** The state of a run when a client connects; events after lastSeq follow it. */
+export const snapshotSchema = z.object({
+  run: runSummarySchema,
+  lastSeq: count,
+  pendingAction: pendingActionSchema.nullable(),
+});
+export type Snapshot = z.infer<typeof snapshotSchema>;
+
+/** Everything the Durable Object sends over a socket. Only `event` messages are part of the log. */
+export const serverMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('welcome'), protocolVersion: z.number().int(), runId: runIdSchema }),
+  z.object({ type: z.literal('snapshot'), ...snapshotSchema.shape }),
+  z.object({ type: z.literal('event'), event: runEventSchema }),
+  z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
+  z.object({ type: z.literal('pong'), ts: timestamp }),
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;
+
+// ── Durable Object ⇄ proxy ──────────────────────────────────────────────────────────────────
+
+/** The graph's saved state after a node. Opaque to the worker; the proxy validates its own state. */
+export const checkpointSchema = z.object({
+  version: z.number().int().min(1),
+  step: count,
+  next: z.string().min(1),
+  state: z.record(z.string(), z.unknown()),
+  createdAt: timestamp,
+});
+export type Checkpoint = z.infer<typeof checkpointSchema>;
+
+/** A person's answer to a pause, handed to the graph as Command({ resume }). */
+export const resumeSchema = z.discriminatedUnion('action', [
+  z.strictObject(userActionShapes.continue),
+  z.strictObject(userActionShapes.password),
+  z.strictObject(userActionShapes.stop),
+]);
+export type Resume = z.infer<typeof resumeSchema>;
+
+/** POST /v1/advance on the proxy. */
+export const proxyRequestSchema = z.strictObject({
+  runId: runIdSchema,
+  config: runConfigSchema,
+  checkpoint: checkpointSchema.nullable(),
+  resume: resumeSchema.optional(),
+});
+export type ProxyRequest = z.infer<typeof proxyRequestSchema>;
+
+/** How one proxy call ended. */
+export const proxyOutcomeSchema = z.enum(['interrupted', 'completed', 'stopped', 'failed', 'yielded']);
+
+/** One NDJSON line of the proxy's answer. */
+export const proxyLineSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('event'), event: proxyEventSchema }),
+  z.object({ type: z.literal('checkpoint'), checkpoint: checkpointSchema }),
+  z.object({
+    type: z.literal('end'),
+    outcome: proxyOutcomeSchema,
+    interrupt: pendingActionSchema.optional(),
+    error: z.string().optional(),
+  }),
+]);
+export type ProxyLine = z.infer<typeof proxyLineSchema>;
+
+/** GET /health on the proxy: itself, plus whether the practice range's SSH port answers. */
+export const proxyHealthSchema = z.object({
+  ok: z.boolean(),
+  service: z.literal('ssh-proxy'),
+  protocolVersion: z.number().int(),
+  uptimeS: z.number().min(0),
+  practice: z.object({ ok: z.boolean(), reason: z.string(), address: z.string() }),
+});
+export type ProxyHealth = z.infer<typeof proxyHealthSchema>;
+
+/** An event before the Durable Object numbers it: no seq, runId or ts. */
+export type RunEventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'seq' | 'runId' | 'ts'> : never) : never;

@@ -1,0 +1,97 @@
+// A run's configuration, status and summary, and the REST bodies that carry them.
+// Shared by the worker, the proxy, the web app and the tests; types come from z.infer.
+import { z } from 'zod';
+
+/** The wargames a run can play: the local practice range or the real OverTheWire Bandit. */
+export const targetSchema = z.enum(['practice', 'bandit']);
+export type Target = z.infer<typeof targetSchema>;
+
+/** The highest level number any target has (Bandit's last level is 33 → 34). */
+export const MAX_LEVEL = 33;
+
+const levelSchema = z
+  .number({ error: 'must be a whole number' })
+  .int('must be a whole number')
+  .min(0, 'must be 0 or more')
+  .max(MAX_LEVEL, `must be at most ${MAX_LEVEL}`);
+
+/**
+ * What a person chooses when starting a run. "Level N" means: logged in as banditN, looking for
+ * bandit(N+1)'s password. The run plays startLevel through endLevel inclusive.
+ */
+export const runConfigSchema = z
+  .strictObject({
+    target: targetSchema.default('practice'),
+    startLevel: levelSchema.default(0),
+    endLevel: levelSchema.default(20),
+    model: z
+      .string()
+      .trim()
+      .min(1, 'name a model, e.g. "baseline"')
+      .max(100, 'must be at most 100 characters')
+      .regex(/^[\w.:/@+-]+$/, 'may hold letters, digits and . : / @ + - _ only')
+      .default('baseline'),
+    maxRetries: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').default(3),
+    budget: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(15),
+  })
+  .refine((c) => c.endLevel >= c.startLevel, { path: ['endLevel'], message: 'must be at least startLevel' });
+export type RunConfig = z.infer<typeof runConfigSchema>;
+export type RunConfigInput = z.input<typeof runConfigSchema>;
+
+/** queued → running ⇄ paused_for_user_action → completed | failed | stopped */
+export const runStatusSchema = z.enum(['queued', 'running', 'paused_for_user_action', 'completed', 'failed', 'stopped']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** Statuses a run never leaves. */
+export const FINAL_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'stopped'];
+
+/** Why a run waits for a person. */
+export const pauseReasonSchema = z.enum([
+  'max_retries',
+  'llm_error',
+  'ssh_error',
+  'loop_detected',
+  'proxy_unreachable',
+  'user_requested',
+]);
+export type PauseReason = z.infer<typeof pauseReasonSchema>;
+
+export const runIdSchema = z.string().regex(/^run_[0-9a-z]{20,40}$/, 'is not a run id (run_ followed by letters and digits)');
+
+/** What the REST API and the WebSocket snapshot say about a run. */
+export const runSummarySchema = z.object({
+  id: runIdSchema,
+  config: runConfigSchema,
+  status: runStatusSchema,
+  currentLevel: z.number().int().min(0),
+  levelsSolved: z.number().int().min(0),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  startedAt: z.iso.datetime().nullable(),
+  endedAt: z.iso.datetime().nullable(),
+  lastError: z.string().nullable(),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+
+/** POST /api/runs: the run config; every field has a default. */
+export const createRunBodySchema = runConfigSchema;
+
+const hintSchema = z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters');
+const passwordValueSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
+/** The answers a person can give a paused run, shared by REST and WebSocket. */
+export const userActionShapes = {
+  continue: { action: z.literal('continue'), hint: hintSchema.optional() },
+  password: { action: z.literal('password'), value: passwordValueSchema },
+  stop: { action: z.literal('stop') },
+} as const;
+
+/** POST /api/runs/:id/actions */
+export const runActionSchema = z.discriminatedUnion('action', [
+  z.strictObject(userActionShapes.continue),
+  z.strictObject(userActionShapes.password),
+  z.strictObject(userActionShapes.stop),
+  z.strictObject({ action: z.literal('pause') }),
+  z.strictObject({ action: z.literal('resume') }),
+]);
+export type RunAction = z.infer<typeof runActionSchema>;

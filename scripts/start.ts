@@ -1,0 +1,120 @@
+// `npm start`: builds the web app, applies D1 migrations, starts the practice range, the SSH proxy
+// and `wrangler dev`, waits until /api/health says every component is ok, and prints the URL.
+// Ctrl-C (or SIGTERM) stops every child. Local state (D1, Durable Objects, host key) lives in STATE_DIR.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { healthSchema } from '../schema/api.ts';
+import type { Health } from '../schema/api.ts';
+import { assertPortsFree, readStackSettings } from './stack-settings.ts';
+import type { StackSettings } from './stack-settings.ts';
+import { Supervisor } from './supervisor.ts';
+import { ensureWebBuild } from './web-build.ts';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const wrangler = join(root, 'node_modules/wrangler/bin/wrangler.js');
+const READY_TIMEOUT_MS = 120_000;
+
+/** Environment for wrangler: no telemetry and no update checks, since nothing beyond loopback is reachable. */
+const quietWrangler = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
+
+async function main(): Promise<void> {
+  const settings = readStackSettings(process.env, root);
+  await assertPortsFree(settings);
+  await ensureWebBuild(root, { log: (line) => console.log(`[start] ${line}`) });
+  console.log('[start] applying D1 migrations…');
+  await run('migrate', process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', join(settings.stateDir, 'wrangler')]);
+
+  let shuttingDown = false;
+  const supervisor = new Supervisor((name, code) => {
+    if (shuttingDown) return;
+    console.error(`[start] ${name} exited (code ${code}); stopping the stack`);
+    void shutdown(1);
+  });
+  const shutdown = async (code: number) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    console.log('[start] stopping…');
+    await supervisor.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  process.on('SIGHUP', () => void shutdown(0));
+
+  startChildren(supervisor, settings);
+  const url = `http://127.0.0.1:${settings.workerPort}`;
+  const health = await waitForHealth(url, () => shuttingDown);
+  if (!health) return;
+  console.log(`\n  bandit-runner is ready: ${url}\n  SSH practice range:     ssh -p ${settings.practicePort} bandit0@127.0.0.1 (password bandit0)\n  Stop with Ctrl-C.\n`);
+}
+
+function startChildren(supervisor: Supervisor, s: StackSettings): void {
+  const env = { ...process.env, PRACTICE_PORT: String(s.practicePort), PROXY_PORT: String(s.proxyPort), PROXY_SECRET: s.proxySecret };
+  supervisor.start('range', process.execPath, [join(root, 'practice/main.ts'), '--port', String(s.practicePort)], {
+    ...env,
+    PRACTICE_HOST_KEY: join(s.stateDir, 'practice/host_key'),
+  });
+  supervisor.start('proxy', process.execPath, [join(root, 'ssh-proxy/main.ts')], env);
+  supervisor.start(
+    'worker',
+    process.execPath,
+    [
+      wrangler,
+      'dev',
+      '--ip', '127.0.0.1',
+      '--port', String(s.workerPort),
+      '--persist-to', join(s.stateDir, 'wrangler'),
+      '--var', `PROXY_URL:http://127.0.0.1:${s.proxyPort}`,
+      '--show-interactive-dev-session=false',
+    ],
+    // Secrets reach wrangler dev through its environment, as `secrets.required` in wrangler.toml expects.
+    { ...quietWrangler, PROXY_SECRET: s.proxySecret },
+  );
+}
+
+/** Polls /api/health until every component is ok; prints what is still down if it takes long. */
+async function waitForHealth(url: string, cancelled: () => boolean): Promise<Health | null> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let last = 'no answer yet';
+  while (Date.now() < deadline && !cancelled()) {
+    try {
+      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(3_000) });
+      const parsed = healthSchema.safeParse(await response.json());
+      if (parsed.success && parsed.data.ok) return parsed.data;
+      if (parsed.success) {
+        last = Object.entries(parsed.data.components)
+          .filter(([, c]) => !c.ok)
+          .map(([name, c]) => `${name}: ${c.reason}`)
+          .join('; ');
+      }
+    } catch (err) {
+      last = err instanceof Error ? err.message : String(err);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  if (!cancelled()) {
+    console.error(`[start] the stack did not become healthy within ${READY_TIMEOUT_MS / 1000} s: ${last}`);
+    process.kill(process.pid, 'SIGTERM');
+  }
+  return null;
+}
+
+/** Runs a command to completion with prefixed output; rejects on a non-zero exit. */
+function run(name: string, command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, env: quietWrangler, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: string[] = [];
+    child.stdout.on('data', (d: Buffer) => output.push(d.toString()));
+    child.stderr.on('data', (d: Buffer) => output.push(d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${name} failed (exit ${code}):\n${output.join('').trim()}`)),
+    );
+  });
+}
+
+main().catch((err: unknown) => {
+  console.error(`[start] ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

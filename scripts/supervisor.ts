@@ -1,0 +1,58 @@
+// Starts child programs with prefixed output and stops every one of them, with their own children,
+// when asked or when the supervisor is interrupted. No orphans.
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+type Child = { name: string; process: ChildProcess; exited: Promise<number | null> };
+
+/** A set of long-running child processes started and stopped together. */
+export class Supervisor {
+  private readonly children: Child[] = [];
+  private stopping = false;
+  private readonly onUnexpectedExit: (name: string, code: number | null) => void;
+
+  constructor(onUnexpectedExit: (name: string, code: number | null) => void) {
+    this.onUnexpectedExit = onUnexpectedExit;
+  }
+
+  /** Starts `command` in its own process group so that stop() reaches its descendants too. */
+  start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): void {
+    const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
+    }
+    const exited = new Promise<number | null>((resolve) => {
+      child.on('exit', (code) => {
+        if (!this.stopping) this.onUnexpectedExit(name, code);
+        resolve(code);
+      });
+      child.on('error', (err) => {
+        console.error(`[${name}] could not start: ${err.message}`);
+        resolve(null);
+      });
+    });
+    this.children.push({ name, process: child, exited });
+  }
+
+  /** SIGTERM to every group, SIGKILL to any still alive after `graceMs`. */
+  async stop(graceMs = 5_000): Promise<void> {
+    this.stopping = true;
+    const alive = this.children.filter((c) => c.process.exitCode === null && c.process.signalCode === null);
+    for (const child of alive) signalGroup(child.process, 'SIGTERM');
+    const timer = setTimeout(() => alive.forEach((c) => signalGroup(c.process, 'SIGKILL')), graceMs);
+    await Promise.all(alive.map((c) => c.exited));
+    clearTimeout(timer);
+    // Grandchildren (workerd under wrangler) may outlive their parent's exit by a moment.
+    for (const child of this.children) signalGroup(child.process, 'SIGKILL');
+  }
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}

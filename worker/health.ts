@@ -1,0 +1,82 @@
+// The checks behind GET /api/health: each component answers ok or says in words what is wrong.
+import type { ComponentHealth, Health } from '../schema/api.ts';
+import { proxyHealthSchema } from '../schema/protocol.ts';
+import { describeIssues } from '../schema/issues.ts';
+import { countRuns } from './db.ts';
+import { readSettings } from './env.ts';
+
+/** How long any one check may take before it counts as down. */
+const CHECK_TIMEOUT_MS = 2_000;
+
+/** Runs every check in parallel; never throws. */
+export async function checkHealth(env: Env): Promise<Health> {
+  const settings = readSettings(env);
+  const worker: ComponentHealth = settings.ok ? { ok: true, reason: 'configuration valid' } : { ok: false, reason: settings.message };
+  const [d1, durableObject, proxy] = await Promise.all([
+    guard(checkD1(env)),
+    guard(checkDurableObject(env)),
+    settings.ok ? checkProxy(settings.settings.proxyUrl) : Promise.resolve(unknownProxy('the worker configuration is invalid')),
+  ]);
+  const components = { worker, d1, durable_object: durableObject, proxy: proxy.proxy, practice: proxy.practice };
+  return { ok: Object.values(components).every((c) => c.ok), components };
+}
+
+async function checkD1(env: Env): Promise<ComponentHealth> {
+  try {
+    const n = await countRuns(env);
+    return { ok: true, reason: `query ok; ${n} run${n === 1 ? '' : 's'} indexed` };
+  } catch (err) {
+    const message = errorText(err);
+    if (/no such table/i.test(message)) {
+      return { ok: false, reason: 'the runs table is missing; apply migrations: npx wrangler d1 migrations apply DB --local' };
+    }
+    return { ok: false, reason: `D1 query failed: ${message}` };
+  }
+}
+
+async function checkDurableObject(env: Env): Promise<ComponentHealth> {
+  const stub = env.RUN_SESSION.get(env.RUN_SESSION.idFromName('health-check'));
+  const started = Date.now();
+  const answer = await stub.ping();
+  return { ok: answer.ok, reason: `RunSession answered in ${Date.now() - started} ms (storage ${answer.storage})` };
+}
+
+async function checkProxy(proxyUrl: string): Promise<{ proxy: ComponentHealth; practice: ComponentHealth }> {
+  let response: Response;
+  try {
+    response = await fetch(`${proxyUrl}/health`, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+  } catch (err) {
+    return unknownProxy(`the SSH proxy at ${proxyUrl} is unreachable (${errorText(err)}); start it with npm start or set PROXY_URL`);
+  }
+  const parsed = proxyHealthSchema.safeParse(await response.json().catch(() => null));
+  if (!parsed.success) {
+    return unknownProxy(`${proxyUrl}/health answered ${response.status} without a valid health report: ${describeIssues(parsed.error)}`);
+  }
+  const { practice } = parsed.data;
+  return {
+    proxy: { ok: true, reason: `ssh-proxy up ${Math.round(parsed.data.uptimeS)} s, protocol v${parsed.data.protocolVersion}` },
+    practice: { ok: practice.ok, reason: `${practice.address}: ${practice.reason}` },
+  };
+}
+
+function unknownProxy(reason: string): { proxy: ComponentHealth; practice: ComponentHealth } {
+  return { proxy: { ok: false, reason }, practice: { ok: false, reason: 'unknown: the range is checked through the proxy' } };
+}
+
+async function guard(check: Promise<ComponentHealth>): Promise<ComponentHealth> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<ComponentHealth>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, reason: `no answer within ${CHECK_TIMEOUT_MS} ms` }), CHECK_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([check, timeout]);
+  } catch (err) {
+    return { ok: false, reason: errorText(err) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

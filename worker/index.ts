@@ -1,0 +1,9 @@
+// Worker entry: the API (static assets are served by Workers assets before this runs) and the
+// RunSession Durable Object class.
+import { app } from './app.ts';
+
+export { RunSession } from './run-session.ts';
+
+export default {
+  fetch: app.fetch,
+} satisfies ExportedHandler<Env>;

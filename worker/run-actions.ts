@@ -1,0 +1,25 @@
+// Which actions fit which run state. Pure, so the rules read in one place and test without a runtime.
+import type { PendingAction } from '../schema/protocol.ts';
+import type { RunAction, RunStatus } from '../schema/run.ts';
+import { FINAL_STATUSES } from '../schema/run.ts';
+
+/** Why `action` does not fit a run in `status`, or null when it does. */
+export function refuseAction(action: RunAction['action'], status: RunStatus, pending: PendingAction | null): string | null {
+  if (FINAL_STATUSES.includes(status)) return `the run is already ${status}; start a new run instead`;
+  switch (action) {
+    case 'stop':
+      return null;
+    case 'continue':
+    case 'password':
+      return status === 'paused_for_user_action'
+        ? null
+        : `the run is ${status}; "${action}" answers a run that is paused for you`;
+    case 'pause':
+      return status === 'running' ? null : `the run is ${status}; only a running run can be paused`;
+    case 'resume':
+      if (status !== 'paused_for_user_action') return `the run is ${status}; only a paused run can be resumed`;
+      return pending?.reason === 'user_requested'
+        ? null
+        : `the run is waiting for an answer (${pending?.reason ?? 'unknown'}); use continue, password or stop`;
+  }
+}

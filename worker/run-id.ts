@@ -1,0 +1,10 @@
+// Run ids: "run_" + time (so ids sort roughly by creation) + 16 random base-36 characters.
+const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/** A fresh, unguessable run id. */
+export function newRunId(now = Date.now()): string {
+  const random = crypto.getRandomValues(new Uint8Array(16));
+  let suffix = '';
+  for (const byte of random) suffix += ALPHABET[byte % 36];
+  return `run_${now.toString(36).padStart(9, '0')}${suffix}`;
+}

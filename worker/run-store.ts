@@ -1,0 +1,127 @@
+// A run's durable record inside its Durable Object's SQLite: the run row and the event log.
+// SQL calls are synchronous here, so a read-modify-write never interleaves with another request.
+import type { PendingAction, RunEvent, RunEventBody } from '../schema/protocol.ts';
+import { runEventSchema } from '../schema/protocol.ts';
+import type { RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
+import { runConfigSchema } from '../schema/run.ts';
+
+type RunRow = {
+  run_id: string;
+  config: string;
+  status: string;
+  current_level: number;
+  levels_solved: number;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  ended_at: number | null;
+  last_error: string | null;
+  pending_action: string | null;
+};
+
+/** The fields of a run that change as it goes. */
+export type RunPatch = Partial<{
+  status: RunStatus;
+  currentLevel: number;
+  levelsSolved: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  lastError: string | null;
+  pendingAction: PendingAction | null;
+}>;
+
+/** One run's row and numbered events in Durable Object SQLite storage. */
+export class RunStore {
+  private readonly sql: SqlStorage;
+
+  constructor(sql: SqlStorage) {
+    this.sql = sql;
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS run (
+      singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+      run_id TEXT NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL,
+      current_level INTEGER NOT NULL, levels_solved INTEGER NOT NULL DEFAULT 0,
+      created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+      started_at INTEGER, ended_at INTEGER, last_error TEXT, pending_action TEXT)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS events (
+      seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL, type TEXT NOT NULL, level INTEGER, json TEXT NOT NULL)`);
+  }
+
+  /** The run, or null when this object holds none. */
+  summary(): RunSummary | null {
+    const row = this.sql.exec<RunRow>('SELECT * FROM run WHERE singleton = 1').toArray()[0];
+    return row ? toSummary(row) : null;
+  }
+
+  /** The pause a person must answer, if the run is paused. */
+  pendingAction(): PendingAction | null {
+    const row = this.sql.exec<{ pending_action: string | null }>('SELECT pending_action FROM run').toArray()[0];
+    return row?.pending_action ? (JSON.parse(row.pending_action) as PendingAction) : null;
+  }
+
+  /** Creates the run; false if this object already holds one. */
+  create(runId: string, config: RunConfig, now: number): boolean {
+    if (this.summary()) return false;
+    this.sql.exec(
+      `INSERT INTO run (singleton, run_id, config, status, current_level, created_at, updated_at)
+       VALUES (1, ?, ?, 'queued', ?, ?, ?)`,
+      runId,
+      JSON.stringify(config),
+      config.startLevel,
+      now,
+      now,
+    );
+    return true;
+  }
+
+  /** Applies a change to the run row. */
+  update(patch: RunPatch, now: number): void {
+    const columns: Record<string, string | number | null> = { updated_at: now };
+    if (patch.status !== undefined) columns.status = patch.status;
+    if (patch.currentLevel !== undefined) columns.current_level = patch.currentLevel;
+    if (patch.levelsSolved !== undefined) columns.levels_solved = patch.levelsSolved;
+    if (patch.startedAt !== undefined) columns.started_at = patch.startedAt;
+    if (patch.endedAt !== undefined) columns.ended_at = patch.endedAt;
+    if (patch.lastError !== undefined) columns.last_error = patch.lastError;
+    if (patch.pendingAction !== undefined) columns.pending_action = patch.pendingAction && JSON.stringify(patch.pendingAction);
+    const names = Object.keys(columns);
+    this.sql.exec(`UPDATE run SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE singleton = 1`, ...Object.values(columns));
+  }
+
+  /** Numbers, stamps and stores an event; returns it as clients will see it. */
+  append(runId: string, body: RunEventBody, now: number): RunEvent {
+    const seq = this.lastSeq() + 1;
+    const event = runEventSchema.parse({ ...body, seq, runId, ts: new Date(now).toISOString() });
+    const level = 'level' in event && typeof event.level === 'number' ? event.level : null;
+    this.sql.exec('INSERT INTO events (seq, ts, type, level, json) VALUES (?, ?, ?, ?, ?)', seq, now, event.type, level, JSON.stringify(event));
+    return event;
+  }
+
+  /** The highest seq stored, 0 when there are no events. */
+  lastSeq(): number {
+    return this.sql.exec<{ seq: number | null }>('SELECT max(seq) AS seq FROM events').one().seq ?? 0;
+  }
+
+  /** Events with seq > since, oldest first, at most `limit`. */
+  eventsAfter(since: number, limit: number): RunEvent[] {
+    return this.sql
+      .exec<{ json: string }>('SELECT json FROM events WHERE seq > ? ORDER BY seq LIMIT ?', since, limit)
+      .toArray()
+      .map((row) => JSON.parse(row.json) as RunEvent);
+  }
+}
+
+function toSummary(row: RunRow): RunSummary {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: row.run_id,
+    config: runConfigSchema.parse(JSON.parse(row.config)) satisfies RunConfig,
+    status: row.status as RunStatus,
+    currentLevel: row.current_level,
+    levelsSolved: row.levels_solved,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    startedAt: iso(row.started_at),
+    endedAt: iso(row.ended_at),
+    lastError: row.last_error,
+  };
+}

@@ -73,10 +73,15 @@ async function guard(check: Promise<ComponentHealth>): Promise<ComponentHealth> 
   } catch (err) {
     return { ok: false, reason: errorText(err) };
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
   }
 }
 
+/** The message of an error and of its causes (drizzle wraps D1's own message in `cause`). */
 function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  const parts: string[] = [];
+  for (let e: unknown = err; e !== undefined && parts.length < 4; e = e instanceof Error ? e.cause : undefined) {
+    parts.push(e instanceof Error ? e.message : String(e));
+  }
+  return parts.join(': ');
 }

@@ -1,0 +1,32 @@
+// Starts the real practice range and SSH proxy on free loopback ports, for tests.
+import { randomBytes } from 'node:crypto';
+import { loadHostKey } from '../../practice/host-key.ts';
+import { startRange } from '../../practice/server.ts';
+import type { RunningRange } from '../../practice/server.ts';
+import { startProxy } from '../../ssh-proxy/server.ts';
+import type { RunningProxy } from '../../ssh-proxy/server.ts';
+
+/** A range and a proxy pointed at it. */
+export type LoopbackServices = {
+  range: RunningRange;
+  proxy: RunningProxy;
+  proxyUrl: string;
+  proxySecret: string;
+  close: () => Promise<void>;
+};
+
+export async function startLoopbackServices(): Promise<LoopbackServices> {
+  const range = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null) });
+  const proxySecret = randomBytes(24).toString('base64url');
+  const proxy = await startProxy({ host: '127.0.0.1', port: 0, secret: proxySecret, practice: { host: '127.0.0.1', port: range.port } });
+  return {
+    range,
+    proxy,
+    proxyUrl: `http://127.0.0.1:${proxy.port}`,
+    proxySecret,
+    close: async () => {
+      await proxy.close();
+      await range.close();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+// Helpers for calling the worker under test through its real fetch handler.
+import { exports } from 'cloudflare:workers';
+import type { RunSummary } from '../../schema/run.ts';
+
+/** A request to the worker at `path`. */
+export function call(path: string, init?: RequestInit): Promise<Response> {
+  return exports.default.fetch(new Request(`http://127.0.0.1${path}`, init));
+}
+
+/** POST JSON (or a raw string) to the worker. */
+export function postJson(path: string, body: unknown): Promise<Response> {
+  return call(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** Creates a run and returns it; fails the test if the API refuses. */
+export async function createRun(config: Record<string, unknown> = {}): Promise<RunSummary> {
+  const response = await postJson('/api/runs', config);
+  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
+  return (await response.json()) as RunSummary;
+}

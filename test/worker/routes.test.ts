@@ -1,0 +1,80 @@
+// The REST surface: valid input works, and every kind of bad input gets a JSON error with the right status.
+import { describe, expect, it } from 'vitest';
+import { apiErrorSchema } from '../../schema/api.ts';
+import { runSummarySchema } from '../../schema/run.ts';
+import { call, createRun, postJson } from './http.ts';
+
+async function expectError(response: Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/application\/json/);
+  const body = apiErrorSchema.parse(await response.json());
+  expect(body.error.code).toBe(code);
+  expect(body.error.message).not.toMatch(/\n\s+at /); // no stack traces
+  return body.error;
+}
+
+describe('runs', () => {
+  it('creates a queued run with defaults filled in and reads it back', async () => {
+    const response = await postJson('/api/runs', { model: 'baseline', maxRetries: 1 });
+    expect(response.status).toBe(201);
+    const run = runSummarySchema.parse(await response.json());
+    expect(run.status).toBe('queued');
+    expect(run.config).toEqual({ target: 'practice', startLevel: 0, endLevel: 20, model: 'baseline', maxRetries: 1, budget: 15 });
+    const again = runSummarySchema.parse(await (await call(`/api/runs/${run.id}`)).json());
+    expect(again).toEqual(run);
+  });
+
+  it('refuses bad JSON', async () => {
+    const error = await expectError(await postJson('/api/runs', '{"model": '), 400, 'invalid_json');
+    expect(error.message).toMatch(/not valid JSON/);
+  });
+
+  it('refuses unknown fields and out-of-range values, naming each', async () => {
+    const error = await expectError(await postJson('/api/runs', { modle: 'x', maxRetries: 0, startLevel: 5, endLevel: 2 }), 400, 'invalid_input');
+    expect(error.issues).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^maxRetries: must be at least 1/), expect.stringMatching(/modle/)]),
+    );
+  });
+
+  it('refuses a start level above the end level', async () => {
+    const error = await expectError(await postJson('/api/runs', { startLevel: 5, endLevel: 2 }), 400, 'invalid_input');
+    expect(error.issues).toEqual(['endLevel: must be at least startLevel']);
+  });
+
+  it('refuses a body over 64 KiB with 413', async () => {
+    await expectError(await postJson('/api/runs', { model: 'x'.repeat(70_000) }), 413, 'body_too_large');
+  });
+
+  it('answers 404 for an unknown or malformed run id', async () => {
+    await expectError(await call('/api/runs/run_0000000000000000000000000'), 404, 'run_not_found');
+    await expectError(await call('/api/runs/..%2F..%2Fetc'), 404, 'run_not_found');
+  });
+
+  it('refuses an action that does not fit the run state with 409, and stops a queued run', async () => {
+    const run = await createRun();
+    const refused = await expectError(await postJson(`/api/runs/${run.id}/actions`, { action: 'continue' }), 409, 'conflict');
+    expect(refused.message).toMatch(/queued/);
+    const stopped = await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
+    expect(runSummarySchema.parse(await stopped.json()).status).toBe('stopped');
+    await expectError(await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' }), 409, 'conflict');
+  });
+
+  it('asks for a WebSocket upgrade on the socket route', async () => {
+    const run = await createRun();
+    await expectError(await call(`/api/runs/${run.id}/ws`), 426, 'upgrade_required');
+  });
+});
+
+describe('unknown routes and methods', () => {
+  it('answers an unknown API route with JSON 404', async () => {
+    const error = await expectError(await call('/api/nope'), 404, 'not_found');
+    expect(error.message).toMatch(/GET \/api\/nope/);
+  });
+
+  it('answers a wrong method with 405 and the allowed methods', async () => {
+    const response = await call('/api/health', { method: 'DELETE' });
+    expect(response.headers.get('allow')).toBe('GET');
+    await expectError(response, 405, 'method_not_allowed');
+    await expectError(await call('/api/runs', { method: 'PUT' }), 405, 'method_not_allowed');
+  });
+});

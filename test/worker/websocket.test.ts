@@ -1,0 +1,106 @@
+// A WebSocket through the worker to the run's Durable Object: welcome, snapshot, replay after
+// `since`, live broadcast to every client, and clear errors for bad messages.
+import { describe, expect, it } from 'vitest';
+import type { ServerMessage } from '../../schema/protocol.ts';
+import { serverMessageSchema } from '../../schema/protocol.ts';
+import { call, createRun } from './http.ts';
+
+/** An open socket whose messages are parsed with the protocol schema and queued for `next()`. */
+async function connect(path: string) {
+  const response = await call(path, { headers: { Upgrade: 'websocket' } });
+  expect(response.status).toBe(101);
+  const ws = response.webSocket!;
+  const queue: ServerMessage[] = [];
+  const waiters: ((m: ServerMessage) => void)[] = [];
+  ws.addEventListener('message', (e) => {
+    const message = serverMessageSchema.parse(JSON.parse(e.data as string));
+    const waiter = waiters.shift();
+    if (waiter) waiter(message);
+    else queue.push(message);
+  });
+  ws.accept();
+  return {
+    ws,
+    send: (data: unknown) => ws.send(typeof data === 'string' ? data : JSON.stringify(data)),
+    next: () =>
+      new Promise<ServerMessage>((resolve, reject) => {
+        const queued = queue.shift();
+        if (queued) return resolve(queued);
+        const timer = setTimeout(() => reject(new Error('no message within 2 s')), 2_000);
+        waiters.push((m) => {
+          clearTimeout(timer);
+          resolve(m);
+        });
+      }),
+  };
+}
+
+describe('run WebSocket', () => {
+  it('sends the protocol version first, then a snapshot and the history on hello', async () => {
+    const run = await createRun({ maxRetries: 2 });
+    const client = await connect(`/api/runs/${run.id}/ws`);
+    expect(await client.next()).toEqual({ type: 'welcome', protocolVersion: 1, runId: run.id });
+    client.send({ type: 'hello', since: 0 });
+    const snapshot = await client.next();
+    expect(snapshot).toMatchObject({ type: 'snapshot', lastSeq: 1, pendingAction: null, run: { id: run.id, status: 'queued' } });
+    const created = await client.next();
+    expect(created).toMatchObject({ type: 'event', event: { seq: 1, type: 'run_created', runId: run.id, config: { maxRetries: 2 } } });
+  });
+
+  it('answers ping, and answers bad messages with an error without closing', async () => {
+    const run = await createRun();
+    const client = await connect(`/api/runs/${run.id}/ws`);
+    await client.next(); // welcome
+    client.send('{not json');
+    expect(await client.next()).toMatchObject({ type: 'error', code: 'invalid_json' });
+    client.send({ type: 'hello', since: -1 });
+    const tooLow = await client.next();
+    expect(tooLow).toMatchObject({ type: 'error', code: 'invalid_message' });
+    expect(tooLow.type === 'error' && tooLow.message).toMatch(/since/);
+    client.send({ type: 'ping', extra: true });
+    expect(await client.next()).toMatchObject({ type: 'error', code: 'invalid_message' });
+    client.send({ type: 'teleport' });
+    expect(await client.next()).toMatchObject({ type: 'error', code: 'invalid_message' });
+    client.send({ type: 'ping', pad: 'x'.repeat(70 * 1024) });
+    expect(await client.next()).toMatchObject({ type: 'error', code: 'message_too_large' });
+    client.send({ type: 'ping' });
+    expect(await client.next()).toMatchObject({ type: 'pong' });
+  });
+
+  it('refuses an action that does not fit, and broadcasts a stop to every live client', async () => {
+    const run = await createRun();
+    const a = await connect(`/api/runs/${run.id}/ws?since=1`);
+    const b = await connect(`/api/runs/${run.id}/ws?since=1`);
+    for (const c of [a, b]) {
+      expect((await c.next()).type).toBe('welcome');
+      expect((await c.next()).type).toBe('snapshot');
+    }
+    a.send({ type: 'user_action', action: 'continue', hint: 'look at the readme' });
+    const refused = await a.next();
+    expect(refused).toMatchObject({ type: 'error', code: 'conflict' });
+    a.send({ type: 'stop' });
+    for (const c of [a, b]) {
+      expect(await c.next()).toMatchObject({ type: 'event', event: { seq: 2, type: 'status_changed', from: 'queued', to: 'stopped' } });
+      expect(await c.next()).toMatchObject({ type: 'event', event: { seq: 3, type: 'run_complete', status: 'stopped' } });
+    }
+  });
+
+  it('replays exactly the events after `since` to a reconnecting client', async () => {
+    const run = await createRun();
+    const first = await connect(`/api/runs/${run.id}/ws`);
+    await first.next();
+    first.send({ type: 'stop' });
+    // A socket that has not said hello is not live yet, so the stop reaches it only through replay.
+    const later = await connect(`/api/runs/${run.id}/ws?since=2`);
+    expect((await later.next()).type).toBe('welcome');
+    expect(await later.next()).toMatchObject({ type: 'snapshot', lastSeq: 3, run: { status: 'stopped' } });
+    expect(await later.next()).toMatchObject({ type: 'event', event: { seq: 3, type: 'run_complete' } });
+    later.send({ type: 'ping' });
+    expect((await later.next()).type).toBe('pong');
+  });
+
+  it('answers 404 for a socket to an unknown run', async () => {
+    const response = await call('/api/runs/run_0000000000000000000000000/ws', { headers: { Upgrade: 'websocket' } });
+    expect(response.status).toBe(404);
+  });
+});

@@ -1,0 +1,52 @@
+// `npm test` runs three projects: worker tests inside workerd (the Workers Vitest integration),
+// Node tests for the schema, proxy and range, and end-to-end tests that start the real stack.
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+// wrangler.toml declares PROXY_SECRET as a required secret; the tests bind their own below, and this
+// keeps the integration from warning that the variable is unset.
+process.env.PROXY_SECRET ??= 'overridden-by-the-test-binding';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(async ({ inject }) => ({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: {
+                // The real proxy and range, started on free ports by test/support/worker-global-setup.ts.
+                PROXY_URL: inject('proxyUrl'),
+                PROXY_SECRET: inject('proxySecret'),
+                TEST_MIGRATIONS: await readD1Migrations('./schema/migrations'),
+              },
+            },
+          })),
+        ],
+        test: {
+          name: 'worker',
+          include: ['test/worker/**/*.test.ts'],
+          globalSetup: ['test/support/worker-global-setup.ts'],
+          setupFiles: ['test/worker/apply-migrations.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['test/node/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
+        },
+      },
+    ],
+  },
+});

@@ -35,7 +35,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['test/node/**/*.test.ts'],
+          include: ['test/{schema,ssh-proxy,practice}/**/*.test.ts'],
         },
       },
       {

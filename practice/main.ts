@@ -1,33 +1,44 @@
-// Entry point: `npm run practice -- --port P`. Starts the practice range alone.
+// Entry point: `npm run practice -- --seed S --port P`. Starts the range alone and prints its levels.
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { describeIssues } from '../schema/issues.ts';
+import { PRACTICE_LEVELS } from './catalogue.ts';
 import { loadHostKey } from './host-key.ts';
 import { startRange } from './server.ts';
 
 const settingsSchema = z.object({
   host: z.string().min(1),
   port: z.coerce.number().int().min(0, 'must be a port number 0-65535').max(65535, 'must be a port number 0-65535'),
+  seed: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   hostKeyPath: z.string().min(1),
 });
 
-// A single bad command must never take the range down: log, keep serving.
+// A single bad command must never take the range down: log it and keep serving.
 process.on('unhandledRejection', (reason) => console.error('practice: unhandled rejection (ignored):', reason));
+process.on('uncaughtException', (err) => console.error('practice: uncaught exception (ignored):', err));
 
-const { values } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string' } } });
+const { values } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' }, quiet: { type: 'boolean' } } });
 const parsed = settingsSchema.safeParse({
   host: values.host ?? process.env.PRACTICE_HOST ?? '127.0.0.1',
   port: values.port ?? process.env.PRACTICE_PORT ?? 2220,
+  seed: values.seed ?? process.env.PRACTICE_SEED ?? randomBytes(6).toString('hex'),
   hostKeyPath: process.env.PRACTICE_HOST_KEY ?? '.state/practice/host_key',
 });
 if (!parsed.success) {
   console.error(`practice range configuration is invalid: ${describeIssues(parsed.error)}`);
   process.exit(1);
 }
-const { host, port, hostKeyPath } = parsed.data;
+const { host, port, seed, hostKeyPath } = parsed.data;
 try {
-  const range = await startRange({ host, port, hostKey: loadHostKey(hostKeyPath) });
-  console.log(`practice range listening on ssh://bandit0@${host}:${range.port} (password: bandit0)`);
+  const range = await startRange({ host, port, seed, hostKey: loadHostKey(hostKeyPath) });
+  console.log(`practice range listening on ssh://bandit0@${host}:${range.port} (password: bandit0), seed ${seed}`);
+  if (!values.quiet) {
+    console.log('level  faithful  goal');
+    for (const level of PRACTICE_LEVELS) {
+      console.log(`${String(level.level).padStart(5)}  ${(level.faithful ? 'yes' : 'no').padEnd(8)}  ${level.goal.slice(0, 100)}${level.goal.length > 100 ? '…' : ''}`);
+    }
+  }
   const stop = () => void range.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

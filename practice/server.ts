@@ -1,113 +1,161 @@
 // The practice range: a real SSH server (ssh2) whose shell is just-bash, an in-memory simulated
-// bash, so nothing a player types touches the host. This is the minimal range: bandit0 only.
+// bash, so nothing a player types touches the host. Users bandit0…bandit21, passwords from the
+// seeded world, public-key logins where a level hands out a key, exec and interactive shells.
 import { timingSafeEqual } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { Bash } from 'just-bash';
+import { createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import ssh2 from 'ssh2';
-import type { Connection, ServerChannel } from 'ssh2';
+import type { AuthContext, Connection, ServerChannel } from 'ssh2';
+import { PRACTICE_LEVELS } from './catalogue.ts';
+import { PracticeSession, DEFAULT_LIMITS, practiceCommands } from './session.ts';
+import type { SessionLimits } from './session.ts';
+import { LineShell } from './shell/line-shell.ts';
+import { loginIdentity, userExists } from './world/accounts.ts';
+import { buildWorld } from './world/world.ts';
+import type { World } from './world/world.ts';
+import { layOutWorld } from './world/world-fs.ts';
+import type { WorldFs } from './world/world-fs.ts';
 
 /** Options for a range server. */
-export type RangeOptions = { host: string; port: number; hostKey: string };
+export type RangeOptions = {
+  host: string;
+  port: number;
+  hostKey: string;
+  seed: string;
+  limits?: Partial<SessionLimits>;
+  maxConnections?: number;
+  idleTimeoutMs?: number;
+};
 
-/** A running range: its port and how to stop it. */
-export type RunningRange = { port: number; close: () => Promise<void> };
-
-const USERS: Record<string, string> = { bandit0: 'bandit0' };
-const COMMAND_TIMEOUT_MS = 5_000;
-
-/** Starts the range on options.host:options.port (0 picks a free port). */
-export function startRange(options: RangeOptions): Promise<RunningRange> {
-  const server = new ssh2.Server({ hostKeys: [options.hostKey], banner: 'bandit-runner practice range' }, (client) =>
-    serveClient(client),
-  );
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({ port, close: () => new Promise((done) => server.close(() => done())) });
-    });
-  });
-}
+/** A running range: its port, its world, and how to stop it. */
+export type RunningRange = { port: number; world: World; close: () => Promise<void> };
 
 /** ssh2's Connection has setNoDelay at run time; @types/ssh2 leaves it out. */
 type TunableConnection = Connection & { setNoDelay(noDelay?: boolean): void };
 
-function serveClient(client: Connection): void {
-  // Without this, Nagle's algorithm adds ~40 ms to every exec on loopback.
-  (client as TunableConnection).setNoDelay(true);
-  let user: string | null = null;
+/** Starts the range on options.host:options.port (0 picks a free port). */
+export async function startRange(options: RangeOptions): Promise<RunningRange> {
+  const world = buildWorld(options.seed);
+  const worldFs = await layOutWorld(world, practiceCommands(placeholderEnv(world)));
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const maxConnections = options.maxConnections ?? 64;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 15 * 60_000;
+  let port = options.port;
+  const sockets = new Set<Socket>();
+
+  const ssh = new ssh2.Server({ hostKeys: [options.hostKey], ident: 'OpenSSH_9.6 bandit-runner-practice' }, (client) => {
+    (client as TunableConnection).setNoDelay(true);
+    serveClient(client, world, worldFs, () => port, limits);
+  });
+  const tcp = createServer((socket) => {
+    socket.setNoDelay(true);
+    if (sockets.size >= maxConnections) {
+      // Said before the SSH version line, which SSH clients show to the person.
+      socket.end(`practice range: too many connections (limit ${maxConnections}); try again shortly\r\n`);
+      return;
+    }
+    sockets.add(socket);
+    socket.setTimeout(idleTimeoutMs, () => socket.destroy());
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    ssh.injectSocket(socket);
+  });
+  await new Promise<void>((resolve, reject) => {
+    tcp.once('error', reject);
+    tcp.listen(options.port, options.host, () => resolve());
+  });
+  port = (tcp.address() as AddressInfo).port;
+  return {
+    port,
+    world,
+    close: () =>
+      new Promise((done) => {
+        for (const socket of sockets) socket.destroy();
+        tcp.close(() => done());
+      }),
+  };
+}
+
+function serveClient(client: Connection, world: World, worldFs: WorldFs, port: () => number, limits: SessionLimits): void {
+  let user = '';
   client.on('error', () => client.end());
   client.on('authentication', (ctx) => {
-    const expected = USERS[ctx.username];
-    if (ctx.method === 'password' && expected !== undefined && sameSecret(ctx.password, expected)) {
+    if (authenticate(ctx, world)) {
       user = ctx.username;
       return ctx.accept();
     }
-    ctx.reject(['password']);
+    ctx.reject(world.keys.has(ctx.username) ? ['publickey', 'password'] : ['password', 'publickey']);
   });
   client.on('ready', () => {
-    const shell = new Bash({
-      files: { [`/home/${user}/readme`]: 'Welcome to the practice range. The levels arrive with the range itself.\n' },
-      cwd: `/home/${user}`,
-      env: { USER: user ?? '', HOME: `/home/${user}` },
-    });
+    const session = new PracticeSession(world, worldFs, port(), limits);
     client.on('session', (accept) => {
-      const session = accept();
-      session.on('exec', (acceptExec, _reject, info) => void runExec(shell, acceptExec(), info.command));
-      session.on('pty', (acceptPty) => acceptPty());
-      session.on('shell', (acceptShell) => runShell(shell, acceptShell(), user ?? ''));
+      const channel = accept();
+      let pty = false;
+      channel.on('pty', (acceptPty) => {
+        pty = true;
+        acceptPty?.();
+      });
+      channel.on('env', (acceptEnv) => acceptEnv?.());
+      channel.on('window-change', (acceptChange) => acceptChange?.());
+      channel.on('exec', (acceptExec, _reject, info) => void runExec(session, acceptExec(), user, info.command));
+      channel.on('shell', (acceptShell) => void openShell(session, acceptShell(), user, pty));
     });
   });
 }
 
-async function runExec(shell: Bash, channel: ServerChannel, command: string): Promise<void> {
-  const result = await execGuarded(shell, command);
+function authenticate(ctx: AuthContext, world: World): boolean {
+  if (!userExists(ctx.username) || ctx.username === 'root') return false;
+  if (ctx.method === 'password') {
+    const n = Number(ctx.username.slice('bandit'.length));
+    const expected = world.passwords[n];
+    return expected !== undefined && sameSecret(ctx.password, expected);
+  }
+  if (ctx.method === 'publickey') {
+    const pair = world.keys.get(ctx.username);
+    if (!pair || !Buffer.from(ctx.key.data).equals(pair.publicBlob)) return false;
+    // Without a signature the client only asks whether this key would do; with one, verify it.
+    if (!ctx.signature || !ctx.blob) return true;
+    const key = ssh2.utils.parseKey(pair.privateKey);
+    const parsed = Array.isArray(key) ? key[0] : key;
+    return !!parsed && !(parsed instanceof Error) && parsed.verify(ctx.blob, ctx.signature, ctx.hashAlgo) === true;
+  }
+  return false;
+}
+
+async function runExec(session: PracticeSession, channel: ServerChannel, user: string, command: string): Promise<void> {
+  const who = loginIdentity(user);
+  const result = await session.run(session.shellFor(who, `/home/${user}`), command);
   channel.write(result.stdout);
   channel.stderr.write(result.stderr);
   channel.exit(result.exitCode);
   channel.end();
 }
 
-/** A line-at-a-time interactive shell with a prompt. */
-function runShell(shell: Bash, channel: ServerChannel, user: string): void {
-  const prompt = `${user}@practice:~$ `;
-  let line = '';
-  let busy = Promise.resolve();
-  channel.write(prompt);
-  channel.on('data', (data: Buffer) => {
-    for (const ch of data.toString('utf8')) {
-      if (ch === '\r' || ch === '\n') {
-        const command = line.trim();
-        line = '';
-        channel.write('\r\n');
-        busy = busy.then(async () => {
-          if (command === 'exit' || command === 'logout') return void channel.close();
-          if (command) {
-            const result = await execGuarded(shell, command);
-            channel.write((result.stdout + result.stderr).replace(/\r?\n/g, '\r\n'));
-          }
-          channel.write(prompt);
-        });
-      } else if (ch === '\u007f') {
-        if (line) channel.write('\b \b');
-        line = line.slice(0, -1);
-      } else if (ch === '\u0004' && !line) {
-        channel.close();
-      } else if (ch >= ' ') {
-        line += ch;
-        channel.write(ch);
-      }
-    }
-  });
+async function openShell(session: PracticeSession, channel: ServerChannel, user: string, pty: boolean): Promise<void> {
+  const who = loginIdentity(user);
+  // Level 18's .bashrc throws interactive logins out, as on the real server.
+  const bashrc = (await session.shellFor(who, `/home/${user}`).readFile(`/home/${user}/.bashrc`).catch(() => '')) ?? '';
+  if (/^\s*exit\b/m.test(bashrc)) {
+    const echoed = /echo\s+"([^"]*)"/.exec(bashrc)?.[1];
+    channel.write(`${echoed ?? ''}\r\nConnection to practice closed.\r\n`);
+    channel.exit(0);
+    channel.end();
+    return;
+  }
+  const n = Number(user.slice('bandit'.length));
+  const level = PRACTICE_LEVELS.find((l) => l.level === n);
+  const greeting = `\nbandit-runner practice range — you are ${user}.\n${level ? `Level ${n} → ${n + 1}: ${level.goal}\n` : 'There are no more levels.'}\n${pty ? '' : '(no terminal: line editing is off)\n'}\n`;
+  new LineShell(channel, session, who, greeting);
 }
 
-/** Runs one command with a time limit; a failure inside just-bash becomes exit code 1. */
-async function execGuarded(shell: Bash, command: string) {
-  try {
-    return await shell.exec(command, { signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS) });
-  } catch (err) {
-    return { stdout: '', stderr: `${err instanceof Error ? err.message : String(err)}\n`, exitCode: 1 };
-  }
+/** Command stubs are laid out before any session exists; only their names matter here. */
+function placeholderEnv(world: World) {
+  return {
+    fs: undefined as never,
+    world,
+    session: { listeners: new Map<number, string>(), sshPort: 0 },
+    runAs: async () => ({ stdout: '', stderr: '', exitCode: 1 }),
+  };
 }
 
 function sameSecret(given: string, expected: string): boolean {

@@ -16,7 +16,7 @@ export type LoopbackServices = {
 };
 
 export async function startLoopbackServices(): Promise<LoopbackServices> {
-  const range = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null) });
+  const range = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'test-seed' });
   const proxySecret = randomBytes(24).toString('base64url');
   const proxy = await startProxy({ host: '127.0.0.1', port: 0, secret: proxySecret, practice: { host: '127.0.0.1', port: range.port } });
   return {

@@ -1,0 +1,189 @@
+// find with the tests Bandit needs — -type, -name, -size, -user, -group, -readable, -executable,
+// -perm, -empty, depth limits, ! / -o / parentheses, -exec — and "Permission denied" on the way.
+import { defineCommand } from 'just-bash';
+import type { FsStat } from 'just-bash';
+import type { CommandEnv } from './command-env.ts';
+import { describeFsError } from './command-env.ts';
+
+type Entry = { path: string; stat: FsStat };
+type Test = (e: Entry) => Promise<boolean>;
+type Parsed = { test: Test; actions: ((e: Entry) => Promise<string>)[] };
+
+function glob(pattern: string, flags = ''): RegExp {
+  const body = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${body}$`, flags);
+}
+
+function sizeTest(spec: string): Test {
+  const m = /^([+-]?)(\d+)([bckMG]?)$/.exec(spec);
+  if (!m) throw new Error(`invalid argument \`${spec}' to \`-size'`);
+  const unit = { b: 512, c: 1, k: 1024, M: 1024 ** 2, G: 1024 ** 3, '': 512 }[m[3] as 'b'];
+  const n = Number(m[2]);
+  return async ({ stat }) => {
+    const units = Math.ceil(stat.size / unit);
+    return m[1] === '+' ? units > n : m[1] === '-' ? units < n : units === n;
+  };
+}
+
+export function findCommand(env: CommandEnv) {
+  const { fs } = env;
+  return defineCommand('find', async (args, ctx) => {
+    const roots: string[] = [];
+    let i = 0;
+    while (i < args.length && !/^[-!(]/.test(args[i]!)) roots.push(args[i++]!);
+    let maxDepth = Infinity;
+    let minDepth = 0;
+    const actions: Parsed['actions'] = [];
+    const rest = args.slice(i);
+    let pos = 0;
+    const next = () => rest[pos++];
+    const need = (flag: string) => {
+      const v = next();
+      if (v === undefined) throw new Error(`missing argument to \`${flag}'`);
+      return v;
+    };
+
+    // Recursive descent: or → and → not → primary.
+    const primary = (): Test => {
+      const token = next();
+      switch (token) {
+        case '(': {
+          const inner = or();
+          if (next() !== ')') throw new Error("invalid expression; I was expecting to find a ')' somewhere");
+          return inner;
+        }
+        case '!':
+        case '-not': {
+          const inner = primary();
+          return async (e) => !(await inner(e));
+        }
+        case '-type': {
+          const t = need('-type');
+          return async ({ stat }) => (t === 'd' ? stat.isDirectory : t === 'l' ? stat.isSymbolicLink : t === 'f' ? stat.isFile : false);
+        }
+        case '-name':
+        case '-iname': {
+          const re = glob(need(token), token === '-iname' ? 'i' : '');
+          return async ({ path }) => re.test(path.slice(path.lastIndexOf('/') + 1));
+        }
+        case '-path': {
+          const re = glob(need(token));
+          return async ({ path }) => re.test(path);
+        }
+        case '-size':
+          return sizeTest(need('-size'));
+        case '-user': {
+          const u = need('-user');
+          return async ({ path }) => fs.ownership(abs(path)).owner === u;
+        }
+        case '-group': {
+          const g = need('-group');
+          return async ({ path }) => fs.ownership(abs(path)).group === g;
+        }
+        case '-readable':
+          return async ({ path, stat }) => fs.may(abs(path), stat.mode, 4);
+        case '-writable':
+          return async ({ path, stat }) => fs.may(abs(path), stat.mode, 2);
+        case '-executable':
+          return async ({ path, stat }) => fs.may(abs(path), stat.mode, 1);
+        case '-perm': {
+          const spec = need('-perm');
+          const exact = !/^[-/]/.test(spec);
+          const bits = Number.parseInt(spec.replace(/^[-/]/, ''), 8);
+          return async ({ stat }) => {
+            const mode = stat.mode & 0o7777;
+            if (exact) return mode === bits;
+            return spec.startsWith('-') ? (mode & bits) === bits : (mode & bits) !== 0;
+          };
+        }
+        case '-empty':
+          return async ({ stat }) => stat.size === 0 && !stat.isDirectory;
+        case '-maxdepth':
+          maxDepth = Number(need(token));
+          return async () => true;
+        case '-mindepth':
+          minDepth = Number(need(token));
+          return async () => true;
+        case '-print':
+          actions.push(async (e) => `${e.path}\n`);
+          return async () => true;
+        case '-exec': {
+          const command: string[] = [];
+          for (let t = next(); t !== ';' && t !== '+'; t = next()) {
+            if (t === undefined) throw new Error("missing argument to `-exec'");
+            command.push(t);
+          }
+          actions.push(async (e) => {
+            const line = command.map((w) => quote(w === '{}' ? e.path : w)).join(' ');
+            const result = await ctx.exec?.(line, { cwd: ctx.cwd });
+            return result?.stdout ?? '';
+          });
+          return async () => true;
+        }
+        default:
+          throw new Error(`unknown predicate \`${token}'`);
+      }
+    };
+    const and = (): Test => {
+      let left = primary();
+      while (pos < rest.length && rest[pos] !== '-o' && rest[pos] !== '-or' && rest[pos] !== ')') {
+        if (rest[pos] === '-a' || rest[pos] === '-and') pos++;
+        const l = left;
+        const r = primary();
+        left = async (e) => (await l(e)) && r(e);
+      }
+      return left;
+    };
+    const or = (): Test => {
+      let left = and();
+      while (rest[pos] === '-o' || rest[pos] === '-or') {
+        pos++;
+        const l = left;
+        const r = and();
+        left = async (e) => (await l(e)) || r(e);
+      }
+      return left;
+    };
+    const abs = (p: string) => fs.resolvePath(ctx.cwd, p);
+
+    let test: Test;
+    try {
+      test = rest.length ? or() : async () => true;
+      if (pos < rest.length) throw new Error(`paths must precede expression: \`${rest[pos]}'`);
+    } catch (err) {
+      return { stdout: '', stderr: `find: ${(err as Error).message}\n`, exitCode: 1 };
+    }
+    if (actions.length === 0) actions.push(async (e) => `${e.path}\n`);
+
+    let stdout = '';
+    let stderr = '';
+    let exitCode = 0;
+    const visit = async (path: string, depth: number): Promise<void> => {
+      let stat: FsStat;
+      try {
+        stat = await fs.lstat(abs(path));
+      } catch (err) {
+        stderr += `find: '${path}': ${describeFsError(err)}\n`;
+        exitCode = 1;
+        return;
+      }
+      if (depth >= minDepth && (await test({ path, stat }))) for (const act of actions) stdout += await act({ path, stat });
+      if (!stat.isDirectory || depth >= maxDepth) return;
+      let names: string[];
+      try {
+        names = await fs.readdir(abs(path));
+      } catch (err) {
+        stderr += `find: '${path}': ${describeFsError(err)}\n`;
+        exitCode = 1;
+        return;
+      }
+      for (const name of names.sort()) await visit(path.endsWith('/') ? `${path}${name}` : `${path}/${name}`, depth + 1);
+    };
+    for (const root of roots.length ? roots : ['.']) await visit(root, 0);
+    return { stdout, stderr, exitCode };
+  });
+}
+
+function quote(word: string): string {
+  return /^[\w./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,138 @@
+// file, du and xxd: telling text from data, measuring files, and hex dumps both ways.
+import { defineCommand } from 'just-bash';
+import type { CommandEnv } from './command-env.ts';
+import { binary, describeFsError, fail, ok, parseFlags, stdinBytes } from './command-env.ts';
+import { xxdDump } from '../world/encoders.ts';
+
+/** What `file` says about some bytes. */
+export function describeBytes(bytes: Uint8Array): string {
+  if (bytes.length === 0) return 'empty';
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    let name = '';
+    if (bytes[3]! & 0x08) for (let i = 10; i < bytes.length && bytes[i] !== 0; i++) name += String.fromCharCode(bytes[i]!);
+    return `gzip compressed data${name ? `, was "${name}"` : ''}, max compression, from Unix`;
+  }
+  if (bytes[0] === 0x42 && bytes[1] === 0x5a && bytes[2] === 0x68) return `bzip2 compressed data, block size = ${String.fromCharCode(bytes[3]!)}00k`;
+  if (bytes.length > 262 && String.fromCharCode(...bytes.subarray(257, 262)) === 'ustar') return 'POSIX tar archive (GNU)';
+  if (bytes[0] === 0x7f && bytes[1] === 0x45 && bytes[2] === 0x4c && bytes[3] === 0x46) return 'ELF 32-bit LSB executable, Intel 80386';
+  const head = String.fromCharCode(...bytes.subarray(0, 40));
+  if (head.startsWith('-----BEGIN OPENSSH PRIVATE KEY')) return 'OpenSSH private key';
+  if (head.startsWith('#!')) return 'a script, ASCII text executable';
+  let ascii = true;
+  for (const b of bytes) {
+    if (b === 0x09 || b === 0x0a || b === 0x0d || (b >= 0x20 && b < 0x7f)) continue;
+    if (b >= 0x80) ascii = false;
+    else return 'data';
+  }
+  if (ascii) return 'ASCII text';
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return 'Unicode text, UTF-8 text';
+  } catch {
+    return 'data';
+  }
+}
+
+/** Bytes back from an xxd dump (normal layout) or a plain one (-p). */
+export function xxdReverse(dump: string, plain: boolean): Uint8Array {
+  let hex = '';
+  for (const line of dump.split('\n')) {
+    if (plain) hex += line.replace(/[^0-9a-fA-F]/g, '');
+    else {
+      const colon = line.indexOf(':');
+      if (colon < 0) continue;
+      hex += line.slice(colon + 1, colon + 1 + 41).replace(/[^0-9a-fA-F]/g, '');
+    }
+  }
+  const out = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+export function inspectCommands(env: CommandEnv) {
+  const { fs } = env;
+
+  const file = defineCommand('file', async (args, ctx) => {
+    const { operands } = parseFlags(args);
+    if (operands.length === 0) return fail('Usage: file [-bchikLlNnprsSvzZ0] [--apple] [--extension] [--mime-encoding] file ...', 1);
+    let stdout = '';
+    for (const operand of operands) {
+      const path = fs.resolvePath(ctx.cwd, operand);
+      try {
+        const stat = await fs.stat(path);
+        if (stat.isDirectory) {
+          stdout += `${operand}: directory\n`;
+          continue;
+        }
+        const owner = fs.ownership(path);
+        if (owner.program) {
+          stdout += `${operand}: ${stat.mode & 0o4000 ? 'setuid ' : ''}ELF 32-bit LSB executable, Intel 80386, version 1 (SYSV), dynamically linked\n`;
+          continue;
+        }
+        stdout += `${operand}: ${describeBytes(await fs.readFileBuffer(path))}\n`;
+      } catch (err) {
+        const why = describeFsError(err);
+        stdout += why === 'Permission denied' ? `${operand}: regular file, no read permission\n` : `${operand}: cannot open \`${operand}' (${why})\n`;
+      }
+    }
+    return ok(stdout);
+  });
+
+  const du = defineCommand('du', async (args, ctx) => {
+    const { flags, operands } = parseFlags(args);
+    const bytes = flags.has('b');
+    const all = flags.has('a');
+    const summary = flags.has('s');
+    const size = (n: number) => (bytes ? n : Math.ceil(n / 4096) * 4);
+    let stdout = '';
+    let stderr = '';
+    const walk = async (path: string, shown: string, depth: number): Promise<number> => {
+      const stat = await fs.lstat(path);
+      if (!stat.isDirectory) {
+        if ((all || depth === 0) && !summary) stdout += `${size(stat.size)}\t${shown}\n`;
+        return size(stat.size);
+      }
+      let total = bytes ? 4096 : 4;
+      try {
+        for (const name of (await fs.readdir(path)).sort()) total += await walk(`${path === '/' ? '' : path}/${name}`, `${shown}/${name}`, depth + 1);
+      } catch (err) {
+        stderr += `du: cannot read directory '${shown}': ${describeFsError(err)}\n`;
+      }
+      if (!summary || depth === 0) stdout += `${total}\t${shown}\n`;
+      return total;
+    };
+    for (const operand of operands.length ? operands : ['.']) {
+      try {
+        await walk(fs.resolvePath(ctx.cwd, operand), operand, 0);
+      } catch (err) {
+        stderr += `du: cannot access '${operand}': ${describeFsError(err)}\n`;
+      }
+    }
+    return { stdout, stderr, exitCode: stderr ? 1 : 0 };
+  });
+
+  const xxd = defineCommand('xxd', async (args, ctx) => {
+    const { flags, operands } = parseFlags(args);
+    const [input, output] = operands;
+    let data: Uint8Array;
+    try {
+      data = input && input !== '-' ? await fs.readFileBuffer(fs.resolvePath(ctx.cwd, input)) : stdinBytes(ctx.stdin);
+    } catch (err) {
+      return fail(`xxd: ${input}: ${describeFsError(err)}`, 2);
+    }
+    const result = flags.has('r')
+      ? xxdReverse(new TextDecoder('latin1').decode(data), flags.has('p'))
+      : new TextEncoder().encode(flags.has('p') ? `${(Buffer.from(data).toString('hex').match(/.{1,60}/g) ?? []).join('\n')}\n` : xxdDump(data));
+    if (output) {
+      try {
+        await fs.writeFile(fs.resolvePath(ctx.cwd, output), result);
+      } catch (err) {
+        return fail(`xxd: ${output}: ${describeFsError(err)}`, 2);
+      }
+      return ok('');
+    }
+    return binary(result);
+  });
+
+  return [file, du, xxd];
+}

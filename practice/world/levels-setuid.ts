@@ -1,0 +1,19 @@
+// Levels 18→19 … 20→21: a login that throws you out, and setuid helpers that act as another user.
+import type { LevelBuilder } from './world.ts';
+
+/** Bytes that look like the start of an ELF binary, for `cat` and `file` on the helpers. */
+const ELF_STUB = '\x7fELF\x01\x01\x01\x00';
+
+export function buildSetuidLevels(b: LevelBuilder): void {
+  // 18 → 19: the password is in readme, but .bashrc logs an interactive login straight out.
+  b.file('/home/bandit18/readme', `${b.pass(19)}\n`, 'bandit19', 'bandit18', 0o640);
+  b.file('/home/bandit18/.bashrc', '# Interactive logins end here.\necho "Byebye !"\nexit 0\n', 'bandit19', 'bandit18', 0o640);
+
+  // 19 → 20: run a command as bandit20.
+  b.file('/home/bandit19/bandit20-do', ELF_STUB, 'bandit20', 'bandit19', 0o4750, 'bandit20-do');
+
+  // 20 → 21: connects to a port you listen on, and sends the next password for the current one.
+  b.file('/home/bandit20/suconnect', ELF_STUB, 'bandit21', 'bandit20', 0o4750, 'suconnect');
+
+  b.file('/home/bandit21/README', 'You have reached the end of the practice range. Well played.\n', 'root', 'root', 0o644);
+}

@@ -88,6 +88,7 @@ function serveClient(client: Connection, world: World, worldFs: WorldFs, port: (
   });
   client.on('ready', () => {
     const session = new PracticeSession(world, worldFs, port(), limits);
+    client.on('close', () => void session.close());
     client.on('session', (accept) => {
       const channel = accept();
       let pty = false;

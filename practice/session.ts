@@ -13,6 +13,7 @@ import { listCommands } from './commands/list-commands.ts';
 import { loginCommands } from './commands/login-commands.ts';
 import { networkCommands } from './commands/network-commands.ts';
 import { PermissionFs } from './fs/permission-fs.ts';
+import type { DiskUsage } from './fs/permission-fs.ts';
 import type { Identity } from './world/accounts.ts';
 import type { World } from './world/world.ts';
 import type { WorldFs } from './world/world-fs.ts';
@@ -20,11 +21,13 @@ import type { WorldFs } from './world/world-fs.ts';
 /** Limits that keep one player from hurting the range or other players. */
 export type SessionLimits = {
   commandTimeoutMs: number;
+  /** Bytes one connection may write to the shared filesystem. */
+  maxWrittenBytes: number;
   maxOutputBytes: number;
   maxCommandsPerConnection: number;
 };
 
-export const DEFAULT_LIMITS: SessionLimits = { commandTimeoutMs: 10_000, maxOutputBytes: 1024 * 1024, maxCommandsPerConnection: 5_000 };
+export const DEFAULT_LIMITS: SessionLimits = { commandTimeoutMs: 10_000, maxWrittenBytes: 32 * 1024 * 1024, maxOutputBytes: 1024 * 1024, maxCommandsPerConnection: 5_000 };
 
 /** Builtins that would reach outside the sandbox or are not part of a Bandit box. */
 const EXCLUDED_BUILTINS = new Set(['curl', 'html-to-markdown', 'python', 'python3', 'js-exec', 'sqlite3']);
@@ -56,17 +59,26 @@ export class PracticeSession {
   private readonly worldFs: WorldFs;
   private readonly limits: SessionLimits;
   private commandsRun = 0;
+  private readonly usage: DiskUsage;
 
   constructor(world: World, worldFs: WorldFs, sshPort: number, limits: SessionLimits = DEFAULT_LIMITS) {
     this.world = world;
     this.worldFs = worldFs;
     this.limits = limits;
     this.state = { listeners: new Map(), sshPort };
+    this.usage = { bytes: 0, limit: limits.maxWrittenBytes, created: new Set() };
+  }
+
+  /** Removes what this connection created, deepest first, as /tmp cleaning would. */
+  async close(): Promise<void> {
+    const paths = [...this.usage.created].sort((a, b) => b.length - a.length);
+    for (const path of paths) await this.worldFs.fs.rm(path, { recursive: true, force: true }).catch(() => undefined);
+    for (const path of paths) this.worldFs.owners.delete(path);
   }
 
   /** A shell for `who`, starting in `cwd`. */
   shellFor(who: Identity, cwd: string): Bash {
-    const fs = new PermissionFs(this.worldFs.fs, this.worldFs.owners, who);
+    const fs = new PermissionFs(this.worldFs.fs, this.worldFs.owners, who, this.usage);
     const env: CommandEnv = {
       fs,
       world: this.world,

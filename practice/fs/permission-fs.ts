@@ -27,21 +27,35 @@ export function fsError(code: 'EACCES' | 'ENOENT' | 'EPERM', op: string, path: s
   return Object.assign(new Error(text), { code, syscall: op, path });
 }
 
+/** What one connection has written: bytes against its quota, and paths to remove when it leaves. */
+export type DiskUsage = { bytes: number; limit: number; created: Set<string> };
+
 /** One user's permission-checked view of a shared in-memory filesystem. */
 export class PermissionFs implements IFileSystem {
   readonly inner: IFileSystem;
   readonly owners: OwnershipTable;
   readonly who: Identity;
+  private readonly usage: DiskUsage;
 
-  constructor(inner: IFileSystem, owners: OwnershipTable, who: Identity) {
+  constructor(inner: IFileSystem, owners: OwnershipTable, who: Identity, usage: DiskUsage) {
     this.inner = inner;
     this.owners = owners;
     this.who = who;
+    this.usage = usage;
   }
 
   /** The same filesystem seen by another identity (setuid programs, ssh to another user). */
   as(who: Identity): PermissionFs {
-    return new PermissionFs(this.inner, this.owners, who);
+    return new PermissionFs(this.inner, this.owners, who, this.usage);
+  }
+
+  /** Charges a write to the connection's quota; ENOSPC past it, so one player cannot fill memory. */
+  private charge(path: string, content: FileContent): void {
+    const size = typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
+    if (this.usage.bytes + size > this.usage.limit) {
+      throw Object.assign(new Error('No space left on device'), { code: 'ENOSPC', path });
+    }
+    this.usage.bytes += size;
   }
 
   ownership(path: string): Ownership {
@@ -102,6 +116,7 @@ export class PermissionFs implements IFileSystem {
   }
 
   private claim(path: string): void {
+    this.usage.created.add(path);
     this.owners.set(path, { owner: this.who.euser, group: this.who.groups[0] ?? this.who.euser });
   }
 
@@ -127,6 +142,7 @@ export class PermissionFs implements IFileSystem {
       await this.requireParent(path, 'open');
       this.claim(path);
     }
+    this.charge(path, content);
     return this.inner.writeFile(path, content, options);
   }
 
@@ -137,6 +153,7 @@ export class PermissionFs implements IFileSystem {
       await this.requireParent(path, 'open');
       this.claim(path);
     }
+    this.charge(path, content);
     return this.inner.appendFile(path, content, options);
   }
 

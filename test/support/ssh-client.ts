@@ -1,0 +1,62 @@
+// A small ssh2 client for tests: one exec per call, Nagle off, stdout and stderr kept apart.
+import ssh2 from 'ssh2';
+import type { ConnectConfig } from 'ssh2';
+
+export type ExecResult = { stdout: string; stderr: string; code: number | null };
+
+type TunableClient = ssh2.Client & { setNoDelay(noDelay?: boolean): void };
+
+/** Connects, runs `command`, and disconnects. Rejects when the login is refused. */
+export function sshExec(config: ConnectConfig, command: string): Promise<ExecResult> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client() as TunableClient;
+    client
+      .on('ready', () => {
+        client.exec(command, (err, stream) => {
+          if (err) return reject(err);
+          let stdout = '';
+          let stderr = '';
+          let code: number | null = null;
+          stream.on('data', (d: Buffer) => (stdout += d.toString('latin1')));
+          stream.stderr.on('data', (d: Buffer) => (stderr += d.toString('latin1')));
+          stream.on('exit', (exitCode: number | null) => (code = exitCode));
+          // 'exit' can arrive before the last data; 'close' comes after both.
+          stream.on('close', () => {
+            client.end();
+            resolve({ stdout, stderr, code });
+          });
+        });
+      })
+      .on('error', reject)
+      .connect({ host: '127.0.0.1', readyTimeout: 10_000, ...config });
+    client.setNoDelay(true);
+  });
+}
+
+/** Opens an interactive shell with a pty, types `input`, and returns everything printed until it closes. */
+export function sshShell(config: ConnectConfig, input: string, timeoutMs = 5_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client() as TunableClient;
+    client
+      .on('ready', () => {
+        client.shell({ term: 'xterm', rows: 24, cols: 80 }, (err, stream) => {
+          if (err) return reject(err);
+          let out = '';
+          const timer = setTimeout(() => {
+            client.end();
+            resolve(out);
+          }, timeoutMs);
+          stream.on('data', (d: Buffer) => (out += d.toString()));
+          stream.on('close', () => {
+            clearTimeout(timer);
+            client.end();
+            resolve(out);
+          });
+          stream.write(input);
+        });
+      })
+      .on('error', reject)
+      .connect({ host: '127.0.0.1', readyTimeout: 10_000, ...config });
+    client.setNoDelay(true);
+  });
+}

@@ -94,11 +94,17 @@ export class LineShell {
         this.cursor = 0;
         this.prompt();
       } else if (ch === '\x04') {
-        if (this.line === '') return void this.exit();
+        if (this.line === '') {
+          this.write('\n');
+          if (!this.exit()) return;
+        }
       } else if (ch >= ' ') {
+        const atEnd = this.cursor === this.line.length;
         this.line = this.line.slice(0, this.cursor) + ch + this.line.slice(this.cursor);
         this.cursor++;
-        this.redraw();
+        // Typing at the end of the line only needs an echo; a redraw would flood the terminal.
+        if (atEnd) this.write(ch);
+        else this.redraw();
       }
     }
   }
@@ -132,8 +138,9 @@ export class LineShell {
       this.history.push(command);
       this.historyIndex = this.history.length;
     }
-    if (command === 'exit' || command === 'logout') return this.exit();
-    if (command) {
+    if (command === 'exit' || command === 'logout') {
+      if (!this.exit()) return;
+    } else if (command) {
       this.busy = true;
       const frame = this.frame;
       const result = await this.session.run(frame.shell, command, '', { cwd: frame.cwd, env: frame.env });
@@ -146,21 +153,24 @@ export class LineShell {
       this.busy = false;
     }
     if (this.closed) return;
-    this.prompt();
+    if (command !== 'exit' && command !== 'logout') this.prompt();
     const rest = this.pending;
     this.pending = '';
     if (rest) this.input(rest);
   }
 
-  private exit(): void {
+  /** Leaves the innermost login; true while the terminal stays open. */
+  private exit(): boolean {
     if (this.frames.length > 1) {
       this.frames.pop();
       this.write(`logout\nConnection to localhost closed.\n`);
       this.prompt();
-      return;
+      return true;
     }
     this.write('logout\n');
     this.channel.exit(0);
     this.channel.end();
+    this.closed = true;
+    return false;
   }
 }

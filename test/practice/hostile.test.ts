@@ -1,0 +1,106 @@
+// What a careless or hostile player (or model) might type is contained: no host files, no network,
+// no runaway loops, no endless output, no unbounded files, and the range keeps serving others.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadHostKey } from '../../practice/host-key.ts';
+import { startRange } from '../../practice/server.ts';
+import type { RunningRange } from '../../practice/server.ts';
+import { sshExec } from '../support/ssh-client.ts';
+
+let range: RunningRange;
+beforeAll(async () => {
+  range = await startRange({
+    host: '127.0.0.1',
+    port: 0,
+    hostKey: loadHostKey(null),
+    seed: 'hostile-test',
+    limits: { commandTimeoutMs: 1_500, maxOutputBytes: 64 * 1024, maxWrittenBytes: 1024 * 1024 },
+  });
+});
+afterAll(() => range.close());
+
+const run = (command: string) => sshExec({ port: range.port, username: 'bandit0', password: 'bandit0' }, command);
+
+describe('hostile commands', () => {
+  it('cannot read the host filesystem', async () => {
+    const result = await run(`cat ${process.cwd()}/package.json; cat /etc/shadow; ls /home`);
+    expect(result.stdout).not.toContain('bandit-runner');
+    expect(result.stderr).toMatch(/No such file or directory/);
+    expect(result.stdout).toMatch(/^bandit0$/m);
+  });
+
+  it('sees no host processes or environment in /proc', async () => {
+    const result = await run('cat /proc/self/environ /proc/1/cmdline 2>&1; env');
+    expect(result.stdout).not.toContain(process.env.PATH ?? 'unused');
+    expect(result.stdout).not.toMatch(/vitest|node_modules/);
+  });
+
+  it('reaches no other host', async () => {
+    const result = await run('nc 1.1.1.1 80 < /dev/null; ssh root@8.8.8.8; openssl s_client -connect example.com:443; curl http://example.com; nmap 10.0.0.1');
+    expect(result.stderr).toMatch(/nc: getaddrinfo for host "1\.1\.1\.1" port 80: Name or service not known/);
+    expect(result.stderr).toMatch(/ssh: Could not resolve hostname 8\.8\.8\.8/);
+    expect(result.stderr).toMatch(/curl: command not found/);
+    expect(result.stdout).toMatch(/Failed to resolve "10\.0\.0\.1"/);
+  });
+
+  it('stops a fork bomb', async () => {
+    const result = await run(':(){ :|:& };:');
+    expect(result.code).not.toBe(0);
+  });
+
+  it('stops sleep forever with exit 124', async () => {
+    const started = Date.now();
+    const result = await run('sleep 100000');
+    expect(result.code).toBe(124);
+    expect(result.stderr).toMatch(/timed out/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('caps endless output', async () => {
+    const result = await run('while true; do echo yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy; done');
+    expect(result.stdout.length).toBeLessThanOrEqual(64 * 1024 + 100);
+    expect(result.code).not.toBe(0);
+  });
+
+  it('refuses a huge file once the connection has written its quota', async () => {
+    const small = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'quota', limits: { maxWrittenBytes: 200 * 1024 } });
+    try {
+      const login = { port: small.port, username: 'bandit0', password: 'bandit0' };
+      const result = await sshExec(login, 'd=$(mktemp -d); for i in $(seq 1 20); do seq 1 15000 >> $d/big; done');
+      expect(result.stderr).toMatch(/No space left on device/);
+      expect((await sshExec(login, 'whoami')).stdout).toBe('bandit0\n');
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('keeps serving other connections after all of the above', async () => {
+    const results = await Promise.all([run('whoami'), run('cat readme')]);
+    expect(results[0]!.stdout).toBe('bandit0\n');
+    expect(results[1]!.stdout).toContain(range.world.passwords[1]);
+  });
+});
+
+describe('connection limits', () => {
+  it('refuses connections past the cap with a message, and drops idle ones', async () => {
+    const small = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'cap', maxConnections: 1, idleTimeoutMs: 400 });
+    try {
+      const first = connect(small.port, '127.0.0.1');
+      await new Promise((r) => first.once('data', r)); // its SSH banner
+      const second = connect(small.port, '127.0.0.1');
+      const refusal = await new Promise<string>((resolve) => {
+        let text = '';
+        second.on('data', (d) => (text += d));
+        second.on('close', () => resolve(text));
+      });
+      expect(refusal).toMatch(/too many connections \(limit 1\)/);
+      const closed = await new Promise<boolean>((resolve) => {
+        first.on('close', () => resolve(true));
+        setTimeout(() => resolve(false), 3_000);
+      });
+      expect(closed).toBe(true);
+    } finally {
+      await small.close();
+    }
+  });
+});

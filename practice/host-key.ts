@@ -2,7 +2,8 @@
 // across restarts; tests use a fresh in-memory key.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import ssh2 from 'ssh2';
+import { randomBytes } from 'node:crypto';
+import { ed25519KeyPair } from './world/ssh-key.ts';
 
 /** The PEM/OpenSSH private key at `path`, created on first use; a throwaway key when path is null. */
 export function loadHostKey(path: string | null): string {
@@ -13,7 +14,8 @@ export function loadHostKey(path: string | null): string {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
   }
-  const { private: key } = ssh2.utils.generateKeyPairSync('ed25519');
+  // Our own OpenSSH encoder: ssh2's generateKeyPairSync now and then emits a key it cannot parse back.
+  const key = ed25519KeyPair(randomBytes(32), 'practice-range-host').privateKey;
   if (path) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, key, { mode: 0o600 });

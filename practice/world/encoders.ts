@@ -1,6 +1,11 @@
 // Byte formats the levels are built from: xxd dumps, rot13, a minimal ustar writer, gzip and bzip2.
+import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
-import compressjs from 'compressjs';
+import type compressjsModule from 'compressjs';
+
+// compressjs is an AMD/CommonJS module; loading it through Node's own require keeps it working
+// under module runners (vitest's global setup) that would otherwise try to inline it.
+const compressjs = createRequire(import.meta.url)('compressjs') as typeof compressjsModule;
 
 /** `xxd` output: offset, 16 bytes as 8 groups of 2, and the printable column. */
 export function xxdDump(bytes: Uint8Array): string {

@@ -135,25 +135,24 @@ export class PermissionFs implements IFileSystem {
     return this.inner.readFileBuffer(path);
   }
 
-  async writeFile(path: string, content: FileContent, options?: WriteFileOptions | BufferEncoding): Promise<void> {
-    if (path.startsWith('/dev/')) return this.inner.writeFile(path, content, options);
+  /** Checks and charges a write; a new file becomes the writer's. /dev (null, stdout…) is free. */
+  private async prepareWrite(path: string, content: FileContent): Promise<void> {
+    if (path.startsWith('/dev/')) return;
     if (await this.inner.exists(path)) await this.require(path, WRITE, 'open');
     else {
       await this.requireParent(path, 'open');
       this.claim(path);
     }
     this.charge(path, content);
+  }
+
+  async writeFile(path: string, content: FileContent, options?: WriteFileOptions | BufferEncoding): Promise<void> {
+    await this.prepareWrite(path, content);
     return this.inner.writeFile(path, content, options);
   }
 
   async appendFile(path: string, content: FileContent, options?: WriteFileOptions | BufferEncoding): Promise<void> {
-    if (path.startsWith('/dev/')) return this.inner.appendFile(path, content, options);
-    if (await this.inner.exists(path)) await this.require(path, WRITE, 'open');
-    else {
-      await this.requireParent(path, 'open');
-      this.claim(path);
-    }
-    this.charge(path, content);
+    await this.prepareWrite(path, content);
     return this.inner.appendFile(path, content, options);
   }
 

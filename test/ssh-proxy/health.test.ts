@@ -1,10 +1,10 @@
-// The proxy's health and the minimal range, over real TCP: SSH login, exec with exit codes, refusals.
-import ssh2 from 'ssh2';
+// The proxy's health and the range it checks, over real TCP: SSH login, exec with exit codes, refusals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyHealthSchema } from '../../schema/protocol.ts';
 import { createProxyApp } from '../../ssh-proxy/server.ts';
 import { startLoopbackServices } from '../support/loopback-services.ts';
 import type { LoopbackServices } from '../support/loopback-services.ts';
+import { sshExec } from '../support/ssh-client.ts';
 
 let services: LoopbackServices;
 beforeAll(async () => {
@@ -12,38 +12,17 @@ beforeAll(async () => {
 });
 afterAll(() => services.close());
 
-function sshExec(password: string, command: string): Promise<{ stdout: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const client = new ssh2.Client();
-    client
-      .on('ready', () => {
-        client.exec(command, (err, stream) => {
-          if (err) return reject(err);
-          let stdout = '';
-          let code: number | null = null;
-          stream.on('data', (d: Buffer) => (stdout += d.toString()));
-          stream.on('exit', (exitCode: number | null) => (code = exitCode));
-          // 'exit' can arrive before the last data; 'close' comes after both.
-          stream.on('close', () => {
-            client.end();
-            resolve({ stdout, code });
-          });
-        });
-      })
-      .on('error', reject)
-      .connect({ host: '127.0.0.1', port: services.range.port, username: 'bandit0', password, readyTimeout: 5_000 });
-  });
-}
+const login = (password: string) => ({ port: services.range.port, username: 'bandit0', password });
 
-describe('practice range (minimal)', () => {
+describe('practice range behind the proxy', () => {
   it('lets bandit0 in with password bandit0 and runs a command in the simulated shell', async () => {
-    const result = await sshExec('bandit0', 'cat readme; exit 7');
+    const result = await sshExec(login('bandit0'), 'cat readme; exit 7');
     expect(result.stdout).toMatch(/practice range/);
     expect(result.code).toBe(7);
   });
 
   it('refuses a wrong password the SSH way', async () => {
-    await expect(sshExec('wrong', 'true')).rejects.toThrow(/authentication methods failed/);
+    await expect(sshExec(login('wrong'), 'true')).rejects.toThrow(/authentication methods failed/);
   });
 });
 

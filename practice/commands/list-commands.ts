@@ -50,12 +50,14 @@ export function listCommands(env: CommandEnv) {
     let exitCode = 0;
     const targets = operands.length ? operands : ['.'];
 
-    const line = async (path: string, name: string) => {
+    /** One entry's line, and its size in 1K blocks for the "total" header. */
+    const entry = async (path: string, name: string) => {
       const stat = await fs.lstat(path);
-      if (!long) return `${name}\n`;
+      const blocks = Math.ceil(stat.size / 4096) * 4;
+      if (!long) return { text: `${name}\n`, blocks };
       const o = fs.ownership(path);
       const size = humanSizes ? human(stat.size) : String(stat.size);
-      return `${modeString(stat)} 1 ${o.owner.padEnd(8)} ${o.group.padEnd(8)} ${size.padStart(5)} ${when(stat.mtime)} ${name}\n`;
+      return { text: `${modeString(stat)} 1 ${o.owner.padEnd(8)} ${o.group.padEnd(8)} ${size.padStart(5)} ${when(stat.mtime)} ${name}\n`, blocks };
     };
 
     for (const target of targets) {
@@ -69,7 +71,7 @@ export function listCommands(env: CommandEnv) {
         continue;
       }
       if (!stat.isDirectory || dirItself) {
-        stdout += await line(path, target);
+        stdout += (await entry(path, target)).text;
         continue;
       }
       let names: string[];
@@ -88,8 +90,9 @@ export function listCommands(env: CommandEnv) {
       for (const name of names) {
         const child = name === '.' ? path : name === '..' ? path.replace(/\/[^/]+$/, '') || '/' : `${path === '/' ? '' : path}/${name}`;
         try {
-          block += await line(child, name);
-          total += Math.ceil((await fs.lstat(child)).size / 4096) * 4;
+          const { text, blocks } = await entry(child, name);
+          block += text;
+          total += blocks;
         } catch (err) {
           stderr += `ls: cannot access '${name}': ${describeFsError(err)}\n`;
         }

@@ -46,6 +46,7 @@ export type LlmErrorClass = z.infer<typeof llmErrorClassSchema>;
 
 /** Why an attempt at a level ended without a proven password. */
 export const attemptFailureSchema = z.enum(['budget_spent', 'loop_detected', 'wrong_password', 'no_progress']);
+export type AttemptFailure = z.infer<typeof attemptFailureSchema>;
 
 /** The payload of user_action_required; also held in the snapshot while a run is paused. */
 export const pendingActionSchema = z.object({
@@ -194,6 +195,8 @@ export const checkpointSchema = z.object({
   next: z.string().min(1),
   state: z.record(z.string(), z.unknown()),
   createdAt: timestamp,
+  /** Present when the graph stopped at an interrupt; `next` is then the node that asked. */
+  interrupt: pendingActionSchema.optional(),
 });
 export type Checkpoint = z.infer<typeof checkpointSchema>;
 
@@ -221,6 +224,8 @@ export const proxyOutcomeSchema = z.enum(['interrupted', 'completed', 'stopped',
 export const proxyLineSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('event'), event: proxyEventSchema }),
   z.object({ type: z.literal('checkpoint'), checkpoint: checkpointSchema }),
+  // The raw request and response of one model call, for the llm_calls table; never broadcast.
+  z.object({ type: z.literal('trace'), callId: z.string().min(1), request: z.unknown(), response: z.unknown() }),
   z.object({
     type: z.literal('end'),
     outcome: proxyOutcomeSchema,
@@ -239,6 +244,17 @@ export const proxyHealthSchema = z.object({
   practice: z.object({ ok: z.boolean(), reason: z.string(), address: z.string() }),
 });
 export type ProxyHealth = z.infer<typeof proxyHealthSchema>;
+
+/** One model a run can use; GET /v1/models on the proxy and GET /api/models on the worker. */
+export const modelInfoSchema = z.object({
+  id: z.string().min(1),
+  provider: z.enum(['baseline', 'openai']),
+  available: z.boolean(),
+  /** Why the model cannot be used right now, when it cannot. */
+  reason: z.string().optional(),
+});
+export const modelListSchema = z.object({ models: z.array(modelInfoSchema) });
+export type ModelInfo = z.infer<typeof modelInfoSchema>;
 
 /** An event before the Durable Object numbers it: no seq, runId or ts. */
 export type RunEventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'seq' | 'runId' | 'ts'> : never) : never;

@@ -53,6 +53,8 @@ export const pauseReasonSchema = z.enum([
   'loop_detected',
   'proxy_unreachable',
   'user_requested',
+  // The run starts above level 0 and nobody has given that level's password yet.
+  'password_required',
 ]);
 export type PauseReason = z.infer<typeof pauseReasonSchema>;
 

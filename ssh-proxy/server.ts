@@ -1,16 +1,31 @@
-// The proxy's HTTP surface (Hono on Node): health now; the agent's /v1/advance joins it later.
+// The proxy's HTTP surface (Hono on Node): GET /health, and behind the shared secret
+// POST /v1/advance (the agent) and GET /v1/models.
 import { serve } from '@hono/node-server';
+import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
-import type { ProxyHealth } from '../schema/protocol.ts';
+import type { ModelInfo, ProxyHealth } from '../schema/protocol.ts';
 import { PROTOCOL_VERSION } from '../schema/protocol.ts';
+import { buildBanditGraph } from './graph/bandit-graph.ts';
+import { ModelRegistry } from './models/model-registry.ts';
+import { advanceRoute } from './routes/advance.ts';
 import type { ProxySettings } from './settings.ts';
 import { probeSsh } from './ssh/probe-ssh.ts';
+import { SessionPool } from './ssh/session-pool.ts';
+import { createTargets } from './targets/targets.ts';
 
-/** The proxy's routes, without a listening socket (tests call `app.request`). */
+const errorBody = (code: string, message: string) => ({ error: { code, message } });
+
+/** The proxy's routes and its session pool, without a listening socket (tests call `app.request`). */
 export function createProxyApp(settings: ProxySettings) {
   const startedAt = Date.now();
-  return new Hono()
+  const pool = new SessionPool(settings.ssh);
+  const models = new ModelRegistry(settings.openai);
+  const targets = createTargets({ practice: settings.practice, bandit: settings.bandit });
+  const deps = { graph: buildBanditGraph(), models, pool, sliceMs: settings.sliceMs, stepLimit: settings.stepLimit };
+  const expected = Buffer.from(`Bearer ${settings.secret}`);
+
+  const app = new Hono()
     .get('/health', async (c) => {
       const { host, port } = settings.practice;
       const practice = await probeSsh(host, port);
@@ -23,24 +38,41 @@ export function createProxyApp(settings: ProxySettings) {
       };
       return c.json(body);
     })
-    .notFound((c) => c.json({ error: { code: 'not_found', message: `no route for ${c.req.method} ${c.req.path}` } }, 404))
+    .use('/v1/*', async (c, next) => {
+      const given = Buffer.from(c.req.header('authorization') ?? '');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        return c.json(errorBody('unauthorized', 'send Authorization: Bearer <PROXY_SECRET>, the secret the worker and proxy share'), 401);
+      }
+      return next();
+    })
+    .get('/v1/models', (c) => c.json({ models: models.list() satisfies ModelInfo[] }))
+    .route('/v1/advance', advanceRoute(deps, targets))
+    .notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404))
     .onError((err, c) => {
       console.error('ssh-proxy: unhandled error', err);
-      return c.json({ error: { code: 'internal', message: 'the proxy failed while handling this request; see its log' } }, 500);
+      return c.json(errorBody('internal', 'the proxy failed while handling this request; see its log'), 500);
     });
+  return { app, pool };
 }
 
 /** A running proxy: its port and how to stop it. */
-export type RunningProxy = { port: number; close: () => Promise<void> };
+export type RunningProxy = { port: number; activeSessions: () => number; close: () => Promise<void> };
 
 /** Listens on settings.host:settings.port (0 picks a free port). */
 export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
-  const app = createProxyApp(settings);
+  const { app, pool } = createProxyApp(settings);
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: settings.host, port: settings.port }, (info: AddressInfo) => {
       resolve({
         port: info.port,
-        close: () => new Promise<void>((done) => server.close(() => done())),
+        activeSessions: () => pool.size,
+        close: () =>
+          new Promise<void>((done) => {
+            pool.closeAll();
+            server.close(() => done());
+            // Streams still open (a run mid-slice) would hold close() forever.
+            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+          }),
       });
     });
     server.once('error', reject);

@@ -1,15 +1,47 @@
 // The proxy's settings from the environment, validated at start-up with messages that say what to set.
 import { z } from 'zod';
 import { describeIssues } from '../schema/issues.ts';
+import type { OpenAiSettings } from './models/openai-model.ts';
+import type { PoolOptions } from './ssh/session-pool.ts';
 
 const portSchema = z.coerce.number().int().min(1, 'must be a port number 1-65535').max(65535, 'must be a port number 1-65535');
+const ms = (fallback: number) => z.coerce.number().int('must be whole milliseconds').min(1, 'must be at least 1 ms').default(fallback);
+
+const pricesSchema = z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) }));
 
 const proxyEnvSchema = z.object({
   PROXY_HOST: z.string().min(1).default('127.0.0.1'),
-  PROXY_PORT: portSchema.default(8788),
+  // 0 picks a free port (tests).
+  PROXY_PORT: z.coerce.number().int().min(0, 'must be a port number 0-65535').max(65535, 'must be a port number 0-65535').default(8788),
   PROXY_SECRET: z.string().min(16, 'must be at least 16 characters (the worker sends it as a bearer token)'),
+  PROXY_SLICE_MS: ms(10_000),
+  PROXY_STEP_LIMIT: z.coerce.number().int().min(1, 'must be at least 1').default(2_000),
   PRACTICE_HOST: z.string().min(1).default('127.0.0.1'),
   PRACTICE_PORT: portSchema.default(2220),
+  BANDIT_HOST: z.string().min(1).default('bandit.labs.overthewire.org'),
+  BANDIT_PORT: portSchema.default(2220),
+  SSH_CONNECT_TIMEOUT_MS: ms(10_000),
+  SSH_COMMAND_TIMEOUT_MS: ms(15_000),
+  SSH_OUTPUT_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').default(64 * 1024),
+  SSH_IDLE_MS: ms(120_000),
+  OPENAI_BASE_URL: z.url('must be a URL such as https://api.openai.com/v1').default('https://api.openai.com/v1'),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_MODELS: z.string().default(''),
+  OPENAI_TIMEOUT_MS: ms(60_000),
+  LLM_MAX_ATTEMPTS: z.coerce.number().int().min(1, 'must be at least 1').max(10, 'must be at most 10').default(4),
+  LLM_BACKOFF_MS: ms(1_000),
+  LLM_BACKOFF_MAX_MS: ms(30_000),
+  OPENAI_PRICES: z
+    .string()
+    .default('{}')
+    .transform((text, ctx) => {
+      try {
+        return pricesSchema.parse(JSON.parse(text));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be JSON like {"gpt-4o-mini":{"input":0.15,"output":0.6}} (USD per million tokens)' });
+        return z.NEVER;
+      }
+    }),
 });
 
 /** What the proxy needs to run. */
@@ -17,13 +49,38 @@ export type ProxySettings = {
   host: string;
   port: number;
   secret: string;
+  /** A call to /v1/advance yields after this long, or after stepLimit nodes. */
+  sliceMs: number;
+  stepLimit: number;
   practice: { host: string; port: number };
+  bandit: { host: string; port: number };
+  ssh: PoolOptions;
+  openai: OpenAiSettings & { models: string[] };
 };
 
 /** Settings from `env`, or an Error whose message names each bad variable. */
-export function readProxySettings(env: NodeJS.ProcessEnv): ProxySettings {
+export function readProxySettings(env: Readonly<Record<string, string | undefined>>): ProxySettings {
   const parsed = proxyEnvSchema.safeParse(env);
   if (!parsed.success) throw new Error(`ssh-proxy configuration is invalid: ${describeIssues(parsed.error)}`);
   const e = parsed.data;
-  return { host: e.PROXY_HOST, port: e.PROXY_PORT, secret: e.PROXY_SECRET, practice: { host: e.PRACTICE_HOST, port: e.PRACTICE_PORT } };
+  return {
+    host: e.PROXY_HOST,
+    port: e.PROXY_PORT,
+    secret: e.PROXY_SECRET,
+    sliceMs: e.PROXY_SLICE_MS,
+    stepLimit: e.PROXY_STEP_LIMIT,
+    practice: { host: e.PRACTICE_HOST, port: e.PRACTICE_PORT },
+    bandit: { host: e.BANDIT_HOST, port: e.BANDIT_PORT },
+    ssh: { connectTimeoutMs: e.SSH_CONNECT_TIMEOUT_MS, commandTimeoutMs: e.SSH_COMMAND_TIMEOUT_MS, maxOutputBytes: e.SSH_OUTPUT_BYTES, idleMs: e.SSH_IDLE_MS },
+    openai: {
+      baseUrl: e.OPENAI_BASE_URL,
+      apiKey: e.OPENAI_API_KEY ?? null,
+      timeoutMs: e.OPENAI_TIMEOUT_MS,
+      maxAttempts: e.LLM_MAX_ATTEMPTS,
+      backoffBaseMs: e.LLM_BACKOFF_MS,
+      backoffMaxMs: e.LLM_BACKOFF_MAX_MS,
+      prices: e.OPENAI_PRICES,
+      models: e.OPENAI_MODELS.split(',').map((m) => m.trim()).filter(Boolean),
+    },
+  };
 }

@@ -63,7 +63,8 @@ export function tarOf(files: { name: string; content: Uint8Array; mode?: number 
     header.write('root', 297);
     let sum = 0;
     for (const b of header) sum += b;
-    header.write(`${octal(sum, 6)}\0 `, 148);
+    // Six octal digits, NUL, space: exactly the 8 bytes of the field (the type flag follows at 156).
+    header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
     blocks.push(header, Buffer.from(file.content), Buffer.alloc((512 - (file.content.length % 512)) % 512));
   }
   blocks.push(Buffer.alloc(1024));

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyHealthSchema } from '../../schema/protocol.ts';
 import { createProxyApp } from '../../ssh-proxy/server.ts';
+import { readProxySettings } from '../../ssh-proxy/settings.ts';
 import { startLoopbackServices } from '../support/loopback-services.ts';
 import type { LoopbackServices } from '../support/loopback-services.ts';
 import { sshExec } from '../support/ssh-client.ts';
@@ -36,8 +37,9 @@ describe('ssh-proxy /health', () => {
   });
 
   it('says the range is down when nothing listens on its port', async () => {
-    const app = createProxyApp({ host: '127.0.0.1', port: 0, secret: 'x'.repeat(16), practice: { host: '127.0.0.1', port: 9 } });
+    const { app, pool } = createProxyApp(readProxySettings({ PROXY_SECRET: 'x'.repeat(16), PRACTICE_PORT: '9' }));
     const health = proxyHealthSchema.parse(await (await app.request('/health')).json());
+    pool.closeAll();
     expect(health.practice).toMatchObject({ ok: false, reason: expect.stringMatching(/refused/) });
   });
 

@@ -5,6 +5,7 @@ import { startRange } from '../../practice/server.ts';
 import type { RunningRange } from '../../practice/server.ts';
 import { startProxy } from '../../ssh-proxy/server.ts';
 import type { RunningProxy } from '../../ssh-proxy/server.ts';
+import { readProxySettings } from '../../ssh-proxy/settings.ts';
 
 /** A range and a proxy pointed at it. */
 export type LoopbackServices = {
@@ -15,10 +16,11 @@ export type LoopbackServices = {
   close: () => Promise<void>;
 };
 
-export async function startLoopbackServices(): Promise<LoopbackServices> {
+/** `proxyEnv` adds proxy environment variables (e.g. OPENAI_BASE_URL, PROXY_SLICE_MS). */
+export async function startLoopbackServices(proxyEnv: Record<string, string> = {}): Promise<LoopbackServices> {
   const range = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'test-seed' });
   const proxySecret = randomBytes(24).toString('base64url');
-  const proxy = await startProxy({ host: '127.0.0.1', port: 0, secret: proxySecret, practice: { host: '127.0.0.1', port: range.port } });
+  const proxy = await startProxy(readProxySettings({ PROXY_SECRET: proxySecret, PROXY_PORT: '0', PRACTICE_PORT: String(range.port), ...proxyEnv }));
   return {
     range,
     proxy,

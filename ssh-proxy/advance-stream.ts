@@ -1,0 +1,85 @@
+// Runs the graph for one /v1/advance call and turns it into NDJSON lines: events as they happen,
+// a checkpoint after every node, and one `end` line. Closing the response aborts the graph.
+import type { ProxyEvent, ProxyLine, ProxyRequest } from '../schema/protocol.ts';
+import { proxyLineSchema } from '../schema/protocol.ts';
+import { describeIssues } from '../schema/issues.ts';
+import { Command } from './graph/command.ts';
+import type { CompiledGraph, RunFrom } from './graph/compiled-graph.ts';
+import type { BanditState } from './graph/bandit-state.ts';
+import type { BanditDeps } from './nodes/bandit-deps.ts';
+import type { ModelRegistry } from './models/model-registry.ts';
+import type { SessionPool } from './ssh/session-pool.ts';
+import type { GameTarget } from './targets/target.ts';
+
+export type AdvanceDeps = {
+  graph: CompiledGraph<BanditState, BanditDeps>;
+  models: ModelRegistry;
+  pool: SessionPool;
+  sliceMs: number;
+  stepLimit: number;
+};
+
+/** The response body for one call; `signal` is the request's (aborted when the caller hangs up). */
+export function advanceStream(request: ProxyRequest, target: GameTarget, from: RunFrom<BanditState>, deps: AdvanceDeps, signal: AbortSignal): ReadableStream<Uint8Array> {
+  const abort = new AbortController();
+  signal.addEventListener('abort', () => abort.abort(), { once: true });
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    start: async (controller) => {
+      const write = (line: ProxyLine) => {
+        if (abort.signal.aborted) return;
+        const checked = proxyLineSchema.safeParse(line);
+        if (!checked.success) {
+          // A line we would send but the protocol forbids is our bug; say so instead of sending it.
+          console.error(`ssh-proxy: dropped an invalid ${line.type} line: ${describeIssues(checked.error)}`);
+          return;
+        }
+        controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+      };
+      const emit: BanditDeps['emit'] = (event) => write({ type: 'event', event: { ...event, ts: new Date().toISOString() } as ProxyEvent });
+      const started = Date.now();
+      const result = await deps.graph.run({
+        from,
+        ctx: {
+          config: request.config,
+          target,
+          model: deps.models.get(request.config.model),
+          shell: deps.pool.shellFor(request.runId, target),
+          emit,
+          trace: (callId, req, res) => write({ type: 'trace', callId, request: req, response: res }),
+          now: Date.now,
+        },
+        resume: request.resume ? new Command({ resume: request.resume }) : undefined,
+        signal: abort.signal,
+        stepLimit: deps.stepLimit,
+        deadline: started + deps.sliceMs,
+        onNode: (record, state) => emit({ type: 'node', level: state.level, ...record }),
+        onCheckpoint: (checkpoint) => write({ type: 'checkpoint', checkpoint: checkpoint as Extract<ProxyLine, { type: 'checkpoint' }>['checkpoint'] }),
+      });
+      if (result.outcome === 'aborted') return closeQuietly(controller);
+      if (result.outcome === 'end') {
+        deps.pool.release(request.runId);
+        write({ type: 'end', outcome: result.state.finished === 'stopped' ? 'stopped' : 'completed' });
+      } else if (result.outcome === 'interrupted') {
+        const interrupt = (result.interrupt ?? undefined) as Extract<ProxyLine, { type: 'end' }>['interrupt'];
+        write({ type: 'end', outcome: 'interrupted', interrupt });
+      } else if (result.outcome === 'yielded' || result.outcome === 'step_limit') {
+        // Either way the slice is over and the last checkpoint holds the place; the caller comes back.
+        write({ type: 'end', outcome: 'yielded' });
+      } else {
+        console.error(`ssh-proxy: run ${request.runId} failed: ${result.error}`);
+        write({ type: 'end', outcome: 'failed', error: result.error ?? 'the agent failed' });
+      }
+      closeQuietly(controller);
+    },
+    cancel: () => abort.abort(),
+  });
+}
+
+function closeQuietly(controller: ReadableStreamDefaultController<Uint8Array>): void {
+  try {
+    controller.close();
+  } catch {
+    // Already closed because the caller hung up.
+  }
+}

@@ -1,0 +1,41 @@
+// The Bandit agent, top to bottom. Nodes live in ../nodes, routers in ./bandit-routing.ts.
+//
+//  START → connect → plan ─run_command──→ execute → plan
+//                     │ ─submit_password→ validate ─ok→ advance ─more levels→ connect
+//                     │                           └wrong→ plan        └last level→ END
+//                     └ budget spent / loop ─→ reflect ─retries left→ plan (fresh attempt + lessons)
+//                                                       └max retries→ pause ⇒ interrupt
+//  pause, resumed: continue{hint?} → connect/plan/reflect   password → validate   stop → END
+import { advance } from '../nodes/advance.ts';
+import type { BanditDeps } from '../nodes/bandit-deps.ts';
+import { connect } from '../nodes/connect.ts';
+import { execute } from '../nodes/execute.ts';
+import { PAUSE_ENDS, pause } from '../nodes/pause.ts';
+import { plan } from '../nodes/plan.ts';
+import { reflect } from '../nodes/reflect.ts';
+import { validate } from '../nodes/validate.ts';
+import { afterAdvance, afterConnect, afterExecute, afterPlan, afterReflect, afterValidate } from './bandit-routing.ts';
+import type { BanditState } from './bandit-state.ts';
+import { BANDIT_STATE_VERSION, banditStateSchema } from './bandit-state.ts';
+import type { CompiledGraph } from './compiled-graph.ts';
+import { StateGraph } from './state-graph.ts';
+import { END, START } from './types.ts';
+
+export function buildBanditGraph(): CompiledGraph<BanditState, BanditDeps> {
+  return new StateGraph<BanditState, BanditDeps>(banditStateSchema, BANDIT_STATE_VERSION)
+    .addNode('connect', connect)
+    .addNode('plan', plan)
+    .addNode('execute', execute)
+    .addNode('validate', validate)
+    .addNode('advance', advance)
+    .addNode('reflect', reflect)
+    .addNode('pause', pause, { ends: PAUSE_ENDS })
+    .addEdge(START, 'connect')
+    .addConditionalEdges('connect', afterConnect, ['plan', 'pause'])
+    .addConditionalEdges('plan', afterPlan, ['execute', 'validate', 'reflect', 'pause'])
+    .addConditionalEdges('execute', afterExecute, ['plan', 'reflect', 'pause'])
+    .addConditionalEdges('validate', afterValidate, ['advance', 'plan', 'reflect', 'pause'])
+    .addConditionalEdges('advance', afterAdvance, ['connect', END])
+    .addConditionalEdges('reflect', afterReflect, ['plan', 'pause'])
+    .compile();
+}

@@ -1,0 +1,92 @@
+// The Bandit agent's state: everything a checkpoint holds, so a fresh proxy can pick a run up.
+import { z } from 'zod';
+import { attemptFailureSchema, lessonSchema } from '../../schema/protocol.ts';
+import { pauseReasonSchema } from '../../schema/run.ts';
+import type { RunConfig } from '../../schema/run.ts';
+
+/** Bumped when the state's shape changes; older checkpoints are then refused with a clear message. */
+export const BANDIT_STATE_VERSION = 1;
+
+/** One step of the current attempt, as the model sees it next time. */
+export const turnSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('command'), callId: z.string(), thinking: z.string(), command: z.string(), output: z.string(), exitCode: z.number().int().nullable() }),
+  z.object({ kind: z.literal('submission'), callId: z.string(), thinking: z.string(), password: z.string(), verdict: z.string() }),
+]);
+export type Turn = z.infer<typeof turnSchema>;
+
+/** What `plan` chose, carried out by `execute` or `validate`. */
+export const decisionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('run_command'), callId: z.string(), thinking: z.string(), command: z.string() }),
+  z.object({ kind: z.literal('submit_password'), callId: z.string(), thinking: z.string(), password: z.string(), from: z.enum(['model', 'user']) }),
+]);
+export type Decision = z.infer<typeof decisionSchema>;
+
+/** A condition only a person can resolve; the graph pauses with it. `resumeAt` is where continue goes. */
+export const faultSchema = z.object({
+  reason: pauseReasonSchema,
+  message: z.string().nullable(),
+  resumeAt: z.enum(['connect', 'plan', 'reflect']),
+});
+export type Fault = z.infer<typeof faultSchema>;
+
+export const banditStateSchema = z.object({
+  /** Logged in (or about to log in) as bandit<level>. */
+  level: z.number().int().min(0),
+  /** This level's password, once known. */
+  password: z.string().nullable(),
+  /** The next level's password, once a login has proven it. */
+  found: z.string().nullable(),
+  levelsSolved: z.number().int().min(0),
+  levelStartedAt: z.number(),
+  levelCommands: z.number().int().min(0),
+  /** Attempts started at this level, including the current one. */
+  attempt: z.number().int().min(0),
+  /** Failed attempts since the last reset. */
+  retryCount: z.number().int().min(0),
+  /** Commands and submissions spent in this attempt. */
+  spent: z.number().int().min(0),
+  history: z.array(turnSchema),
+  lessons: z.array(lessonSchema),
+  /** Wrong candidates at this level, never submitted twice. */
+  tried: z.array(z.string()),
+  decision: decisionSchema.nullable(),
+  failure: attemptFailureSchema.nullable(),
+  /** The command that ended the previous attempt in a loop, to spot a loop that survives a retry. */
+  lastLoop: z.string().nullable(),
+  fault: faultSchema.nullable(),
+  lastError: z.string().nullable(),
+  /** Counter for command ids and tool-call ids. */
+  serial: z.number().int().min(0),
+  finished: z.enum(['completed', 'stopped']).nullable(),
+});
+export type BanditState = z.infer<typeof banditStateSchema>;
+
+/** The state a fresh run starts from. Level 0's password is public; others must be given. */
+export function initialBanditState(config: RunConfig, now: number): BanditState {
+  return {
+    level: config.startLevel,
+    password: config.startLevel === 0 ? 'bandit0' : null,
+    found: null,
+    levelsSolved: 0,
+    levelStartedAt: now,
+    levelCommands: 0,
+    attempt: 0,
+    retryCount: 0,
+    spent: 0,
+    history: [],
+    lessons: [],
+    tried: [],
+    decision: null,
+    failure: null,
+    lastLoop: null,
+    fault: null,
+    lastError: null,
+    serial: 0,
+    finished: null,
+  };
+}
+
+/** A fresh attempt: empty history and budget, the same lessons. */
+export function freshAttempt(state: BanditState): Partial<BanditState> {
+  return { attempt: state.attempt + 1, spent: 0, history: [], decision: null, failure: null, fault: null };
+}

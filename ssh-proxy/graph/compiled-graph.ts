@@ -1,0 +1,152 @@
+// Runs a compiled graph one node at a time: a checkpoint after every node, a step limit, a time
+// slice, and an abort signal checked at every node boundary (the safe points).
+import type { ZodType } from 'zod';
+import { describeIssues } from '../../schema/issues.ts';
+import { Command } from './command.ts';
+import { Interrupt } from './interrupt.ts';
+import type { Edge } from './state-graph.ts';
+import type { GraphCheckpoint, NodeFn, NodeRecord, NodeResult, RunResult } from './types.ts';
+import { END, START } from './types.ts';
+
+/** Where a run starts: a fresh state at START, or a saved checkpoint. */
+export type RunFrom<S> = { state: S } | { checkpoint: GraphCheckpoint<S> };
+
+export type RunOptions<S, Ctx> = {
+  from: RunFrom<S>;
+  ctx: Ctx;
+  /** Present (even when undefined is the answer) only when answering an interrupt. */
+  resume?: Command<S>;
+  signal: AbortSignal;
+  /** Most nodes to run in this call. */
+  stepLimit: number;
+  /** Epoch ms after which the run yields at the next node boundary (at least one node runs). */
+  deadline?: number;
+  onNode?: (record: NodeRecord, state: Readonly<S>) => void | Promise<void>;
+  onCheckpoint?: (checkpoint: GraphCheckpoint<S>) => void | Promise<void>;
+  now?: () => number;
+};
+
+export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
+  private readonly nodes: ReadonlyMap<string, NodeFn<S, Ctx>>;
+  private readonly edges: ReadonlyMap<string, Edge<S, Ctx>>;
+  private readonly stateSchema: ZodType<S>;
+  readonly version: number;
+
+  constructor(nodes: ReadonlyMap<string, NodeFn<S, Ctx>>, edges: ReadonlyMap<string, Edge<S, Ctx>>, stateSchema: ZodType<S>, version: number) {
+    this.nodes = nodes;
+    this.edges = edges;
+    this.stateSchema = stateSchema;
+    this.version = version;
+  }
+
+  /** Checks a checkpoint from outside (version, node name, state shape). Never throws. */
+  loadCheckpoint(raw: { version: number; step: number; next: string; state: unknown; createdAt: string; interrupt?: unknown }):
+    | { ok: true; checkpoint: GraphCheckpoint<S> }
+    | { ok: false; message: string } {
+    if (raw.version !== this.version) {
+      return { ok: false, message: `checkpoint version ${raw.version} is not supported; this proxy reads version ${this.version}. Start a new run.` };
+    }
+    if (raw.next !== END && !this.nodes.has(raw.next)) return { ok: false, message: `checkpoint points at unknown node "${raw.next}"` };
+    const state = this.stateSchema.safeParse(raw.state);
+    if (!state.success) return { ok: false, message: `checkpoint state is invalid: ${describeIssues(state.error)}` };
+    return { ok: true, checkpoint: { ...raw, state: state.data } };
+  }
+
+  /** The first node a fresh run executes. */
+  entry(state: S, ctx: Ctx): string {
+    return this.follow(START, state, ctx);
+  }
+
+  async run(options: RunOptions<S, Ctx>): Promise<RunResult<S>> {
+    const now = options.now ?? Date.now;
+    const start = 'checkpoint' in options.from ? options.from.checkpoint : null;
+    let state: S = start ? start.state : (options.from as { state: S }).state;
+    let step = start?.step ?? 0;
+    let next = start ? start.next : this.entry(state, options.ctx);
+    if (start?.interrupt !== undefined && !options.resume) {
+      return { outcome: 'interrupted', state, step, interrupt: start.interrupt };
+    }
+    let resume = options.resume;
+    if (resume?.update) state = { ...state, ...resume.update };
+
+    for (let ran = 0; ; ran++) {
+      if (next === END) return { outcome: 'end', state, step };
+      if (options.signal.aborted) return { outcome: 'aborted', state, step };
+      if (ran >= options.stepLimit) return { outcome: 'step_limit', state, step, error: `stopped after ${ran} steps without finishing` };
+      if (ran > 0 && options.deadline !== undefined && now() >= options.deadline) return { outcome: 'yielded', state, step };
+
+      const name = next;
+      const node = this.nodes.get(name);
+      if (!node) return { outcome: 'error', state, step, error: `no node named "${name}"` };
+      const startedAt = now();
+      const record = (status: NodeRecord['status'], error: string | null = null): NodeRecord => ({
+        name,
+        startedAt: new Date(startedAt).toISOString(),
+        durationMs: Math.max(0, Math.round(now() - startedAt)),
+        status,
+        error,
+      });
+
+      let result: NodeResult<S>;
+      try {
+        const ctx = resume ? { ...options.ctx, signal: options.signal, resume: resume.resume } : { ...options.ctx, signal: options.signal };
+        result = await node(state, ctx);
+      } catch (err) {
+        // A node that throws has a bug: expected failures are state. Nothing is saved, so the caller
+        // can retry from the last checkpoint once the bug is fixed.
+        if (options.signal.aborted) return { outcome: 'aborted', state, step };
+        const message = err instanceof Error ? err.message : String(err);
+        await options.onNode?.(record('error', message), state);
+        return { outcome: 'error', state, step, error: `node "${name}" failed: ${message}` };
+      }
+      resume = undefined;
+      // A node cut short by the abort may have returned a half-result; it is not saved.
+      if (options.signal.aborted) return { outcome: 'aborted', state, step };
+      step += 1;
+
+      if (result instanceof Interrupt) {
+        if (result.update) state = { ...state, ...result.update };
+        await options.onNode?.(record('interrupted'), state);
+        await options.onCheckpoint?.(this.checkpoint(step, name, state, now(), result.value));
+        return { outcome: 'interrupted', state, step, interrupt: result.value };
+      }
+      let goto: string | undefined;
+      if (result instanceof Command) {
+        if (result.update) state = { ...state, ...result.update };
+        goto = result.goto;
+        const edge = this.edges.get(name);
+        if (goto !== undefined && edge?.kind === 'command' && !edge.targets.includes(goto)) {
+          await options.onNode?.(record('error', `goto "${goto}" is not among its ends`), state);
+          return { outcome: 'error', state, step, error: `node "${name}" jumped to "${goto}", which is not among its ends` };
+        }
+      } else {
+        state = { ...state, ...result };
+      }
+      try {
+        next = goto ?? this.follow(name, state, options.ctx);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        await options.onNode?.(record('error', message), state);
+        return { outcome: 'error', state, step, error: message };
+      }
+      await options.onNode?.(record('ok'), state);
+      await options.onCheckpoint?.(this.checkpoint(step, next, state, now()));
+    }
+  }
+
+  private follow(from: string, state: S, ctx: Ctx): string {
+    const edge = this.edges.get(from);
+    if (!edge) throw new Error(`graph: node "${from}" has no outgoing edge`);
+    if (edge.kind === 'fixed') return edge.to;
+    if (edge.kind === 'command') throw new Error(`graph: node "${from}" must return Command({ goto })`);
+    const to = edge.route(state, ctx);
+    if (!edge.targets.includes(to)) throw new Error(`graph: router of "${from}" returned "${to}", which is not among its targets`);
+    return to;
+  }
+
+  private checkpoint(step: number, next: string, state: S, at: number, interrupt?: unknown): GraphCheckpoint<S> {
+    const checkpoint: GraphCheckpoint<S> = { version: this.version, step, next, state, createdAt: new Date(at).toISOString() };
+    if (interrupt !== undefined) checkpoint.interrupt = interrupt;
+    return checkpoint;
+  }
+}

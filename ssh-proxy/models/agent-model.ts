@@ -1,0 +1,50 @@
+// The one interface every model implements, the offline baseline and any OpenAI-compatible one:
+// plan the next step of an attempt, and reflect on a failed attempt.
+import type { Lesson, LlmErrorClass } from '../../schema/protocol.ts';
+import type { Turn } from '../graph/bandit-state.ts';
+
+/** What the model sees when choosing the next step. */
+export type PlanInput = {
+  level: number;
+  goal: string;
+  /** The password of the level the agent is logged in as (it may need to send it somewhere). */
+  currentPassword: string;
+  lessons: readonly Lesson[];
+  history: readonly Turn[];
+  attempt: number;
+  budgetLeft: number;
+  /** Candidates already refused at this level. */
+  tried: readonly string[];
+};
+
+export type ReflectInput = PlanInput & { failure: string };
+
+/** The model's choice. `give_up` ends the attempt early (the baseline's "I have no idea left"). */
+export type ModelDecision =
+  | { kind: 'run_command'; callId: string; thinking: string; command: string }
+  | { kind: 'submit_password'; callId: string; thinking: string; password: string }
+  | { kind: 'give_up'; thinking: string };
+
+/** One request to the model, successful or not, as the llm_call event and the trace report it. */
+export type CallReport = {
+  stage: 'plan' | 'reflect';
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number;
+  costUsd: number | null;
+  errorClass: LlmErrorClass | null;
+  request: unknown;
+  response: unknown;
+};
+
+/** Why the model could not answer; `message` tells a person what to fix. */
+export type ModelFailure = { errorClass: LlmErrorClass | 'aborted'; message: string };
+
+export type ModelAnswer<T> = { ok: true; value: T; calls: CallReport[] } | { ok: false; failure: ModelFailure; calls: CallReport[] };
+
+export interface AgentModel {
+  readonly id: string;
+  plan(input: PlanInput, signal: AbortSignal): Promise<ModelAnswer<ModelDecision>>;
+  /** Up to three short lessons learned from a failed attempt. */
+  reflect(input: ReflectInput, signal: AbortSignal): Promise<ModelAnswer<string[]>>;
+}

@@ -1,0 +1,112 @@
+// The offline model: a deterministic heuristic policy. It submits password-shaped text it has seen
+// (decoding it first when it looks encoded), runs commands a person's hint names, follows what the
+// goal's wording suggests, then explores. It knows no level's answer, so it gets stuck like a weak model.
+import { passwordShapedTokens } from '../targets/target.ts';
+import type { Turn } from '../graph/bandit-state.ts';
+import type { AgentModel, CallReport, ModelAnswer, ModelDecision, PlanInput, ReflectInput } from './agent-model.ts';
+import { decodedReadings } from './baseline/decoders.ts';
+import type { Step } from './baseline/follow-ups.ts';
+import { followUps } from './baseline/follow-ups.ts';
+import { goalSteps } from './baseline/goal-rules.ts';
+
+/** An output with more candidates than this is a haystack (a file of 1000 passwords), not an answer. */
+const MAX_CANDIDATES_PER_OUTPUT = 3;
+
+type CommandTurn = Extract<Turn, { kind: 'command' }>;
+
+export class BaselineModel implements AgentModel {
+  readonly id = 'baseline';
+
+  async plan(input: PlanInput, _signal: AbortSignal): Promise<ModelAnswer<ModelDecision>> {
+    const started = performance.now();
+    const value = decide(input);
+    return { ok: true, value, calls: [this.report('plan', input, value, started)] };
+  }
+
+  async reflect(input: ReflectInput, _signal: AbortSignal): Promise<ModelAnswer<string[]>> {
+    const started = performance.now();
+    const value = lessonsFrom(input);
+    return { ok: true, value, calls: [this.report('reflect', input, value, started)] };
+  }
+
+  private report(stage: CallReport['stage'], input: PlanInput, value: unknown, started: number): CallReport {
+    return {
+      stage,
+      promptTokens: 0,
+      completionTokens: 0,
+      latencyMs: Math.round(performance.now() - started),
+      costUsd: 0,
+      errorClass: null,
+      request: { model: this.id, level: input.level, attempt: input.attempt, turns: input.history.length },
+      response: value,
+    };
+  }
+}
+
+/** The baseline's next step, a pure function of what it has seen. */
+export function decide(input: PlanInput): ModelDecision {
+  const callId = `call_${input.level}_${input.attempt}_${input.history.length + 1}`;
+  const candidate = freshCandidate(input);
+  if (candidate) return { kind: 'submit_password', callId, thinking: `"${candidate.token}" ${candidate.where}; submitting it.`, password: candidate.token };
+
+  const ran = new Set(input.history.filter((t) => t.kind === 'command').map((t) => t.command));
+  const commands = input.history.filter((t): t is CommandTurn => t.kind === 'command');
+  const queue: Step[] = [
+    ...hintSteps(input),
+    ...commands.toReversed().flatMap(followUps),
+    ...goalSteps(input.goal, input.currentPassword),
+    ...explorationSteps(input.attempt),
+  ];
+  const next = queue.find((step) => !ran.has(step.command));
+  if (next) return { kind: 'run_command', callId, thinking: next.why, command: next.command };
+  return { kind: 'give_up', thinking: 'I have run every command I can think of for this goal without finding a password.' };
+}
+
+/** The newest password-shaped token not yet refused, from outputs that are not haystacks. */
+function freshCandidate(input: PlanInput): { token: string; where: string } | null {
+  const refused = new Set([...input.tried, input.currentPassword]);
+  for (const turn of input.history.toReversed()) {
+    if (turn.kind !== 'command') continue;
+    const plain = passwordShapedTokens(turn.output);
+    const decoded = decodedReadings(turn.output).flatMap(passwordShapedTokens);
+    for (const [tokens, where] of [
+      [plain, `appeared in the output of \`${turn.command}\``],
+      [decoded, `appeared after decoding the output of \`${turn.command}\``],
+    ] as const) {
+      const unique = [...new Set(tokens)];
+      if (unique.length === 0 || unique.length > MAX_CANDIDATES_PER_OUTPUT) continue;
+      const token = unique.find((t) => !refused.has(t));
+      if (token) return { token, where };
+    }
+  }
+  return null;
+}
+
+/** Commands a person's hint names: `in backticks`, or after "run:" / "try:". */
+function hintSteps(input: PlanInput): Step[] {
+  return input.lessons
+    .filter((l) => l.source === 'user')
+    .flatMap((l) => {
+      const quoted = [...l.text.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '');
+      const said = /\b(?:run|try)\s*:\s*(.+)$/i.exec(l.text)?.[1];
+      return [...quoted, ...(quoted.length === 0 && said ? [said] : [])];
+    })
+    .filter((command) => command.trim())
+    .map((command) => ({ command: command.trim(), why: 'A person suggested this command.' }));
+}
+
+/** Blind exploration when nothing better is left; later attempts look wider. */
+function explorationSteps(attempt: number): Step[] {
+  const steps: Step[] = [{ command: 'ls -la', why: 'Looking around the home directory.' }];
+  if (attempt >= 2) steps.push({ command: 'find . -type f', why: 'Listing every file below home.' });
+  if (attempt >= 3) steps.push({ command: 'ls -la /tmp', why: 'Checking /tmp for anything left behind.' });
+  return steps;
+}
+
+function lessonsFrom(input: ReflectInput): string[] {
+  const commands = input.history.filter((t) => t.kind === 'command').map((t) => t.command);
+  const lessons = [`The attempt ended (${input.failure}) after: ${commands.slice(0, 6).join('; ') || 'no commands'}${commands.length > 6 ? '; …' : ''}.`];
+  if (input.tried.length) lessons.push(`These candidates did not log in: ${input.tried.slice(-3).join(', ')}.`);
+  lessons.push('A different approach is needed; a hint naming a command in `backticks` would help.');
+  return lessons;
+}

@@ -1,0 +1,49 @@
+// Turns an error from the openai SDK into a class, whether to retry, and a message that says what
+// to fix. A person reads this message in the pause dialog.
+import OpenAI from 'openai';
+import type { LlmErrorClass } from '../../schema/protocol.ts';
+
+export type ClassifiedError = { errorClass: LlmErrorClass | 'aborted'; retryable: boolean; message: string; retryAfterMs?: number };
+
+const CONTEXT_WORDS = /context[_ ]length|maximum context|too many tokens|context window|prompt is too long/i;
+
+export function classifyLlmError(err: unknown, model: string, baseUrl: string): ClassifiedError {
+  if (err instanceof OpenAI.APIUserAbortError) return { errorClass: 'aborted', retryable: false, message: 'the call was aborted' };
+  if (err instanceof OpenAI.APIConnectionTimeoutError) {
+    return { errorClass: 'timeout', retryable: true, message: `${model} did not answer in time; check ${baseUrl} or raise OPENAI_TIMEOUT_MS` };
+  }
+  if (err instanceof OpenAI.APIConnectionError) {
+    return { errorClass: 'server_error', retryable: true, message: `cannot reach ${baseUrl}; check OPENAI_BASE_URL and that the endpoint is up` };
+  }
+  if (err instanceof OpenAI.AuthenticationError || err instanceof OpenAI.PermissionDeniedError) {
+    return { errorClass: 'bad_key', retryable: false, message: `${baseUrl} refused the API key (${err.status}); set a valid OPENAI_API_KEY for the proxy` };
+  }
+  if (err instanceof OpenAI.RateLimitError) {
+    if (err.code === 'insufficient_quota') {
+      return { errorClass: 'rate_limited', retryable: false, message: `the account behind OPENAI_API_KEY is out of quota; add credit or use another key` };
+    }
+    return { errorClass: 'rate_limited', retryable: true, message: `${baseUrl} kept rate-limiting ${model}; wait a minute, then continue`, ...retryAfter(err.headers) };
+  }
+  if (err instanceof OpenAI.APIError && (err.code === 'context_length_exceeded' || CONTEXT_WORDS.test(err.message))) {
+    return { errorClass: 'context_too_long', retryable: false, message: `the conversation is too long for ${model}; lower the run's budget or pick a model with a longer context` };
+  }
+  if (err instanceof OpenAI.NotFoundError) {
+    return { errorClass: 'unknown', retryable: false, message: `${baseUrl} does not know the model "${model}"; check the model name` };
+  }
+  if (err instanceof OpenAI.APIError && typeof err.status === 'number' && err.status >= 500) {
+    return { errorClass: 'server_error', retryable: true, message: `${baseUrl} kept failing (HTTP ${err.status}); try again later or use another endpoint` };
+  }
+  if (err instanceof OpenAI.APIError) {
+    return { errorClass: 'unknown', retryable: false, message: `${baseUrl} refused the request: ${err.message}` };
+  }
+  return { errorClass: 'unknown', retryable: false, message: `the model call failed: ${err instanceof Error ? err.message : String(err)}` };
+}
+
+/** Honours Retry-After (seconds) and retry-after-ms, when the endpoint sends them. */
+function retryAfter(headers: Headers | undefined): { retryAfterMs?: number } {
+  const ms = Number(headers?.get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return { retryAfterMs: ms };
+  const seconds = Number(headers?.get('retry-after'));
+  if (Number.isFinite(seconds) && seconds > 0) return { retryAfterMs: seconds * 1000 };
+  return {};
+}

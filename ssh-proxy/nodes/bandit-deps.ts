@@ -1,0 +1,63 @@
+// What the Bandit graph's nodes are given: the run's config and target, the model, the shell,
+// and the outlets for events and traces. Tests pass their own.
+import type { RunEventBody } from '../../schema/protocol.ts';
+import type { RunConfig } from '../../schema/run.ts';
+import type { BanditState } from '../graph/bandit-state.ts';
+import type { NodeContext } from '../graph/types.ts';
+import type { AgentModel, CallReport, PlanInput } from '../models/agent-model.ts';
+import type { LevelShell } from '../ssh/session-pool.ts';
+import type { GameTarget } from '../targets/target.ts';
+
+export type BanditDeps = {
+  config: RunConfig;
+  target: GameTarget;
+  model: AgentModel;
+  shell: LevelShell;
+  /** Sends an event to the Durable Object (the caller stamps ts). */
+  emit: (event: RunEventBody) => void;
+  /** Hands the raw request and response of a model call to the worker's llm_calls table. */
+  trace: (callId: string, request: unknown, response: unknown) => void;
+  now: () => number;
+};
+
+export type BanditContext = NodeContext<BanditDeps>;
+
+/** Lines of history the model sees, per entry; the full output is in the output event. */
+export const HISTORY_OUTPUT_CHARS = 4_000;
+
+/** What the model is shown, from the state. */
+export function planInput(s: BanditState, ctx: BanditContext): PlanInput {
+  return {
+    level: s.level,
+    goal: ctx.target.goal(s.level),
+    currentPassword: s.password ?? '',
+    lessons: s.lessons,
+    history: s.history,
+    attempt: Math.max(1, s.attempt),
+    budgetLeft: Math.max(0, ctx.config.budget - s.spent),
+    tried: s.tried,
+  };
+}
+
+/** Emits an llm_call event and a trace per model request; returns the advanced id counter. */
+export function reportCalls(s: BanditState, ctx: BanditContext, calls: readonly CallReport[]): number {
+  let serial = s.serial;
+  for (const call of calls) {
+    serial += 1;
+    const callId = `llm_${serial}`;
+    ctx.emit({
+      type: 'llm_call',
+      callId,
+      model: ctx.model.id,
+      stage: call.stage,
+      level: s.level,
+      promptTokens: call.promptTokens,
+      completionTokens: call.completionTokens,
+      latencyMs: call.latencyMs,
+      costUsd: call.costUsd,
+      errorClass: call.errorClass,
+    });
+    ctx.trace(callId, call.request, call.response);
+  }
+  return serial;
+}

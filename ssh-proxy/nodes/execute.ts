@@ -1,0 +1,51 @@
+// execute: run the planned command over SSH and record what it printed. The third identical
+// command in one attempt is a loop: it is not run, and the attempt ends.
+import type { BanditState } from '../graph/bandit-state.ts';
+import { capText } from '../ssh/output-collector.ts';
+import type { BanditContext } from './bandit-deps.ts';
+import { HISTORY_OUTPUT_CHARS } from './bandit-deps.ts';
+
+/** How many times one command may run in an attempt before it counts as a loop. */
+export const LOOP_REPEATS = 2;
+
+export async function execute(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {
+  const decision = s.decision;
+  if (decision?.kind !== 'run_command') throw new Error('execute needs a run_command decision');
+  const command = decision.command.trim();
+  const repeats = s.history.filter((t) => t.kind === 'command' && t.command.trim() === command).length;
+  if (repeats >= LOOP_REPEATS) return { failure: 'loop_detected' };
+
+  const serial = s.serial + 1;
+  const commandId = `cmd_${serial}`;
+  ctx.emit({ type: 'command', level: s.level, commandId, command });
+  const result = await ctx.shell.exec(s.level, s.password ?? '', command, ctx.signal);
+  if (!result.ok) {
+    if (result.failure.kind === 'aborted') return {};
+    const message = `${result.failure.message}; continue tries again`;
+    ctx.emit({ type: 'error', code: `ssh_${result.failure.kind}`, message, level: s.level });
+    return { serial, decision: null, fault: { reason: 'ssh_error', message, resumeAt: 'plan' }, lastError: message };
+  }
+  ctx.emit({
+    type: 'output',
+    level: s.level,
+    commandId,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    exitCode: result.exitCode,
+    durationMs: result.durationMs,
+    truncated: result.truncated,
+  });
+  const seen = result.stderr ? `${result.stdout}\n[stderr]\n${result.stderr}` : result.stdout;
+  const spent = s.spent + 1;
+  return {
+    serial,
+    spent,
+    levelCommands: s.levelCommands + 1,
+    history: [
+      ...s.history,
+      { kind: 'command', callId: decision.callId, thinking: decision.thinking, command, output: capText(seen, HISTORY_OUTPUT_CHARS).text, exitCode: result.exitCode },
+    ],
+    decision: null,
+    failure: spent >= ctx.config.budget ? 'budget_spent' : null,
+  };
+}

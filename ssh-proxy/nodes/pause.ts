@@ -1,0 +1,46 @@
+// pause: ask a person, then act on the answer. First run: emit user_action_required and
+// interrupt. Resumed: continue (retries reset, a hint kept as a lesson), password, or stop.
+import { resumeSchema } from '../../schema/protocol.ts';
+import type { PendingAction } from '../../schema/protocol.ts';
+import { Command } from '../graph/command.ts';
+import { interrupt } from '../graph/interrupt.ts';
+import type { Interrupt } from '../graph/interrupt.ts';
+import type { BanditState } from '../graph/bandit-state.ts';
+import { END } from '../graph/types.ts';
+import type { BanditContext } from './bandit-deps.ts';
+
+export const PAUSE_ENDS = ['connect', 'plan', 'reflect', 'validate', END] as const;
+
+export function pause(s: BanditState, ctx: BanditContext): Command<BanditState> | Interrupt<PendingAction, BanditState> {
+  if (ctx.resume === undefined) {
+    const pending: PendingAction = {
+      reason: s.fault?.reason ?? 'max_retries',
+      level: s.level,
+      retryCount: s.retryCount,
+      maxRetries: ctx.config.maxRetries,
+      lastError: s.fault?.message ?? s.lastError,
+      lessons: s.lessons,
+    };
+    ctx.emit({ type: 'user_action_required', ...pending });
+    return interrupt(pending);
+  }
+  // The proxy's route validated this already; a bad value here is a bug.
+  const answer = resumeSchema.parse(ctx.resume);
+  if (answer.action === 'stop') {
+    ctx.emit({ type: 'run_complete', status: 'stopped', levelsSolved: s.levelsSolved, reason: 'stopped by a person' });
+    return new Command({ update: { finished: 'stopped', fault: null }, goto: END });
+  }
+  if (answer.action === 'password') {
+    if (s.fault?.reason === 'password_required') {
+      return new Command({ update: { password: answer.value, fault: null }, goto: 'connect' });
+    }
+    const decision = { kind: 'submit_password' as const, callId: 'user', thinking: 'A person supplied a password.', password: answer.value, from: 'user' as const };
+    return new Command({ update: { decision }, goto: 'validate' });
+  }
+  const hint = answer.hint ? [{ text: answer.hint, source: 'user' as const, level: s.level }] : [];
+  const goto = s.fault?.resumeAt ?? 'connect';
+  return new Command({
+    update: { lessons: [...s.lessons, ...hint], retryCount: 0, lastLoop: null, fault: null, decision: null, failure: null },
+    goto,
+  });
+}

@@ -1,0 +1,57 @@
+// reflect: an attempt failed. Ask the model what it learned, count the retry, and either start a
+// fresh attempt with those lessons or, at maxRetries (or a loop that survived a retry), pause.
+import type { AttemptFailure } from '../../schema/protocol.ts';
+import type { BanditState } from '../graph/bandit-state.ts';
+import { freshAttempt } from '../graph/bandit-state.ts';
+import type { BanditContext } from './bandit-deps.ts';
+import { planInput, reportCalls } from './bandit-deps.ts';
+
+/** Lessons kept per level; the oldest model lessons go first, a person's hints stay. */
+const MAX_LESSONS = 12;
+
+const FAILURE_WORDS: Record<AttemptFailure, string> = {
+  budget_spent: 'the command budget was spent',
+  loop_detected: 'the agent repeated the same step',
+  wrong_password: 'the submitted passwords were wrong',
+  no_progress: 'the agent ran out of ideas',
+};
+
+export async function reflect(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {
+  const failure = s.failure ?? 'no_progress';
+  const answer = await ctx.model.reflect({ ...planInput(s, ctx), failure: FAILURE_WORDS[failure] }, ctx.signal);
+  const serial = reportCalls(s, ctx, answer.calls);
+  if (!answer.ok) {
+    if (answer.failure.errorClass === 'aborted') return {};
+    ctx.emit({ type: 'error', code: `llm_${answer.failure.errorClass}`, message: answer.failure.message, level: s.level });
+    return { serial, fault: { reason: 'llm_error', message: answer.failure.message, resumeAt: 'reflect' }, lastError: answer.failure.message };
+  }
+  const learned = answer.value.map((text) => ({ text, source: 'model' as const, level: s.level }));
+  const lessons = keepLessons([...s.lessons, ...learned]);
+  const retryCount = s.retryCount + 1;
+  const { maxRetries } = ctx.config;
+  ctx.emit({ type: 'attempt_failed', level: s.level, attempt: Math.max(1, s.attempt), retryCount, maxRetries, reason: failure, lessons: learned });
+
+  const loopCommand = failure === 'loop_detected' && s.decision?.kind === 'run_command' ? s.decision.command : null;
+  const lastError = `attempt ${Math.max(1, s.attempt)} at level ${s.level} failed: ${FAILURE_WORDS[failure]}`;
+  const base = { serial, lessons, retryCount, lastLoop: loopCommand, lastError, decision: null };
+  if (retryCount >= maxRetries) {
+    return { ...base, fault: { reason: 'max_retries', message: `no password after ${retryCount} attempts; ${lastError}`, resumeAt: 'connect' } };
+  }
+  if (loopCommand !== null && loopCommand === s.lastLoop) {
+    const message = `the agent keeps repeating \`${loopCommand}\` even after a retry; a hint may break the loop`;
+    return { ...base, fault: { reason: 'loop_detected', message, resumeAt: 'connect' } };
+  }
+  const fresh = freshAttempt(s);
+  ctx.emit({ type: 'level_started', level: s.level, attempt: fresh.attempt ?? 1, retryCount });
+  return { ...base, ...fresh };
+}
+
+function keepLessons(lessons: BanditState['lessons']): BanditState['lessons'] {
+  let kept = lessons;
+  while (kept.length > MAX_LESSONS) {
+    const oldestModel = kept.findIndex((l) => l.source === 'model');
+    if (oldestModel < 0) return kept.slice(-MAX_LESSONS);
+    kept = kept.filter((_, i) => i !== oldestModel);
+  }
+  return kept;
+}

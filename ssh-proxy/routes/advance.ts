@@ -1,0 +1,47 @@
+// POST /v1/advance: the Durable Object sends the last checkpoint (or none) and gets NDJSON back.
+// Everything is checked before the stream opens, so a bad request is a 4xx, never a broken stream.
+import { Hono } from 'hono';
+import { describeIssues, issueList } from '../../schema/issues.ts';
+import { proxyRequestSchema } from '../../schema/protocol.ts';
+import type { RunFrom } from '../graph/compiled-graph.ts';
+import type { BanditState } from '../graph/bandit-state.ts';
+import { initialBanditState } from '../graph/bandit-state.ts';
+import type { AdvanceDeps } from '../advance-stream.ts';
+import { advanceStream } from '../advance-stream.ts';
+import type { GameTarget } from '../targets/target.ts';
+import type { Target } from '../../schema/run.ts';
+
+const fail = (code: string, message: string, issues?: unknown) => ({ error: { code, message, ...(issues ? { issues } : {}) } });
+
+export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarget>) {
+  return new Hono().post('/', async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return c.json(fail('invalid_json', 'the body is not JSON; send {runId, config, checkpoint, resume?}'), 400);
+    }
+    const parsed = proxyRequestSchema.safeParse(body);
+    if (!parsed.success) return c.json(fail('invalid_request', describeIssues(parsed.error), issueList(parsed.error)), 400);
+    const request = parsed.data;
+    const target = targets[request.config.target];
+    if (request.config.endLevel > target.lastLevel) {
+      return c.json(fail('invalid_request', `config.endLevel: ${target.name} has levels 0-${target.lastLevel}`), 400);
+    }
+
+    let from: RunFrom<BanditState>;
+    if (request.checkpoint) {
+      const loaded = deps.graph.loadCheckpoint(request.checkpoint);
+      if (!loaded.ok) return c.json(fail('invalid_checkpoint', loaded.message), 400);
+      if (request.resume && loaded.checkpoint.interrupt === undefined) {
+        return c.json(fail('not_interrupted', 'resume was sent, but the checkpoint is not waiting for a person'), 409);
+      }
+      from = { checkpoint: loaded.checkpoint };
+    } else {
+      if (request.resume) return c.json(fail('not_interrupted', 'resume needs the checkpoint of the paused run'), 409);
+      from = { state: initialBanditState(request.config, Date.now()) };
+    }
+    const stream = advanceStream(request, target, from, deps, c.req.raw.signal);
+    return new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' } });
+  });
+}

@@ -1,0 +1,161 @@
+// One SSH login (host, user, password) kept open and reused for every command at a level.
+// Nagle is off on the socket: without it each exec waits ~40 ms for delayed ACKs on loopback.
+import ssh2 from 'ssh2';
+import { OutputCollector } from './output-collector.ts';
+import type { SshFailure } from './ssh-failure.ts';
+import { classifySshError } from './ssh-failure.ts';
+
+export type SessionOptions = { host: string; port: number; username: string; password: string; connectTimeoutMs: number };
+export type ExecOptions = { timeoutMs: number; maxBytes: number; signal: AbortSignal };
+export type ExecResult = {
+  ok: true;
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  durationMs: number;
+  truncated: boolean;
+  timedOut: boolean;
+};
+export type Connected = { ok: true } | { ok: false; failure: SshFailure };
+
+type TunableClient = ssh2.Client & { setNoDelay(noDelay?: boolean): void };
+
+const aborted = (where: string): { ok: false; failure: SshFailure } => ({ ok: false, failure: { kind: 'aborted', message: `${where}: aborted` } });
+
+export class SshSession {
+  private client: TunableClient | null = null;
+  private ready: Promise<Connected> | null = null;
+  lastUsed = Date.now();
+  readonly options: SessionOptions;
+
+  constructor(options: SessionOptions) {
+    this.options = options;
+  }
+
+  get where(): string {
+    return `${this.options.username}@${this.options.host}:${this.options.port}`;
+  }
+
+  /** Logs in, or reuses the live connection. Never throws. */
+  connect(signal: AbortSignal): Promise<Connected> {
+    if (signal.aborted) return Promise.resolve(aborted(this.where));
+    this.ready ??= this.open();
+    return raceAbort(this.ready, signal, () => aborted(this.where));
+  }
+
+  /** Runs one command; reconnects once if the connection dropped. Never throws. */
+  async exec(command: string, options: ExecOptions): Promise<ExecResult | { ok: false; failure: SshFailure }> {
+    for (let tries = 0; ; tries++) {
+      const connected = await this.connect(options.signal);
+      if (!connected.ok) return connected;
+      const client = this.client;
+      if (!client) continue;
+      const result = await this.execOn(client, command, options);
+      if (result === 'dropped' && tries === 0) {
+        this.reset();
+        continue;
+      }
+      if (result === 'dropped') return { ok: false, failure: { kind: 'dropped', message: `${this.where}: the connection dropped twice while running a command` } };
+      return result;
+    }
+  }
+
+  close(): void {
+    this.client?.end();
+    this.reset();
+  }
+
+  private reset(): void {
+    this.client = null;
+    this.ready = null;
+  }
+
+  private open(): Promise<Connected> {
+    return new Promise((resolve) => {
+      const client = new ssh2.Client() as TunableClient;
+      let settled = false;
+      const settle = (result: Connected) => {
+        if (settled) return;
+        settled = true;
+        if (!result.ok) this.reset();
+        resolve(result);
+      };
+      client
+        .on('ready', () => {
+          this.client = client;
+          settle({ ok: true });
+        })
+        .on('error', (err) => settle({ ok: false, failure: classifySshError(err, this.where) }))
+        .on('close', () => {
+          // A drop after login: the next exec reconnects.
+          if (this.client === client) this.reset();
+          settle({ ok: false, failure: { kind: 'dropped', message: `${this.where}: the server closed the connection` } });
+        });
+      client.connect({
+        host: this.options.host,
+        port: this.options.port,
+        username: this.options.username,
+        password: this.options.password,
+        readyTimeout: this.options.connectTimeoutMs,
+        tryKeyboard: false,
+        keepaliveInterval: 15_000,
+      });
+      client.setNoDelay(true);
+    });
+  }
+
+  private execOn(client: ssh2.Client, command: string, options: ExecOptions): Promise<ExecResult | 'dropped' | { ok: false; failure: SshFailure }> {
+    const started = performance.now();
+    this.lastUsed = Date.now();
+    return new Promise((resolve) => {
+      client.exec(command, (err, stream) => {
+        if (err) return resolve('dropped');
+        const stdout = new OutputCollector(options.maxBytes);
+        const stderr = new OutputCollector(options.maxBytes);
+        let exitCode: number | null = null;
+        let timedOut = false;
+        const stopChannel = () => {
+          stream.signal('KILL');
+          stream.close();
+        };
+        const timer = setTimeout(() => {
+          timedOut = true;
+          stopChannel();
+        }, options.timeoutMs);
+        const onAbort = () => stopChannel();
+        options.signal.addEventListener('abort', onAbort, { once: true });
+        stream.on('data', (d: Buffer) => stdout.push(d));
+        stream.stderr.on('data', (d: Buffer) => stderr.push(d));
+        stream.on('exit', (code: number | null) => (exitCode = code));
+        // 'exit' can come before the last data; 'close' comes after both.
+        stream.on('close', () => {
+          clearTimeout(timer);
+          options.signal.removeEventListener('abort', onAbort);
+          this.lastUsed = Date.now();
+          if (options.signal.aborted) return resolve(aborted(this.where));
+          const note = timedOut ? `\n[bandit-runner: no answer within ${options.timeoutMs / 1000} s; the command was stopped]` : '';
+          resolve({
+            ok: true,
+            stdout: stdout.text(),
+            stderr: stderr.text() + note,
+            exitCode: timedOut ? null : exitCode,
+            durationMs: Math.round(performance.now() - started),
+            truncated: stdout.truncated || stderr.truncated,
+            timedOut,
+          });
+        });
+      });
+    });
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => T): Promise<T> {
+  return new Promise((resolve) => {
+    const abort = () => resolve(onAbort());
+    signal.addEventListener('abort', abort, { once: true });
+    void promise.then((value) => {
+      signal.removeEventListener('abort', abort);
+      resolve(value);
+    });
+  });
+}

@@ -11,12 +11,17 @@ import type { ModelRegistry } from './models/model-registry.ts';
 import type { SessionPool } from './ssh/session-pool.ts';
 import type { GameTarget } from './targets/target.ts';
 
+type CheckpointLine = Extract<ProxyLine, { type: 'checkpoint' }>;
+type EndLine = Extract<ProxyLine, { type: 'end' }>;
+
 export type AdvanceDeps = {
   graph: CompiledGraph<BanditState, BanditDeps>;
   models: ModelRegistry;
   pool: SessionPool;
   sliceMs: number;
   stepLimit: number;
+  /** Graph runs in progress, for health and benchmarks. */
+  inFlight: { count: number };
 };
 
 /** The response body for one call; `signal` is the request's (aborted when the caller hangs up). */
@@ -38,30 +43,40 @@ export function advanceStream(request: ProxyRequest, target: GameTarget, from: R
       };
       const emit: BanditDeps['emit'] = (event) => write({ type: 'event', event: { ...event, ts: new Date().toISOString() } as ProxyEvent });
       const started = Date.now();
-      const result = await deps.graph.run({
-        from,
-        ctx: {
-          config: request.config,
-          target,
-          model: deps.models.get(request.config.model),
-          shell: deps.pool.shellFor(request.runId, target),
-          emit,
-          trace: (callId, req, res) => write({ type: 'trace', callId, request: req, response: res }),
-          now: Date.now,
-        },
-        resume: request.resume ? new Command({ resume: request.resume }) : undefined,
-        signal: abort.signal,
-        stepLimit: deps.stepLimit,
-        deadline: started + deps.sliceMs,
-        onNode: (record, state) => emit({ type: 'node', level: state.level, ...record }),
-        onCheckpoint: (checkpoint) => write({ type: 'checkpoint', checkpoint: checkpoint as Extract<ProxyLine, { type: 'checkpoint' }>['checkpoint'] }),
-      });
+      const ctx: BanditDeps = {
+        config: request.config,
+        target,
+        model: deps.models.get(request.config.model),
+        shell: deps.pool.shellFor(request.runId, target),
+        emit,
+        trace: (callId, req, res) => write({ type: 'trace', callId, request: req, response: res }),
+        now: Date.now,
+      };
+      deps.inFlight.count += 1;
+      const result = await deps.graph
+        .run({
+          from,
+          ctx,
+          resume: request.resume ? new Command({ resume: request.resume }) : undefined,
+          signal: abort.signal,
+          stepLimit: deps.stepLimit,
+          deadline: started + deps.sliceMs,
+          onNode: (record, state) => emit({ type: 'node', level: state.level, ...record }),
+          onCheckpoint: (checkpoint) => write({ type: 'checkpoint', checkpoint: checkpoint as CheckpointLine['checkpoint'] }),
+        })
+        .finally(() => (deps.inFlight.count -= 1));
       if (result.outcome === 'aborted') return closeQuietly(controller);
+      // The run's last words are emitted here, after the final node's own events and checkpoint,
+      // so they are the last events of the call (and are said again if a caller comes back).
       if (result.outcome === 'end') {
         deps.pool.release(request.runId);
-        write({ type: 'end', outcome: result.state.finished === 'stopped' ? 'stopped' : 'completed' });
+        const status = result.state.finished === 'stopped' ? 'stopped' : 'completed';
+        const reason = status === 'stopped' ? 'stopped by a person' : undefined;
+        emit({ type: 'run_complete', status, levelsSolved: result.state.levelsSolved, ...(reason ? { reason } : {}) });
+        write({ type: 'end', outcome: status });
       } else if (result.outcome === 'interrupted') {
-        const interrupt = (result.interrupt ?? undefined) as Extract<ProxyLine, { type: 'end' }>['interrupt'];
+        const interrupt = result.interrupt as NonNullable<EndLine['interrupt']>;
+        emit({ type: 'user_action_required', ...interrupt });
         write({ type: 'end', outcome: 'interrupted', interrupt });
       } else if (result.outcome === 'yielded' || result.outcome === 'step_limit') {
         // Either way the slice is over and the last checkpoint holds the place; the caller comes back.

@@ -22,7 +22,7 @@ export function createProxyApp(settings: ProxySettings) {
   const pool = new SessionPool(settings.ssh);
   const models = new ModelRegistry(settings.openai);
   const targets = createTargets({ practice: settings.practice, bandit: settings.bandit });
-  const deps = { graph: buildBanditGraph(), models, pool, sliceMs: settings.sliceMs, stepLimit: settings.stepLimit };
+  const deps = { graph: buildBanditGraph(), models, pool, sliceMs: settings.sliceMs, stepLimit: settings.stepLimit, inFlight: { count: 0 } };
   const expected = Buffer.from(`Bearer ${settings.secret}`);
 
   const app = new Hono()
@@ -52,20 +52,21 @@ export function createProxyApp(settings: ProxySettings) {
       console.error('ssh-proxy: unhandled error', err);
       return c.json(errorBody('internal', 'the proxy failed while handling this request; see its log'), 500);
     });
-  return { app, pool };
+  return { app, pool, inFlight: deps.inFlight };
 }
 
 /** A running proxy: its port and how to stop it. */
-export type RunningProxy = { port: number; activeSessions: () => number; close: () => Promise<void> };
+export type RunningProxy = { port: number; activeSessions: () => number; activeRuns: () => number; close: () => Promise<void> };
 
 /** Listens on settings.host:settings.port (0 picks a free port). */
 export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
-  const { app, pool } = createProxyApp(settings);
+  const { app, pool, inFlight } = createProxyApp(settings);
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: settings.host, port: settings.port }, (info: AddressInfo) => {
       resolve({
         port: info.port,
         activeSessions: () => pool.size,
+        activeRuns: () => inFlight.count,
         close: () =>
           new Promise<void>((done) => {
             pool.closeAll();

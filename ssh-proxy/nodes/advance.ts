@@ -27,9 +27,5 @@ export function advance(s: BanditState, ctx: BanditContext): Partial<BanditState
     fault: null,
     lastError: null,
   };
-  if (level > ctx.config.endLevel) {
-    ctx.emit({ type: 'run_complete', status: 'completed', levelsSolved });
-    return { ...fresh, finished: 'completed' };
-  }
-  return fresh;
+  return level > ctx.config.endLevel ? { ...fresh, finished: 'completed' } : fresh;
 }

@@ -1,5 +1,5 @@
-// pause: ask a person, then act on the answer. First run: emit user_action_required and
-// interrupt. Resumed: continue (retries reset, a hint kept as a lesson), password, or stop.
+// pause: ask a person, then act on the answer. First run: interrupt with the question.
+// Resumed: continue (retries reset, a hint kept as a lesson), password, or stop.
 import { resumeSchema } from '../../schema/protocol.ts';
 import type { PendingAction } from '../../schema/protocol.ts';
 import { Command } from '../graph/command.ts';
@@ -21,13 +21,12 @@ export function pause(s: BanditState, ctx: BanditContext): Command<BanditState> 
       lastError: s.fault?.message ?? s.lastError,
       lessons: s.lessons,
     };
-    ctx.emit({ type: 'user_action_required', ...pending });
+    // The stream turns the interrupt into user_action_required, as its last event (advance-stream.ts).
     return interrupt(pending);
   }
   // The proxy's route validated this already; a bad value here is a bug.
   const answer = resumeSchema.parse(ctx.resume);
   if (answer.action === 'stop') {
-    ctx.emit({ type: 'run_complete', status: 'stopped', levelsSolved: s.levelsSolved, reason: 'stopped by a person' });
     return new Command({ update: { finished: 'stopped', fault: null }, goto: END });
   }
   if (answer.action === 'password') {

@@ -1,0 +1,173 @@
+// The graph engine on a toy graph: edges and routers, a checkpoint after every node, interrupt and
+// Command({ resume }), the step limit, the time slice, the abort signal, and checkpoint loading.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Command } from '../../ssh-proxy/graph/command.ts';
+import type { RunOptions } from '../../ssh-proxy/graph/compiled-graph.ts';
+import { interrupt } from '../../ssh-proxy/graph/interrupt.ts';
+import { StateGraph } from '../../ssh-proxy/graph/state-graph.ts';
+import type { GraphCheckpoint, NodeRecord } from '../../ssh-proxy/graph/types.ts';
+import { END, START } from '../../ssh-proxy/graph/types.ts';
+
+const stateSchema = z.object({ n: z.number(), log: z.array(z.string()) });
+type State = z.infer<typeof stateSchema>;
+type Ctx = { limit: number };
+
+/** count until n reaches ctx.limit, then ask a person; their answer is logged and the graph ends. */
+function toyGraph(onCount?: (signal: AbortSignal) => Promise<void>) {
+  return new StateGraph<State, Ctx>(stateSchema, 1)
+    .addNode('count', async (s, ctx) => {
+      await onCount?.(ctx.signal);
+      return { n: s.n + 1, log: [...s.log, `count ${s.n + 1}`] };
+    })
+    .addNode('ask', (s, ctx) => {
+      if (ctx.resume === undefined) return interrupt({ question: `n is ${s.n}; go on?` });
+      return new Command({ update: { log: [...s.log, `answer ${String(ctx.resume)}`] }, goto: ctx.resume === 'again' ? 'count' : END });
+    }, { ends: ['count', END] })
+    .addEdge(START, 'count')
+    .addConditionalEdges('count', (s, ctx) => (s.n < ctx.limit ? 'count' : 'ask'), ['count', 'ask'])
+    .compile();
+}
+
+function runOptions(overrides: Partial<RunOptions<State, Ctx>> = {}) {
+  const checkpoints: GraphCheckpoint<State>[] = [];
+  const nodes: NodeRecord[] = [];
+  const options: RunOptions<State, Ctx> = {
+    from: { state: { n: 0, log: [] } },
+    ctx: { limit: 3 },
+    signal: new AbortController().signal,
+    stepLimit: 100,
+    onCheckpoint: (c) => void checkpoints.push(structuredClone(c)),
+    onNode: (r) => void nodes.push(r),
+    ...overrides,
+  };
+  return { options, checkpoints, nodes };
+}
+
+describe('graph engine', () => {
+  it('follows routers, saves a checkpoint after every node, and stops at an interrupt', async () => {
+    const graph = toyGraph();
+    const { options, checkpoints, nodes } = runOptions();
+    const result = await graph.run(options);
+    expect(result.outcome).toBe('interrupted');
+    expect(result.interrupt).toEqual({ question: 'n is 3; go on?' });
+    expect(nodes.map((n) => `${n.name}:${n.status}`)).toEqual(['count:ok', 'count:ok', 'count:ok', 'ask:interrupted']);
+    expect(checkpoints.map((c) => [c.step, c.next, c.state.n])).toEqual([
+      [1, 'count', 1],
+      [2, 'count', 2],
+      [3, 'ask', 3],
+      [4, 'ask', 3],
+    ]);
+    expect(checkpoints.at(-1)?.interrupt).toEqual({ question: 'n is 3; go on?' });
+    // Checkpoints are plain JSON.
+    expect(JSON.parse(JSON.stringify(checkpoints.at(-1)))).toEqual(checkpoints.at(-1));
+  });
+
+  it('resumes from the interrupt checkpoint with Command({ resume }) and re-runs the asking node', async () => {
+    const graph = toyGraph();
+    const first = runOptions();
+    await graph.run(first.options);
+    const paused = first.checkpoints.at(-1);
+    if (!paused) throw new Error('no checkpoint');
+
+    const again = runOptions({ from: { checkpoint: paused }, resume: new Command({ resume: 'again' }), ctx: { limit: 5 } });
+    const result = await graph.run(again.options);
+    expect(result.outcome).toBe('interrupted');
+    expect(result.state.log).toEqual(['count 1', 'count 2', 'count 3', 'answer again', 'count 4', 'count 5']);
+
+    const done = runOptions({ from: { checkpoint: again.checkpoints.at(-1)! }, resume: new Command({ resume: 'stop' }) });
+    const end = await graph.run(done.options);
+    expect(end.outcome).toBe('end');
+    expect(end.state.log.at(-1)).toBe('answer stop');
+  });
+
+  it('stays interrupted when called again without an answer, running nothing', async () => {
+    const graph = toyGraph();
+    const first = runOptions();
+    await graph.run(first.options);
+    const again = runOptions({ from: { checkpoint: first.checkpoints.at(-1)! } });
+    const result = await graph.run(again.options);
+    expect(result).toMatchObject({ outcome: 'interrupted', interrupt: { question: 'n is 3; go on?' } });
+    expect(again.nodes).toEqual([]);
+  });
+
+  it('stops after the step limit with the last checkpoint intact', async () => {
+    const graph = toyGraph();
+    const { options, checkpoints } = runOptions({ ctx: { limit: 1000 }, stepLimit: 5 });
+    const result = await graph.run(options);
+    expect(result.outcome).toBe('step_limit');
+    expect(checkpoints).toHaveLength(5);
+    expect(checkpoints.at(-1)).toMatchObject({ step: 5, next: 'count' });
+  });
+
+  it('yields at the first node boundary past the deadline, after at least one node', async () => {
+    let clock = 0;
+    const graph = toyGraph(async () => {
+      clock += 10;
+    });
+    const { options, checkpoints } = runOptions({ ctx: { limit: 1000 }, deadline: 25, now: () => clock });
+    const result = await graph.run(options);
+    expect(result.outcome).toBe('yielded');
+    expect(checkpoints.map((c) => c.state.n)).toEqual([1, 2, 3]);
+
+    const late = runOptions({ ctx: { limit: 1000 }, deadline: 0, now: () => clock });
+    expect((await graph.run(late.options)).outcome).toBe('yielded');
+    expect(late.checkpoints).toHaveLength(1);
+  });
+
+  it('aborts at the next safe point and does not save the node the abort cut short', async () => {
+    const abort = new AbortController();
+    let calls = 0;
+    const graph = toyGraph(async (signal) => {
+      calls += 1;
+      if (calls === 2) {
+        abort.abort();
+        expect(signal.aborted).toBe(true);
+      }
+    });
+    const { options, checkpoints } = runOptions({ ctx: { limit: 1000 }, signal: abort.signal });
+    const result = await graph.run(options);
+    expect(result.outcome).toBe('aborted');
+    expect(checkpoints.map((c) => c.state.n)).toEqual([1]);
+  });
+
+  it('turns a throwing node into an error outcome without a checkpoint', async () => {
+    const graph = toyGraph(async () => {
+      throw new Error('boom');
+    });
+    const { options, checkpoints, nodes } = runOptions();
+    const result = await graph.run(options);
+    expect(result).toMatchObject({ outcome: 'error', error: 'node "count" failed: boom' });
+    expect(checkpoints).toEqual([]);
+    expect(nodes[0]).toMatchObject({ name: 'count', status: 'error', error: 'boom' });
+  });
+
+  it('reports a router that returns a node it did not declare', async () => {
+    const graph = new StateGraph<State, Ctx>(stateSchema, 1)
+      .addNode('a', () => ({}))
+      .addNode('b', () => ({}))
+      .addEdge(START, 'a')
+      .addConditionalEdges('a', () => 'b', ['a'])
+      .addEdge('b', END)
+      .compile();
+    const result = await graph.run(runOptions().options);
+    expect(result).toMatchObject({ outcome: 'error', error: expect.stringMatching(/returned "b", which is not among its targets/) });
+  });
+
+  it('refuses to compile a graph with an edge to nowhere or a dead-end node', () => {
+    const base = () => new StateGraph<State, Ctx>(stateSchema, 1).addNode('a', () => ({}));
+    expect(() => base().addEdge(START, 'a').addEdge('a', 'b').compile()).toThrow(/a → b names no node/);
+    expect(() => base().addEdge(START, 'a').compile()).toThrow(/"a" has no outgoing edge/);
+    expect(() => base().compile()).toThrow(/edge from START/);
+    expect(() => base().addNode('a', () => ({}))).toThrow(/taken/);
+  });
+
+  it('loads checkpoints only with its own version, a known node and a valid state', () => {
+    const graph = toyGraph();
+    const good = { version: 1, step: 2, next: 'count', state: { n: 2, log: [] }, createdAt: new Date().toISOString() };
+    expect(graph.loadCheckpoint(good)).toMatchObject({ ok: true });
+    expect(graph.loadCheckpoint({ ...good, version: 2 })).toEqual({ ok: false, message: expect.stringMatching(/version 2 is not supported; this proxy reads version 1/) });
+    expect(graph.loadCheckpoint({ ...good, next: 'nowhere' })).toEqual({ ok: false, message: expect.stringMatching(/unknown node "nowhere"/) });
+    expect(graph.loadCheckpoint({ ...good, state: { n: 'two' } })).toEqual({ ok: false, message: expect.stringMatching(/state is invalid: n: .*log/s) });
+  });
+});

@@ -33,6 +33,9 @@ export function classifyLlmError(err: unknown, model: string, baseUrl: string): 
   if (err instanceof OpenAI.APIError && typeof err.status === 'number' && err.status >= 500) {
     return { errorClass: 'server_error', retryable: true, message: `${baseUrl} kept failing (HTTP ${err.status}); try again later or use another endpoint` };
   }
+  if (err instanceof SyntaxError) {
+    return { errorClass: 'malformed_response', retryable: true, message: `${baseUrl} answered with a body that is not JSON; is OPENAI_BASE_URL an OpenAI-compatible endpoint?` };
+  }
   if (err instanceof OpenAI.APIError) {
     return { errorClass: 'unknown', retryable: false, message: `${baseUrl} refused the request: ${err.message}` };
   }

@@ -1,0 +1,161 @@
+// The agent with an OpenAI-compatible model: the real `openai` SDK talks to a fake endpoint on
+// loopback while the graph plays the real practice range. Scripted tool calls, rate limits,
+// timeouts, garbage, bad keys, and wrong passwords until the pause.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProxyEvent } from '../../schema/protocol.ts';
+import { modelListSchema } from '../../schema/protocol.ts';
+import { passwordShapedTokens } from '../../ssh-proxy/targets/target.ts';
+import { advance, advanceBody } from '../support/advance-client.ts';
+import type { ChatRequest, FakeOpenAi, FakeReply } from '../support/fake-openai.ts';
+import { startFakeOpenAi, textReply, toolCall } from '../support/fake-openai.ts';
+import { startLoopbackServices } from '../support/loopback-services.ts';
+import type { LoopbackServices } from '../support/loopback-services.ts';
+
+const API_KEY = 'sk-test-key-that-must-never-leak';
+let fake: FakeOpenAi;
+let services: LoopbackServices;
+let serial = 0;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  services = await startLoopbackServices({
+    PROXY_SLICE_MS: '60000',
+    OPENAI_BASE_URL: fake.baseUrl,
+    OPENAI_API_KEY: API_KEY,
+    OPENAI_MODELS: 'fake-model',
+    OPENAI_TIMEOUT_MS: '300',
+    LLM_MAX_ATTEMPTS: '3',
+    LLM_BACKOFF_MS: '5',
+    LLM_BACKOFF_MAX_MS: '20',
+  });
+});
+afterAll(async () => {
+  await services.close();
+  await fake.close();
+});
+
+const ofType = <T extends ProxyEvent['type']>(events: ProxyEvent[], type: T) => events.filter((e): e is Extract<ProxyEvent, { type: T }> => e.type === type);
+const runId = () => `run_openai${String(++serial).padStart(16, '0')}`;
+const play = (config: Record<string, unknown>) => advance(services, advanceBody(runId(), { model: 'fake-model', ...config }));
+
+/** A competent player for level 0: read the readme, then submit what it found. */
+function solver(request: ChatRequest): FakeReply {
+  if (!request.tools) return textReply('- read the readme first');
+  const results = request.messages.filter((m) => m.role === 'tool');
+  const found = passwordShapedTokens(String(results.at(-1)?.content ?? ''));
+  if (found[0]) return toolCall('submit_password', { password: found[0] }, 'The readme holds it.');
+  return toolCall('run_command', { command: 'cat readme' }, 'The goal says the password is in readme.');
+}
+
+describe('agent with an OpenAI-compatible model', () => {
+  it('solves a level with scripted tool calls, reporting every call with its tokens', async () => {
+    fake.respond(solver);
+    const before = fake.requests.length;
+    const reply = await play({ endLevel: 0 });
+    expect(reply.end.outcome).toBe('completed');
+    expect(ofType(reply.events, 'command').map((c) => c.command)).toEqual(['cat readme']);
+    expect(ofType(reply.events, 'password_found')[0]?.password).toBe(services.range.world.passwords[1]);
+    expect(ofType(reply.events, 'thinking').map((t) => t.text)).toEqual(['The goal says the password is in readme.', 'The readme holds it.']);
+    const calls = ofType(reply.events, 'llm_call');
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toMatchObject({ model: 'fake-model', stage: 'plan', promptTokens: 120, completionTokens: 30, errorClass: null });
+
+    const sent = fake.requests.slice(before);
+    expect(sent.every((r) => r.authorization === `Bearer ${API_KEY}`)).toBe(true);
+    // The second request carries the first tool call and its output as a transcript.
+    expect(sent[1]?.body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    // Traces carry the raw request and response; the key is in no line.
+    const traces = reply.lines.filter((l) => l.type === 'trace');
+    expect(traces).toHaveLength(2);
+    expect(traces[0]).toMatchObject({ request: { model: 'fake-model', tools: expect.any(Array) }, response: { usage: { prompt_tokens: 120 } } });
+    expect(JSON.stringify(reply.lines)).not.toContain(API_KEY);
+  });
+
+  it('backs off on 429 and succeeds, reporting the refused call too', async () => {
+    let refused = 0;
+    fake.respond((request) => (refused++ === 0 ? { status: 429, headers: { 'retry-after-ms': '10' }, body: { error: { message: 'slow down' } } } : solver(request)));
+    const reply = await play({ endLevel: 0 });
+    expect(reply.end.outcome).toBe('completed');
+    expect(ofType(reply.events, 'llm_call').map((c) => c.errorClass)).toEqual(['rate_limited', null, null]);
+  });
+
+  it('pauses with llm_error when every try times out, saying what to change', async () => {
+    fake.respond(() => ({ ...toolCall('run_command', { command: 'ls' }), delayMs: 2_000 }));
+    const reply = await play({ endLevel: 0 });
+    expect(ofType(reply.events, 'llm_call').map((c) => c.errorClass)).toEqual(['timeout', 'timeout', 'timeout']);
+    expect(reply.end.interrupt).toMatchObject({ reason: 'llm_error', lastError: expect.stringMatching(/OPENAI_TIMEOUT_MS.*\(3 tries\)/) });
+    expect(reply.events.at(-1)?.type).toBe('user_action_required');
+  });
+
+  it('treats garbage as a malformed response: retried, then a pause that names the problem', async () => {
+    const garbage: FakeReply[] = [
+      toolCall('run_command', 'rm -rf {'),
+      toolCall('run_command', { cmd: 'ls' }),
+      { raw: 'this is not JSON', headers: { 'content-type': 'application/json' } },
+    ];
+    fake.respond((_request, n) => garbage[n % garbage.length] ?? garbage[0]!);
+    const reply = await play({ endLevel: 0 });
+    const classes = ofType(reply.events, 'llm_call').map((c) => c.errorClass);
+    expect(classes).toHaveLength(3);
+    expect(classes.every((c) => c === 'malformed_response')).toBe(true);
+    expect(reply.end.interrupt).toMatchObject({ reason: 'llm_error', lastError: expect.stringMatching(/malformed|not JSON|arguments/) });
+  });
+
+  it('pauses at once on a refused key, without retrying', async () => {
+    const before = fake.requests.length;
+    fake.respond(() => ({ status: 401, body: { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } } }));
+    const reply = await play({ endLevel: 0 });
+    expect(fake.requests.length - before).toBe(1);
+    expect(reply.end.interrupt).toMatchObject({ reason: 'llm_error', lastError: expect.stringMatching(/set a valid OPENAI_API_KEY/) });
+  });
+
+  it('tells a context that is too long apart from other refusals', async () => {
+    fake.respond(() => ({ status: 400, body: { error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded' } } }));
+    const reply = await play({ endLevel: 0 });
+    expect(ofType(reply.events, 'llm_call')[0]?.errorClass).toBe('context_too_long');
+    expect(reply.end.interrupt?.lastError).toMatch(/lower the run's budget/);
+  });
+
+  it('pauses at max retries after wrong passwords: the pause is the last event and nothing completes', async () => {
+    fake.respond((request, n) =>
+      request.tools ? toolCall('submit_password', { password: `Wrong${String(n).padStart(27, '0')}` }) : textReply('1. Guessing does not work.\n2. Read files first.'),
+    );
+    const reply = await play({ endLevel: 0, maxRetries: 2, budget: 3 });
+    const failed = ofType(reply.events, 'attempt_failed');
+    expect(failed.map((f) => [f.attempt, f.retryCount, f.reason])).toEqual([
+      [1, 1, 'budget_spent'],
+      [2, 2, 'budget_spent'],
+    ]);
+    expect(failed[0]?.lessons).toEqual([
+      { text: 'Guessing does not work.', source: 'model', level: 0 },
+      { text: 'Read files first.', source: 'model', level: 0 },
+    ]);
+    expect(reply.events.at(-1)).toMatchObject({ type: 'user_action_required', reason: 'max_retries', retryCount: 2, maxRetries: 2 });
+    expect(reply.events.at(-1)).toHaveProperty('lessons', expect.arrayContaining([expect.objectContaining({ text: 'Read files first.' })]));
+    expect(ofType(reply.events, 'run_complete')).toEqual([]);
+    expect(reply.end.outcome).toBe('interrupted');
+  });
+
+  it('lists the configured models next to baseline', async () => {
+    const response = await fetch(`${services.proxyUrl}/v1/models`, { headers: { authorization: `Bearer ${services.proxySecret}` } });
+    expect(modelListSchema.parse(await response.json()).models).toEqual([
+      { id: 'baseline', provider: 'baseline', available: true },
+      { id: 'fake-model', provider: 'openai', available: true },
+    ]);
+  });
+});
+
+describe('agent without an API key', () => {
+  it('pauses with llm_error naming OPENAI_API_KEY, and lists the model as unavailable', async () => {
+    const keyless = await startLoopbackServices({ OPENAI_MODELS: 'fake-model', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+    try {
+      const reply = await advance(keyless, advanceBody(runId(), { model: 'fake-model', endLevel: 0 }));
+      expect(ofType(reply.events, 'llm_call')[0]?.errorClass).toBe('missing_key');
+      expect(reply.end.interrupt).toMatchObject({ reason: 'llm_error', lastError: expect.stringMatching(/OPENAI_API_KEY is not set/) });
+      const models = await fetch(`${keyless.proxyUrl}/v1/models`, { headers: { authorization: `Bearer ${keyless.proxySecret}` } });
+      expect((await models.json()).models[1]).toEqual({ id: 'fake-model', provider: 'openai', available: false, reason: 'OPENAI_API_KEY is not set in the proxy' });
+    } finally {
+      await keyless.close();
+    }
+  });
+});

@@ -20,6 +20,9 @@ export type Connected = { ok: true } | { ok: false; failure: SshFailure };
 
 type TunableClient = ssh2.Client & { setNoDelay(noDelay?: boolean): void };
 
+/** How long a timed-out command may take to deliver its last output after we close it. */
+const CLOSE_GRACE_MS = 500;
+
 const aborted = (where: string): { ok: false; failure: SshFailure } => ({ ok: false, failure: { kind: 'aborted', message: `${where}: aborted` } });
 
 export class SshSession {
@@ -114,22 +117,12 @@ export class SshSession {
         const stderr = new OutputCollector(options.maxBytes);
         let exitCode: number | null = null;
         let timedOut = false;
-        const stopChannel = () => {
-          stream.signal('KILL');
-          stream.close();
-        };
-        const timer = setTimeout(() => {
-          timedOut = true;
-          stopChannel();
-        }, options.timeoutMs);
-        const onAbort = () => stopChannel();
-        options.signal.addEventListener('abort', onAbort, { once: true });
-        stream.on('data', (d: Buffer) => stdout.push(d));
-        stream.stderr.on('data', (d: Buffer) => stderr.push(d));
-        stream.on('exit', (code: number | null) => (exitCode = code));
-        // 'exit' can come before the last data; 'close' comes after both.
-        stream.on('close', () => {
-          clearTimeout(timer);
+        let settled = false;
+        const timers: NodeJS.Timeout[] = [];
+        const settle = () => {
+          if (settled) return;
+          settled = true;
+          for (const t of timers) clearTimeout(t);
           options.signal.removeEventListener('abort', onAbort);
           this.lastUsed = Date.now();
           if (options.signal.aborted) return resolve(aborted(this.where));
@@ -143,7 +136,32 @@ export class SshSession {
             truncated: stdout.truncated || stderr.truncated,
             timedOut,
           });
-        });
+        };
+        // A server may finish the command before it honours our close, so nobody waits for it:
+        // an abort settles at once, a timeout after a short grace for the last output.
+        const stopChannel = () => {
+          stream.signal('KILL');
+          stream.close();
+        };
+        const onAbort = () => {
+          stopChannel();
+          settle();
+        };
+        timers.push(
+          setTimeout(() => {
+            timedOut = true;
+            stopChannel();
+            timers.push(setTimeout(settle, CLOSE_GRACE_MS));
+          }, options.timeoutMs),
+        );
+        // The caller may have hung up while the channel was opening; a late listener never fires.
+        if (options.signal.aborted) return onAbort();
+        options.signal.addEventListener('abort', onAbort, { once: true });
+        stream.on('data', (d: Buffer) => stdout.push(d));
+        stream.stderr.on('data', (d: Buffer) => stderr.push(d));
+        stream.on('exit', (code: number | null) => (exitCode = code));
+        // 'exit' can come before the last data; 'close' comes after both.
+        stream.on('close', settle);
       });
     });
   }

@@ -153,7 +153,7 @@ describe('agent without an API key', () => {
       expect(ofType(reply.events, 'llm_call')[0]?.errorClass).toBe('missing_key');
       expect(reply.end.interrupt).toMatchObject({ reason: 'llm_error', lastError: expect.stringMatching(/OPENAI_API_KEY is not set/) });
       const models = await fetch(`${keyless.proxyUrl}/v1/models`, { headers: { authorization: `Bearer ${keyless.proxySecret}` } });
-      expect((await models.json()).models[1]).toEqual({ id: 'fake-model', provider: 'openai', available: false, reason: 'OPENAI_API_KEY is not set in the proxy' });
+      expect(modelListSchema.parse(await models.json()).models[1]).toEqual({ id: 'fake-model', provider: 'openai', available: false, reason: 'OPENAI_API_KEY is not set in the proxy' });
     } finally {
       await keyless.close();
     }

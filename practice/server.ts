@@ -28,7 +28,15 @@ export type RangeOptions = {
 };
 
 /** A running range: its port, its world, and how to stop it. */
-export type RunningRange = { port: number; world: World; close: () => Promise<void> };
+export type RunningRange = {
+  port: number;
+  world: World;
+  /** Open TCP connections (tests check that clients reuse theirs). */
+  connections: () => number;
+  /** Drops every open connection, as a network blip would; the range keeps listening. */
+  dropConnections: () => void;
+  close: () => Promise<void>;
+};
 
 /** ssh2's Connection has setNoDelay at run time; @types/ssh2 leaves it out. */
 type TunableConnection = Connection & { setNoDelay(noDelay?: boolean): void };
@@ -68,6 +76,10 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   return {
     port,
     world,
+    connections: () => sockets.size,
+    dropConnections: () => {
+      for (const socket of sockets) socket.destroy();
+    },
     close: () =>
       new Promise((done) => {
         for (const socket of sockets) socket.destroy();

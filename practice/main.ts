@@ -12,6 +12,7 @@ const settingsSchema = z.object({
   port: z.coerce.number().int().min(0, 'must be a port number 0-65535').max(65535, 'must be a port number 0-65535'),
   seed: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   hostKeyPath: z.string().min(1),
+  maxConnections: z.coerce.number().int().min(1, 'must be at least 1').max(10_000, 'must be at most 10000'),
 });
 
 // A single bad command must never take the range down: log it and keep serving.
@@ -24,14 +25,15 @@ const parsed = settingsSchema.safeParse({
   port: values.port ?? process.env.PRACTICE_PORT ?? 2220,
   seed: values.seed ?? process.env.PRACTICE_SEED ?? randomBytes(6).toString('hex'),
   hostKeyPath: process.env.PRACTICE_HOST_KEY ?? '.state/practice/host_key',
+  maxConnections: process.env.PRACTICE_MAX_CONNECTIONS ?? 256,
 });
 if (!parsed.success) {
   console.error(`practice range configuration is invalid: ${describeIssues(parsed.error)}`);
   process.exit(1);
 }
-const { host, port, seed, hostKeyPath } = parsed.data;
+const { host, port, seed, hostKeyPath, maxConnections } = parsed.data;
 try {
-  const range = await startRange({ host, port, seed, hostKey: loadHostKey(hostKeyPath) });
+  const range = await startRange({ host, port, seed, hostKey: loadHostKey(hostKeyPath), maxConnections });
   console.log(`practice range listening on ssh://bandit0@${host}:${range.port} (password: bandit0), seed ${seed}`);
   if (!values.quiet) {
     console.log('level  faithful  goal');

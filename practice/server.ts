@@ -46,7 +46,8 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   const world = buildWorld(options.seed);
   const worldFs = await layOutWorld(world, practiceCommands(placeholderEnv(world)));
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const maxConnections = options.maxConnections ?? 64;
+  // Each run holds one connection (two while proving a password); 256 leaves room for 100 runs.
+  const maxConnections = options.maxConnections ?? 256;
   const idleTimeoutMs = options.idleTimeoutMs ?? 15 * 60_000;
   let port = options.port;
   const sockets = new Set<Socket>();

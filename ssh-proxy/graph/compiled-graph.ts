@@ -21,6 +21,7 @@ export type RunOptions<S, Ctx> = {
   stepLimit: number;
   /** Epoch ms after which the run yields at the next node boundary (at least one node runs). */
   deadline?: number;
+  /** Called as each node finishes, with the state the node was given. */
   onNode?: (record: NodeRecord, state: Readonly<S>) => void | Promise<void>;
   onCheckpoint?: (checkpoint: GraphCheckpoint<S>) => void | Promise<void>;
   now?: () => number;
@@ -76,6 +77,7 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
       if (ran > 0 && options.deadline !== undefined && now() >= options.deadline) return { outcome: 'yielded', state, step };
 
       const name = next;
+      const before = state;
       const node = this.nodes.get(name);
       if (!node) return { outcome: 'error', state, step, error: `no node named "${name}"` };
       const startedAt = now();
@@ -96,7 +98,7 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
         // can retry from the last checkpoint once the bug is fixed.
         if (options.signal.aborted) return { outcome: 'aborted', state, step };
         const message = err instanceof Error ? err.message : String(err);
-        await options.onNode?.(record('error', message), state);
+        await options.onNode?.(record('error', message), before);
         return { outcome: 'error', state, step, error: `node "${name}" failed: ${message}` };
       }
       resume = undefined;
@@ -106,7 +108,7 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
 
       if (result instanceof Interrupt) {
         if (result.update) state = { ...state, ...result.update };
-        await options.onNode?.(record('interrupted'), state);
+        await options.onNode?.(record('interrupted'), before);
         await options.onCheckpoint?.(this.checkpoint(step, name, state, now(), result.value));
         return { outcome: 'interrupted', state, step, interrupt: result.value };
       }
@@ -116,7 +118,7 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
         goto = result.goto;
         const edge = this.edges.get(name);
         if (goto !== undefined && edge?.kind === 'command' && !edge.targets.includes(goto)) {
-          await options.onNode?.(record('error', `goto "${goto}" is not among its ends`), state);
+          await options.onNode?.(record('error', `goto "${goto}" is not among its ends`), before);
           return { outcome: 'error', state, step, error: `node "${name}" jumped to "${goto}", which is not among its ends` };
         }
       } else {
@@ -126,10 +128,10 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
         next = goto ?? this.follow(name, state, options.ctx);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        await options.onNode?.(record('error', message), state);
+        await options.onNode?.(record('error', message), before);
         return { outcome: 'error', state, step, error: message };
       }
-      await options.onNode?.(record('ok'), state);
+      await options.onNode?.(record('ok'), before);
       await options.onCheckpoint?.(this.checkpoint(step, next, state, now()));
     }
   }

@@ -61,13 +61,12 @@ export const banditStateSchema = z.object({
 });
 export type BanditState = z.infer<typeof banditStateSchema>;
 
-/** The state a fresh run starts from. Level 0's password is public; others must be given. */
-export function initialBanditState(config: RunConfig, now: number): BanditState {
+/** Everything that starts over at a new level: logged in as `level` with `password`. */
+export function levelStart(level: number, password: string | null, now: number) {
   return {
-    level: config.startLevel,
-    password: config.startLevel === 0 ? 'bandit0' : null,
+    level,
+    password,
     found: null,
-    levelsSolved: 0,
     levelStartedAt: now,
     levelCommands: 0,
     attempt: 0,
@@ -81,9 +80,13 @@ export function initialBanditState(config: RunConfig, now: number): BanditState 
     lastLoop: null,
     fault: null,
     lastError: null,
-    serial: 0,
-    finished: null,
-  };
+  } satisfies Partial<BanditState>;
+}
+
+/** The state a fresh run starts from. Level 0's password is public; others must be given. */
+export function initialBanditState(config: RunConfig, now: number): BanditState {
+  const password = config.startLevel === 0 ? 'bandit0' : null;
+  return { ...levelStart(config.startLevel, password, now), levelsSolved: 0, serial: 0, finished: null };
 }
 
 /** A fresh attempt: empty history and budget, the same lessons. */

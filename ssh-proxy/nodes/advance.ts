@@ -1,6 +1,7 @@
 // advance: the next level's password is proven; move to that level with a clean slate, or finish
 // the run when the last level asked for is done.
 import type { BanditState } from '../graph/bandit-state.ts';
+import { levelStart } from '../graph/bandit-state.ts';
 import type { BanditContext } from './bandit-deps.ts';
 
 export function advance(s: BanditState, ctx: BanditContext): Partial<BanditState> {
@@ -8,24 +9,6 @@ export function advance(s: BanditState, ctx: BanditContext): Partial<BanditState
   const level = s.level + 1;
   const levelsSolved = s.levelsSolved + 1;
   ctx.emit({ type: 'level_complete', level: s.level, nextLevel: level, commands: s.levelCommands, durationMs: Math.max(0, Math.round(now - s.levelStartedAt)) });
-  const fresh: Partial<BanditState> = {
-    level,
-    password: s.found,
-    found: null,
-    levelsSolved,
-    levelStartedAt: now,
-    levelCommands: 0,
-    attempt: 0,
-    retryCount: 0,
-    spent: 0,
-    history: [],
-    lessons: [],
-    tried: [],
-    decision: null,
-    failure: null,
-    lastLoop: null,
-    fault: null,
-    lastError: null,
-  };
+  const fresh = { ...levelStart(level, s.found, now), levelsSolved };
   return level > ctx.config.endLevel ? { ...fresh, finished: 'completed' } : fresh;
 }

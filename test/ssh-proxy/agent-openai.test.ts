@@ -6,6 +6,7 @@ import type { ProxyEvent } from '../../schema/protocol.ts';
 import { modelListSchema } from '../../schema/protocol.ts';
 import { passwordShapedTokens } from '../../ssh-proxy/targets/target.ts';
 import { advance, advanceBody } from '../support/advance-client.ts';
+import { freePort } from '../support/free-port.ts';
 import type { ChatRequest, FakeOpenAi, FakeReply } from '../support/fake-openai.ts';
 import { startFakeOpenAi, textReply, toolCall } from '../support/fake-openai.ts';
 import { startLoopbackServices } from '../support/loopback-services.ts';
@@ -136,12 +137,35 @@ describe('agent with an OpenAI-compatible model', () => {
     expect(reply.end.outcome).toBe('interrupted');
   });
 
+  it('ends an attempt on a loop, and pauses with loop_detected when the loop survives a retry', async () => {
+    fake.respond((request) => (request.tools ? toolCall('run_command', { command: 'ls' }) : textReply('Stop repeating ls.')));
+    const reply = await play({ endLevel: 0, maxRetries: 5 });
+    const failed = ofType(reply.events, 'attempt_failed');
+    expect(failed.map((f) => f.reason)).toEqual(['loop_detected', 'loop_detected']);
+    // Each attempt ran ls twice; the third was refused as a loop.
+    expect(ofType(reply.events, 'command').map((c) => c.command)).toEqual(['ls', 'ls', 'ls', 'ls']);
+    expect(reply.end.interrupt).toMatchObject({ reason: 'loop_detected', retryCount: 2, maxRetries: 5, lastError: expect.stringMatching(/keeps repeating `ls`/) });
+  });
+
   it('lists the configured models next to baseline', async () => {
     const response = await fetch(`${services.proxyUrl}/v1/models`, { headers: { authorization: `Bearer ${services.proxySecret}` } });
     expect(modelListSchema.parse(await response.json()).models).toEqual([
       { id: 'baseline', provider: 'baseline', available: true },
       { id: 'fake-model', provider: 'openai', available: true },
     ]);
+  });
+});
+
+describe('agent that cannot reach its target', () => {
+  it('pauses with ssh_error, telling an unreachable host from a wrong password', async () => {
+    const nowhere = await startLoopbackServices({ PRACTICE_PORT: String(await freePort()) });
+    try {
+      const reply = await advance(nowhere, advanceBody(runId(), { endLevel: 0 }));
+      expect(ofType(reply.events, 'error')[0]).toMatchObject({ code: 'ssh_unreachable', level: 0 });
+      expect(reply.end.interrupt).toMatchObject({ reason: 'ssh_error', lastError: expect.stringMatching(/cannot reach the host \(ECONNREFUSED\).*continue tries the login again/) });
+    } finally {
+      await nowhere.close();
+    }
   });
 });
 

@@ -1,24 +1,34 @@
-// RunSession: one Durable Object per run. It owns the run's truth (config, status, event log) and
-// its WebSocket clients, and mirrors the run row to D1 for the run list.
+// RunSession: one Durable Object per run. It owns the run's truth (config, status, event log,
+// the agent's checkpoint) and its WebSocket clients. Its alarm drives the agent: call the proxy,
+// store each step's events with its checkpoint, broadcast them, and go again or wait for a person.
 import { DurableObject } from 'cloudflare:workers';
-import { describeIssues } from '../schema/issues.ts';
-import type { ClientMessage, RunEvent, RunEventBody, ServerMessage } from '../schema/protocol.ts';
-import { clientMessageSchema, MAX_CLIENT_MESSAGE_BYTES, PROTOCOL_VERSION } from '../schema/protocol.ts';
+import type { Checkpoint, PendingAction, ProxyLine, Resume, RunEvent, RunEventBody } from '../schema/protocol.ts';
+import { PROTOCOL_VERSION } from '../schema/protocol.ts';
 import type { RunAction, RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
-import { upsertRun } from './db.ts';
+import { FINAL_STATUSES } from '../schema/run.ts';
+import { addRows, emptyRows, flushMirror } from './d1-mirror.ts';
+import type { MirrorRows } from './d1-mirror.ts';
+import { readSettings } from './env.ts';
+import type { WorkerSettings } from './env.ts';
+import { callProxy } from './proxy-link.ts';
+import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
 import { RunStore } from './run-store.ts';
+import { getState, parseClientMessage, send, setState, stripType } from './sockets.ts';
+import { effectsOf } from './step-effects.ts';
 
 /** Events are replayed to a connecting client in pages of this size. */
 const REPLAY_PAGE = 500;
 
-type SocketState = { live: boolean };
-
 /** The outcome of an action: the run after it, or why it was refused (HTTP 409). */
 export type ActionResult = { ok: true; run: RunSummary } | { ok: false; code: 'conflict' | 'not_found'; message: string };
 
+type Trace = { request: unknown; response: unknown };
+
 export class RunSession extends DurableObject<Env> {
   private readonly store: RunStore;
+  /** The proxy call in progress, so stop and pause can cut it. */
+  private inflight: AbortController | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -31,11 +41,13 @@ export class RunSession extends DurableObject<Env> {
     return { ok: one === 1, storage: one === 1 ? 'ok' : 'unexpected answer' };
   }
 
-  /** Creates the run held by this object; null if it already holds one. */
+  /** Creates the run held by this object and starts its loop; null if it already holds one. */
   async create(runId: string, config: RunConfig): Promise<RunSummary | null> {
     const now = Date.now();
     if (!this.store.create(runId, config, now)) return null;
+    this.store.setLoop({});
     this.record({ type: 'run_created', config }, now);
+    await this.ctx.storage.setAlarm(now);
     return this.mirror();
   }
 
@@ -44,39 +56,164 @@ export class RunSession extends DurableObject<Env> {
     return this.store.summary();
   }
 
+  /** Stored events after `since`, oldest first. */
+  async events(since: number, limit: number): Promise<{ events: RunEvent[]; lastSeq: number } | null> {
+    if (!this.store.summary()) return null;
+    return { events: this.store.eventsAfter(since, limit), lastSeq: this.store.lastSeq() };
+  }
+
   /** Applies a person's action from REST or a socket, checked against the run's state. */
   async act(action: RunAction, by: string): Promise<ActionResult> {
     const run = this.store.summary();
     if (!run) return { ok: false, code: 'not_found', message: 'no such run' };
-    const refusal = refuseAction(action.action, run.status, this.store.pendingAction());
+    const pending = this.store.pendingAction();
+    const refusal = refuseAction(action.action, run.status, pending);
     if (refusal) return { ok: false, code: 'conflict', message: refusal };
     const now = Date.now();
     switch (action.action) {
       case 'continue':
-        this.resolvePause({ action: 'continue', by, ...(action.hint ? { hint: action.hint } : {}) }, now);
-        this.transition(run.status, 'running', now, 'continued by a person');
+      case 'password': {
+        const resolved = action.action === 'continue' ? { action: 'continue' as const, ...(action.hint ? { hint: action.hint } : {}) } : { action: 'password' as const };
+        this.resolvePause({ ...resolved, by }, now);
+        // The graph gets the answer only when it asked; a proxy outage or a person's pause just goes on.
+        const asked = this.store.loop().checkpoint?.interrupt !== undefined;
+        const resume: Resume = action.action === 'continue' ? { action: 'continue', ...(action.hint ? { hint: action.hint } : {}) } : { action: 'password', value: action.value };
+        this.store.setLoop({ resume: asked ? resume : null, failures: 0 });
+        this.transition(run.status, 'running', now, action.action === 'continue' ? 'continued by a person' : 'password supplied by a person');
+        await this.ctx.storage.setAlarm(now);
         break;
-      case 'password':
-        this.resolvePause({ action: 'password', by }, now);
-        this.transition(run.status, 'running', now, 'password supplied by a person');
-        break;
-      case 'pause':
-        this.store.update({ pendingAction: this.pauseFor(run) }, now);
+      }
+      case 'pause': {
+        this.inflight?.abort();
+        const paused = this.pauseFor(run, 'user_requested', 'paused by a person');
+        this.store.update({ pendingAction: paused }, now);
         this.transition(run.status, 'paused_for_user_action', now, 'paused by a person');
-        this.record({ type: 'user_action_required', ...this.pauseFor(run) }, now);
+        this.record({ type: 'user_action_required', ...paused }, now);
         break;
+      }
       case 'resume':
         this.store.update({ pendingAction: null }, now);
         this.transition(run.status, 'running', now, 'resumed by a person');
+        await this.ctx.storage.setAlarm(now);
         break;
       case 'stop':
+        this.inflight?.abort();
         if (run.status === 'paused_for_user_action') this.resolvePause({ action: 'stop', by }, now);
-        this.transition(run.status, 'stopped', now, `stopped by ${by}`);
-        this.store.update({ endedAt: now }, now);
-        this.record({ type: 'run_complete', status: 'stopped', levelsSolved: run.levelsSolved, reason: `stopped by ${by}` }, now);
+        this.finish(run.status, 'stopped', now, `stopped by ${by}`);
+        await this.ctx.storage.deleteAlarm();
         break;
     }
     return { ok: true, run: await this.mirror() };
+  }
+
+  /** Runs the agent for one proxy call, then re-arms or waits. */
+  override async alarm(): Promise<void> {
+    if (this.inflight) return;
+    let run = this.store.summary();
+    if (!run) return;
+    const now = Date.now();
+    if (run.status === 'queued') {
+      this.store.update({ startedAt: now }, now);
+      this.transition('queued', 'running', now, 'started');
+      run = this.store.summary() ?? run;
+    }
+    if (run.status !== 'running') return;
+    const settings = readSettings(this.env);
+    if (!settings.ok) {
+      this.pauseRun(run, 'proxy_unreachable', settings.message);
+      await this.mirror();
+      return;
+    }
+    const rows = emptyRows();
+    const result = await this.advance(run, settings.settings, rows);
+    const after = this.store.summary() ?? run;
+    await this.settle(after, result, settings.settings);
+    await this.mirror(rows);
+  }
+
+  /** One call to the proxy: each step's events are stored with its checkpoint, all or nothing. */
+  private async advance(run: RunSummary, settings: WorkerSettings, rows: MirrorRows): Promise<LinkResult> {
+    const loop = this.store.loop();
+    const abort = new AbortController();
+    this.inflight = abort;
+    let step: RunEventBody[] = [];
+    let traces = new Map<string, Trace>();
+    const request = { runId: run.id, config: run.config, checkpoint: loop.checkpoint, ...(loop.resume ? { resume: loop.resume } : {}) };
+    try {
+      return await callProxy(settings, request, abort.signal, (line: ProxyLine) => {
+        // A stop or pause while the call runs: keep nothing more from it.
+        if (this.store.summary()?.status !== 'running') return abort.abort();
+        if (line.type === 'event') {
+          const { ts: _ts, ...body } = line.event;
+          step.push(body as RunEventBody);
+        } else if (line.type === 'trace') {
+          traces.set(line.callId, { request: line.request, response: line.response });
+        } else {
+          this.commitStep(step, traces, line.type === 'checkpoint' ? line.checkpoint : null, rows);
+          step = [];
+          traces = new Map();
+        }
+      });
+    } finally {
+      this.inflight = null;
+    }
+  }
+
+  /** Stores a step's events and checkpoint in one transaction, then broadcasts the events. */
+  private commitStep(bodies: RunEventBody[], traces: ReadonlyMap<string, Trace>, checkpoint: Checkpoint | null, rows: MirrorRows): void {
+    const run = this.store.summary();
+    if (!run) return;
+    const now = Date.now();
+    const events = this.ctx.storage.transactionSync(() => {
+      const stored = bodies.map((body) => this.store.append(run.id, body, now));
+      const { patch, tokens } = effectsOf(stored, run.levelsSolved);
+      this.store.update(patch, now);
+      // Once a step is saved, the answer that led to it has been delivered.
+      this.store.setLoop(checkpoint ? { checkpoint, resume: null, failures: 0 } : {}, tokens);
+      return stored;
+    });
+    this.broadcast(events);
+    addRows(rows, events, traces);
+  }
+
+  /** What happens after a call: wait for a person, finish, go again, or retry with backoff. */
+  private async settle(run: RunSummary, result: LinkResult, settings: WorkerSettings): Promise<void> {
+    const now = Date.now();
+    if (run.status !== 'running') return;
+    if (result.kind === 'aborted') return;
+    if (result.kind === 'refused') {
+      if (result.code === 'not_interrupted') {
+        this.store.setLoop({ resume: null });
+        return this.ctx.storage.setAlarm(now);
+      }
+      return this.fail(run, `the proxy refused the run: ${result.message}`);
+    }
+    if (result.kind === 'retry') {
+      const failures = this.store.loop().failures + 1;
+      this.store.setLoop({ failures });
+      if (failures >= settings.maxFailures) {
+        return this.pauseRun(run, 'proxy_unreachable', `${result.message} (${failures} tries); continue tries again`);
+      }
+      const delay = settings.retryMs * 2 ** (failures - 1);
+      this.record({ type: 'error', code: 'proxy_retry', message: `${result.message}; retrying in ${Math.round(delay / 100) / 10} s`, level: run.currentLevel }, now);
+      return this.ctx.storage.setAlarm(now + delay);
+    }
+    const { end } = result;
+    switch (end.outcome) {
+      case 'yielded':
+        return this.ctx.storage.setAlarm(now);
+      case 'interrupted':
+        this.store.update({ pendingAction: end.interrupt ?? this.pauseFor(run, 'max_retries', run.lastError) }, now);
+        return this.transition(run.status, 'paused_for_user_action', now, end.interrupt?.reason ?? 'paused');
+      case 'completed':
+      case 'stopped':
+        // The proxy already sent run_complete as the step's last event.
+        this.store.update({ status: end.outcome, endedAt: now }, now);
+        this.record({ type: 'status_changed', from: run.status, to: end.outcome }, now);
+        return;
+      case 'failed':
+        return this.fail(run, end.error ?? 'the agent failed');
+    }
   }
 
   /** WebSocket upgrade from the worker; `?since=N` replays at once without waiting for hello. */
@@ -141,10 +278,16 @@ export class RunSession extends DurableObject<Env> {
     const run = this.store.summary();
     if (!run) throw new Error('record() before create()');
     const event = this.store.append(run.id, body, now);
-    for (const ws of this.ctx.getWebSockets()) {
-      if (getState(ws).live) send(ws, { type: 'event', event });
-    }
+    this.broadcast([event]);
     return event;
+  }
+
+  private broadcast(events: readonly RunEvent[]): void {
+    if (events.length === 0) return;
+    for (const ws of this.ctx.getWebSockets()) {
+      if (!getState(ws).live) continue;
+      for (const event of events) send(ws, { type: 'event', event });
+    }
   }
 
   private transition(from: RunStatus, to: RunStatus, now: number, reason: string): void {
@@ -152,67 +295,43 @@ export class RunSession extends DurableObject<Env> {
     this.record({ type: 'status_changed', from, to, reason }, now);
   }
 
+  /** Ends the run with one run_complete. */
+  private finish(from: RunStatus, status: 'completed' | 'failed' | 'stopped', now: number, reason: string): void {
+    if (FINAL_STATUSES.includes(from)) return;
+    this.transition(from, status, now, reason);
+    this.store.update({ endedAt: now, ...(status === 'failed' ? { lastError: reason } : {}) }, now);
+    this.record({ type: 'run_complete', status, levelsSolved: this.store.summary()?.levelsSolved ?? 0, reason }, now);
+  }
+
+  private fail(run: RunSummary, message: string): void {
+    const now = Date.now();
+    this.record({ type: 'error', code: 'run_failed', message, level: run.currentLevel }, now);
+    this.finish(run.status, 'failed', now, message);
+  }
+
+  /** Pauses for a reason the worker itself found (the proxy stays down, bad settings). */
+  private pauseRun(run: RunSummary, reason: PendingAction['reason'], message: string): void {
+    const now = Date.now();
+    const pending = this.pauseFor(run, reason, message);
+    this.store.update({ pendingAction: pending, lastError: message }, now);
+    this.transition(run.status, 'paused_for_user_action', now, reason);
+    this.record({ type: 'user_action_required', ...pending }, now);
+  }
+
   private resolvePause(resolved: { action: 'continue' | 'password' | 'stop'; by: string; hint?: string }, now: number): void {
     this.store.update({ pendingAction: null }, now);
     this.record({ type: 'user_action_resolved', ...resolved }, now);
   }
 
-  private pauseFor(run: RunSummary) {
-    return {
-      reason: 'user_requested' as const,
-      level: run.currentLevel,
-      retryCount: 0,
-      maxRetries: run.config.maxRetries,
-      lastError: run.lastError,
-      lessons: [],
-    };
+  private pauseFor(run: RunSummary, reason: PendingAction['reason'], lastError: string | null): PendingAction {
+    return { reason, level: run.currentLevel, retryCount: 0, maxRetries: run.config.maxRetries, lastError, lessons: [] };
   }
 
-  /** Copies the run row to D1 and returns it. */
-  private async mirror(): Promise<RunSummary> {
+  /** Copies the run row (and any queued analytics rows) to D1 and returns the run. */
+  private async mirror(rows: MirrorRows = emptyRows()): Promise<RunSummary> {
     const run = this.store.summary();
     if (!run) throw new Error('mirror() before create()');
-    await upsertRun(this.env, run);
+    await flushMirror(this.env, run, this.store.loop(), rows);
     return run;
   }
-}
-
-type Parsed = { ok: true; message: ClientMessage } | { ok: false; code: string; message: string };
-
-/** Never throws: a bad message becomes an error answer for that socket alone. */
-function parseClientMessage(raw: string | ArrayBuffer): Parsed {
-  if (typeof raw !== 'string') return { ok: false, code: 'invalid_message', message: 'send JSON text frames, not binary' };
-  if (new TextEncoder().encode(raw).byteLength > MAX_CLIENT_MESSAGE_BYTES) {
-    return { ok: false, code: 'message_too_large', message: `messages are limited to ${MAX_CLIENT_MESSAGE_BYTES} bytes` };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return { ok: false, code: 'invalid_json', message: 'the message is not valid JSON; see docs/protocol.md' };
-  }
-  const parsed = clientMessageSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, code: 'invalid_message', message: `the message is invalid: ${describeIssues(parsed.error)}` };
-  return { ok: true, message: parsed.data };
-}
-
-function stripType(msg: Extract<ClientMessage, { type: 'user_action' }>): RunAction {
-  const { type: _type, ...action } = msg;
-  return action;
-}
-
-function send(ws: WebSocket, message: ServerMessage): void {
-  try {
-    ws.send(JSON.stringify(message));
-  } catch {
-    // The socket closed under us; its close handler cleans up.
-  }
-}
-
-function getState(ws: WebSocket): SocketState {
-  return (ws.deserializeAttachment() as SocketState | null) ?? { live: false };
-}
-
-function setState(ws: WebSocket, state: SocketState): void {
-  ws.serializeAttachment(state);
 }

@@ -1,7 +1,7 @@
 // A run's durable record inside its Durable Object's SQLite: the run row and the event log.
 // SQL calls are synchronous here, so a read-modify-write never interleaves with another request.
-import type { PendingAction, RunEvent, RunEventBody } from '../schema/protocol.ts';
-import { runEventSchema } from '../schema/protocol.ts';
+import type { Checkpoint, PendingAction, Resume, RunEvent, RunEventBody } from '../schema/protocol.ts';
+import { checkpointSchema, resumeSchema, runEventSchema } from '../schema/protocol.ts';
 import type { RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
 import { runConfigSchema } from '../schema/run.ts';
 
@@ -30,6 +30,18 @@ export type RunPatch = Partial<{
   pendingAction: PendingAction | null;
 }>;
 
+/** Where the agent is: the proxy's last checkpoint, an answer not yet delivered, failed proxy calls in a row, and totals. */
+export type LoopState = {
+  checkpoint: Checkpoint | null;
+  resume: Resume | null;
+  failures: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+};
+
+type LoopRow = { checkpoint: string | null; resume: string | null; failures: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
+
 /** One run's row and numbered events in Durable Object SQLite storage. */
 export class RunStore {
   private readonly sql: SqlStorage;
@@ -44,6 +56,41 @@ export class RunStore {
       started_at INTEGER, ended_at INTEGER, last_error TEXT, pending_action TEXT)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS events (
       seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL, type TEXT NOT NULL, level INTEGER, json TEXT NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS loop (
+      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), checkpoint TEXT, resume TEXT,
+      failures INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
+      completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0)`);
+  }
+
+  /** The loop's state; a run created before the loop existed starts from nothing. */
+  loop(): LoopState {
+    const row = this.sql.exec<LoopRow>('SELECT * FROM loop WHERE singleton = 1').toArray()[0];
+    const checkpoint = row?.checkpoint ? checkpointSchema.safeParse(JSON.parse(row.checkpoint)) : null;
+    const resume = row?.resume ? resumeSchema.safeParse(JSON.parse(row.resume)) : null;
+    return {
+      checkpoint: checkpoint?.success ? checkpoint.data : null,
+      resume: resume?.success ? resume.data : null,
+      failures: row?.failures ?? 0,
+      promptTokens: row?.prompt_tokens ?? 0,
+      completionTokens: row?.completion_tokens ?? 0,
+      costUsd: row?.cost_usd ?? 0,
+    };
+  }
+
+  /** Changes the loop's state; `tokens` are added to the totals. */
+  setLoop(patch: Partial<Pick<LoopState, 'checkpoint' | 'resume' | 'failures'>>, tokens?: { prompt: number; completion: number; costUsd: number }): void {
+    this.sql.exec('INSERT OR IGNORE INTO loop (singleton) VALUES (1)');
+    if (patch.checkpoint !== undefined) this.sql.exec('UPDATE loop SET checkpoint = ?', patch.checkpoint && JSON.stringify(patch.checkpoint));
+    if (patch.resume !== undefined) this.sql.exec('UPDATE loop SET resume = ?', patch.resume && JSON.stringify(patch.resume));
+    if (patch.failures !== undefined) this.sql.exec('UPDATE loop SET failures = ?', patch.failures);
+    if (tokens) {
+      this.sql.exec(
+        'UPDATE loop SET prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost_usd = cost_usd + ?',
+        tokens.prompt,
+        tokens.completion,
+        tokens.costUsd,
+      );
+    }
   }
 
   /** The run, or null when this object holds none. */

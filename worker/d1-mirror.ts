@@ -1,0 +1,103 @@
+// The D1 index of a run, fed from its stored events: llm_calls, executions and commands rows are
+// queued as steps commit and written in one batch per proxy call, with the run row.
+import { commands, executions, llmCalls, runs } from '../schema/db.ts';
+import type { RunEvent } from '../schema/protocol.ts';
+import type { RunSummary } from '../schema/run.ts';
+import { database } from './db.ts';
+import type { LoopState } from './run-store.ts';
+
+type Trace = { request: unknown; response: unknown };
+export type MirrorRows = {
+  llmCalls: (typeof llmCalls.$inferInsert)[];
+  executions: (typeof executions.$inferInsert)[];
+  commands: (typeof commands.$inferInsert)[];
+};
+
+export const emptyRows = (): MirrorRows => ({ llmCalls: [], executions: [], commands: [] });
+
+/** Adds the rows that stored events imply; `traces` holds raw model requests by callId. */
+export function addRows(rows: MirrorRows, events: readonly RunEvent[], traces: ReadonlyMap<string, Trace>): void {
+  const commandText = new Map<string, string>();
+  for (const event of events) {
+    const createdAt = Date.parse(event.ts);
+    if (event.type === 'llm_call') {
+      const trace = traces.get(event.callId);
+      rows.llmCalls.push({
+        id: `${event.runId}:${event.seq}`,
+        runId: event.runId,
+        seq: event.seq,
+        level: event.level,
+        model: event.model,
+        stage: event.stage,
+        promptTokens: event.promptTokens,
+        completionTokens: event.completionTokens,
+        latencyMs: event.latencyMs,
+        costUsd: event.costUsd,
+        errorClass: event.errorClass,
+        request: trace?.request ?? null,
+        response: trace?.response ?? null,
+        createdAt,
+      });
+    } else if (event.type === 'node') {
+      rows.executions.push({
+        runId: event.runId,
+        seq: event.seq,
+        node: event.name,
+        level: event.level,
+        startedAt: Date.parse(event.startedAt),
+        durationMs: event.durationMs,
+        status: event.status,
+        error: event.error,
+      });
+    } else if (event.type === 'command') {
+      commandText.set(event.commandId, event.command);
+    } else if (event.type === 'output') {
+      rows.commands.push({
+        runId: event.runId,
+        seq: event.seq,
+        level: event.level,
+        command: commandText.get(event.commandId) ?? '',
+        exitCode: event.exitCode,
+        durationMs: event.durationMs,
+        outputBytes: event.stdout.length + event.stderr.length,
+        truncated: event.truncated,
+        createdAt,
+      });
+    }
+  }
+}
+
+/** Writes the run row and the queued rows in one D1 batch. */
+export async function flushMirror(env: Env, run: RunSummary, loop: LoopState, rows: MirrorRows): Promise<void> {
+  const db = database(env);
+  const row = {
+    id: run.id,
+    status: run.status,
+    target: run.config.target,
+    model: run.config.model,
+    startLevel: run.config.startLevel,
+    endLevel: run.config.endLevel,
+    maxRetries: run.config.maxRetries,
+    budget: run.config.budget,
+    currentLevel: run.currentLevel,
+    levelsSolved: run.levelsSolved,
+    promptTokens: loop.promptTokens,
+    completionTokens: loop.completionTokens,
+    costUsd: loop.costUsd,
+    lastError: run.lastError,
+    createdAt: Date.parse(run.createdAt),
+    updatedAt: Date.parse(run.updatedAt),
+    startedAt: run.startedAt ? Date.parse(run.startedAt) : null,
+    endedAt: run.endedAt ? Date.parse(run.endedAt) : null,
+  };
+  const { id: _id, createdAt: _createdAt, ...changes } = row;
+  // D1 binds at most 100 parameters per statement; chunk the inserts to stay under it.
+  const chunks = <T,>(items: T[], size: number) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
+  const statements = [
+    db.insert(runs).values(row).onConflictDoUpdate({ target: runs.id, set: changes }),
+    ...chunks(rows.llmCalls, 6).map((part) => db.insert(llmCalls).values(part).onConflictDoNothing()),
+    ...chunks(rows.executions, 10).map((part) => db.insert(executions).values(part)),
+    ...chunks(rows.commands, 10).map((part) => db.insert(commands).values(part)),
+  ] as const;
+  await db.batch(statements as unknown as [(typeof statements)[0], ...(typeof statements)[number][]]);
+}

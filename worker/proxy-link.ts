@@ -1,0 +1,76 @@
+// The Durable Object's side of POST /v1/advance: send the checkpoint, read NDJSON lines as they
+// arrive, validate each. Every way the call can go wrong becomes a result, never a throw.
+import { describeIssues } from '../schema/issues.ts';
+import type { ProxyLine, ProxyRequest } from '../schema/protocol.ts';
+import { proxyLineSchema } from '../schema/protocol.ts';
+import type { WorkerSettings } from './env.ts';
+
+export type EndLine = Extract<ProxyLine, { type: 'end' }>;
+
+/** How a call ended: the proxy's end line, a failure worth retrying, a refusal that is not, or our abort. */
+export type LinkResult =
+  | { kind: 'ended'; end: EndLine }
+  | { kind: 'retry'; message: string }
+  | { kind: 'refused'; status: number; code: string; message: string }
+  | { kind: 'aborted' };
+
+/** Calls the proxy and hands each line to `onLine` in order; returns how the call ended. */
+export async function callProxy(settings: WorkerSettings, request: ProxyRequest, signal: AbortSignal, onLine: (line: ProxyLine) => void | Promise<void>): Promise<LinkResult> {
+  let response: Response;
+  try {
+    response = await fetch(`${settings.proxyUrl}/v1/advance`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${settings.proxySecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+      signal,
+    });
+  } catch (err) {
+    if (signal.aborted) return { kind: 'aborted' };
+    return { kind: 'retry', message: `cannot reach the proxy at ${settings.proxyUrl}: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+    const message = body?.error?.message ?? `HTTP ${response.status}`;
+    if (response.status >= 500 || response.status === 429) return { kind: 'retry', message: `the proxy answered ${response.status}: ${message}` };
+    return { kind: 'refused', status: response.status, code: body?.error?.code ?? 'refused', message };
+  }
+  if (!response.body) return { kind: 'retry', message: 'the proxy answered without a body' };
+
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  try {
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      buffered += chunk.value;
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const raw = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        if (!raw.trim()) continue;
+        const line = parseLine(raw);
+        if (!line.ok) {
+          await reader.cancel().catch(() => {});
+          return { kind: 'retry', message: line.message };
+        }
+        await onLine(line.line);
+        if (line.line.type === 'end') return { kind: 'ended', end: line.line };
+      }
+    }
+  } catch (err) {
+    if (signal.aborted) return { kind: 'aborted' };
+    return { kind: 'retry', message: `the proxy's stream broke: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  return signal.aborted ? { kind: 'aborted' } : { kind: 'retry', message: 'the proxy closed the stream before its end line' };
+}
+
+function parseLine(raw: string): { ok: true; line: ProxyLine } | { ok: false; message: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { ok: false, message: `the proxy sent a line that is not JSON: ${raw.slice(0, 80)}` };
+  }
+  const parsed = proxyLineSchema.safeParse(json);
+  return parsed.success ? { ok: true, line: parsed.data } : { ok: false, message: `the proxy sent an invalid line: ${describeIssues(parsed.error)}` };
+}

@@ -1,0 +1,49 @@
+// WebSocket plumbing for RunSession: parsing client messages without ever throwing, sending
+// server messages, and the per-socket state kept in the hibernation attachment.
+import { describeIssues } from '../schema/issues.ts';
+import type { ClientMessage, ServerMessage } from '../schema/protocol.ts';
+import { clientMessageSchema, MAX_CLIENT_MESSAGE_BYTES } from '../schema/protocol.ts';
+import type { RunAction } from '../schema/run.ts';
+
+/** A socket is live once its replay is done; live sockets get new events as they are stored. */
+export type SocketState = { live: boolean };
+
+export type Parsed = { ok: true; message: ClientMessage } | { ok: false; code: string; message: string };
+
+/** Never throws: a bad message becomes an error answer for that socket alone. */
+export function parseClientMessage(raw: string | ArrayBuffer): Parsed {
+  if (typeof raw !== 'string') return { ok: false, code: 'invalid_message', message: 'send JSON text frames, not binary' };
+  if (new TextEncoder().encode(raw).byteLength > MAX_CLIENT_MESSAGE_BYTES) {
+    return { ok: false, code: 'message_too_large', message: `messages are limited to ${MAX_CLIENT_MESSAGE_BYTES} bytes` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { ok: false, code: 'invalid_json', message: 'the message is not valid JSON; see docs/protocol.md' };
+  }
+  const parsed = clientMessageSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, code: 'invalid_message', message: `the message is invalid: ${describeIssues(parsed.error)}` };
+  return { ok: true, message: parsed.data };
+}
+
+export function stripType(msg: Extract<ClientMessage, { type: 'user_action' }>): RunAction {
+  const { type: _type, ...action } = msg;
+  return action;
+}
+
+export function send(ws: WebSocket, message: ServerMessage): void {
+  try {
+    ws.send(JSON.stringify(message));
+  } catch {
+    // The socket closed under us; its close handler cleans up.
+  }
+}
+
+export function getState(ws: WebSocket): SocketState {
+  return (ws.deserializeAttachment() as SocketState | null) ?? { live: false };
+}
+
+export function setState(ws: WebSocket, state: SocketState): void {
+  ws.serializeAttachment(state);
+}

@@ -19,6 +19,9 @@ export default defineConfig({
                 // The real proxy and range, started on free ports by test/support/worker-global-setup.ts.
                 PROXY_URL: inject('proxyUrl'),
                 PROXY_SECRET: inject('proxySecret'),
+                // Quick retries, so the proxy_unreachable pause comes within a test's time.
+                PROXY_RETRY_MS: '20',
+                PROXY_MAX_FAILURES: '3',
                 TEST_MIGRATIONS: await readD1Migrations('./schema/migrations'),
               },
             },

@@ -1,5 +1,7 @@
-// Runs in Node before the worker tests: the real range and proxy, whose URL the worker gets as PROXY_URL.
+// Runs in Node before the worker tests: the real range and proxy, and in front of them a scripted
+// fake proxy (test/support/fake-proxy.ts) whose URL the worker gets as PROXY_URL.
 import type { TestProject } from 'vitest/node';
+import { startFakeProxy } from './fake-proxy.ts';
 import { startLoopbackServices } from './loopback-services.ts';
 
 declare module 'vitest' {
@@ -11,7 +13,11 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const services = await startLoopbackServices();
-  project.provide('proxyUrl', services.proxyUrl);
+  const fake = await startFakeProxy(services.proxyUrl);
+  project.provide('proxyUrl', fake.url);
   project.provide('proxySecret', services.proxySecret);
-  return () => services.close();
+  return async () => {
+    await fake.close();
+    await services.close();
+  };
 }

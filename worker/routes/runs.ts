@@ -1,6 +1,8 @@
 // /api/runs: create a run, read it, act on it, and watch it over a WebSocket.
 import { Hono } from 'hono';
 import { createRunBodySchema, runActionSchema, runIdSchema } from '../../schema/run.ts';
+import { z } from 'zod';
+import { describeIssues, issueList } from '../../schema/issues.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { newRunId } from '../run-id.ts';
 import { readJson } from '../validate.ts';
@@ -20,6 +22,15 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     return c.json(run);
   })
   .all('/:id', methodNotAllowed(['GET']))
+  .get('/:id/events', async (c) => {
+    const id = checkedId(c.req.param('id'));
+    const query = eventsQuerySchema.safeParse(c.req.query());
+    if (!query.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(query.error)}`, issueList(query.error));
+    const page = await sessionFor(c.env, id).events(query.data.since, query.data.limit);
+    if (!page) throw unknownRun(id);
+    return c.json(page);
+  })
+  .all('/:id/events', methodNotAllowed(['GET']))
   .post('/:id/actions', async (c) => {
     const id = checkedId(c.req.param('id'));
     const action = await readJson(c, runActionSchema);
@@ -36,6 +47,12 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     return sessionFor(c.env, id).fetch(c.req.raw);
   })
   .all('/:id/ws', methodNotAllowed(['GET']));
+
+/** ?since=N&limit=M: events after seq N, at most M (1-1000, default 500). */
+const eventsQuerySchema = z.strictObject({
+  since: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(0),
+  limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(500),
+});
 
 function sessionFor(env: Env, id: string) {
   return env.RUN_SESSION.get(env.RUN_SESSION.idFromName(id));

@@ -97,3 +97,24 @@ export const runActionSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('resume') }),
 ]);
 export type RunAction = z.infer<typeof runActionSchema>;
+
+/** One row of GET /api/runs: the summary plus the run's model usage. */
+export const runListItemSchema = runSummarySchema.extend({
+  promptTokens: z.number().int().min(0),
+  completionTokens: z.number().int().min(0),
+  costUsd: z.number().min(0),
+});
+export type RunListItem = z.infer<typeof runListItemSchema>;
+
+/** GET /api/runs: newest first; pass nextCursor back as ?cursor= for the next page. */
+export const runListSchema = z.object({ runs: z.array(runListItemSchema), nextCursor: z.string().nullable() });
+export type RunList = z.infer<typeof runListSchema>;
+
+/** The query GET /api/runs accepts. */
+export const runListQuerySchema = z.strictObject({
+  status: runStatusSchema.optional(),
+  limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20),
+  cursor: z.string().regex(/^\d+:run_[0-9a-z]+$/, 'is not a cursor from a previous page').optional(),
+  /** The API token a browser may pass in the URL; checked by the worker's auth, ignored here. */
+  token: z.string().optional(),
+});

@@ -1,7 +1,9 @@
 // D1 access through drizzle: the run index that the run list and analytics read.
-import { count, eq } from 'drizzle-orm';
+import { and, count, desc, eq, lt, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import { runs } from '../schema/db.ts';
+import type { RunList, RunListItem, RunStatus } from '../schema/run.ts';
+import { runConfigSchema } from '../schema/run.ts';
 
 /** A drizzle client over the D1 binding. */
 export function database(env: Env) {
@@ -18,4 +20,50 @@ export async function countRuns(env: Env): Promise<number> {
 export async function findRun(env: Env, id: string) {
   const [row] = await database(env).select().from(runs).where(eq(runs.id, id));
   return row;
+}
+
+/** A page of the run list, newest first. The cursor is "createdAt:id" of the last row shown. */
+export async function listRuns(env: Env, query: { status?: RunStatus; limit: number; cursor?: string }): Promise<RunList> {
+  const conditions = [];
+  if (query.status) conditions.push(eq(runs.status, query.status));
+  if (query.cursor) {
+    const [at, id] = query.cursor.split(':') as [string, string];
+    const createdAt = Number(at);
+    conditions.push(or(lt(runs.createdAt, createdAt), and(eq(runs.createdAt, createdAt), lt(runs.id, id))));
+  }
+  const rows = await database(env)
+    .select()
+    .from(runs)
+    .where(and(...conditions))
+    .orderBy(desc(runs.createdAt), desc(runs.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return { runs: page.map(toListItem), nextCursor: rows.length > query.limit && last ? `${last.createdAt}:${last.id}` : null };
+}
+
+function toListItem(row: typeof runs.$inferSelect): RunListItem {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: row.id,
+    config: runConfigSchema.parse({
+      target: row.target,
+      startLevel: row.startLevel,
+      endLevel: row.endLevel,
+      model: row.model,
+      maxRetries: row.maxRetries,
+      budget: row.budget,
+    }),
+    status: row.status as RunStatus,
+    currentLevel: row.currentLevel,
+    levelsSolved: row.levelsSolved,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+    startedAt: iso(row.startedAt),
+    endedAt: iso(row.endedAt),
+    lastError: row.lastError,
+    promptTokens: row.promptTokens,
+    completionTokens: row.completionTokens,
+    costUsd: row.costUsd,
+  };
 }

@@ -1,6 +1,7 @@
 // /api/runs: create a run, read it, act on it, and watch it over a WebSocket.
 import { Hono } from 'hono';
-import { createRunBodySchema, runActionSchema, runIdSchema } from '../../schema/run.ts';
+import { createRunBodySchema, runActionSchema, runIdSchema, runListQuerySchema } from '../../schema/run.ts';
+import { listRuns } from '../db.ts';
 import { z } from 'zod';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
@@ -15,7 +16,12 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
     return c.json(run, 201);
   })
-  .all('/', methodNotAllowed(['POST']))
+  .get('/', async (c) => {
+    const query = runListQuerySchema.safeParse(c.req.query());
+    if (!query.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(query.error)}`, issueList(query.error));
+    return c.json(await listRuns(c.env, query.data));
+  })
+  .all('/', methodNotAllowed(['GET', 'POST']))
   .get('/:id', async (c) => {
     const run = await sessionFor(c.env, checkedId(c.req.param('id'))).summary();
     if (!run) throw unknownRun(c.req.param('id'));
@@ -52,6 +58,7 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
 const eventsQuerySchema = z.strictObject({
   since: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(0),
   limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(500),
+  token: z.string().optional(),
 });
 
 function sessionFor(env: Env, id: string) {

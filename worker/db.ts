@@ -4,6 +4,7 @@ import { drizzle } from 'drizzle-orm/d1';
 import { runs } from '../schema/db.ts';
 import type { RunList, RunListItem, RunStatus } from '../schema/run.ts';
 import { runConfigSchema } from '../schema/run.ts';
+import { runTimes } from './run-times.ts';
 
 /** A drizzle client over the D1 binding. */
 export function database(env: Env) {
@@ -43,7 +44,6 @@ export async function listRuns(env: Env, query: { status?: RunStatus; limit: num
 }
 
 function toListItem(row: typeof runs.$inferSelect): RunListItem {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: row.id,
     config: runConfigSchema.parse({
@@ -57,10 +57,7 @@ function toListItem(row: typeof runs.$inferSelect): RunListItem {
     status: row.status as RunStatus,
     currentLevel: row.currentLevel,
     levelsSolved: row.levelsSolved,
-    createdAt: new Date(row.createdAt).toISOString(),
-    updatedAt: new Date(row.updatedAt).toISOString(),
-    startedAt: iso(row.startedAt),
-    endedAt: iso(row.endedAt),
+    ...runTimes(row.createdAt, row.updatedAt, row.startedAt, row.endedAt),
     lastError: row.lastError,
     promptTokens: row.promptTokens,
     completionTokens: row.completionTokens,

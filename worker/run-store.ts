@@ -4,6 +4,7 @@ import type { Checkpoint, PendingAction, Resume, RunEvent, RunEventBody } from '
 import { checkpointSchema, resumeSchema, runEventSchema } from '../schema/protocol.ts';
 import type { RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
 import { runConfigSchema } from '../schema/run.ts';
+import { runTimes } from './run-times.ts';
 
 type RunRow = {
   run_id: string;
@@ -158,17 +159,13 @@ export class RunStore {
 }
 
 function toSummary(row: RunRow): RunSummary {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: row.run_id,
     config: runConfigSchema.parse(JSON.parse(row.config)) satisfies RunConfig,
     status: row.status as RunStatus,
     currentLevel: row.current_level,
     levelsSolved: row.levels_solved,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-    startedAt: iso(row.started_at),
-    endedAt: iso(row.ended_at),
+    ...runTimes(row.created_at, row.updated_at, row.started_at, row.ended_at),
     lastError: row.last_error,
   };
 }

@@ -141,8 +141,8 @@ export class RunSession extends DurableObject<Env> {
     const request = { runId: run.id, config: run.config, checkpoint: loop.checkpoint, ...(loop.resume ? { resume: loop.resume } : {}) };
     try {
       return await callProxy(settings, request, abort.signal, (line: ProxyLine) => {
-        // A stop or pause while the call runs: keep nothing more from it.
-        if (this.store.summary()?.status !== 'running') return abort.abort();
+        // stop and pause abort this call (act()); nothing after that is kept.
+        if (abort.signal.aborted) return;
         if (line.type === 'event') {
           const { ts: _ts, ...body } = line.event;
           step.push(body as RunEventBody);
@@ -208,9 +208,8 @@ export class RunSession extends DurableObject<Env> {
       case 'completed':
       case 'stopped':
         // The proxy already sent run_complete as the step's last event.
-        this.store.update({ status: end.outcome, endedAt: now }, now);
-        this.record({ type: 'status_changed', from: run.status, to: end.outcome }, now);
-        return;
+        this.store.update({ endedAt: now }, now);
+        return this.transition(run.status, end.outcome, now, end.outcome === 'completed' ? 'every level asked for is solved' : 'stopped');
       case 'failed':
         return this.fail(run, end.error ?? 'the agent failed');
     }

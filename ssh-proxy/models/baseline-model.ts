@@ -49,8 +49,8 @@ export function decide(input: PlanInput): ModelDecision {
   const candidate = freshCandidate(input);
   if (candidate) return { kind: 'submit_password', callId, thinking: `"${candidate.token}" ${candidate.where}; submitting it.`, password: candidate.token };
 
-  const ran = new Set(input.history.filter((t) => t.kind === 'command').map((t) => t.command));
   const commands = input.history.filter((t): t is CommandTurn => t.kind === 'command');
+  const ran = new Set(commands.map((t) => t.command));
   const queue: Step[] = [
     ...hintSteps(input),
     ...commands.toReversed().flatMap(followUps),

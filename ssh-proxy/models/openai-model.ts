@@ -90,8 +90,10 @@ export class OpenAiModel implements AgentModel {
         const tries = attempt > 1 ? ` (${attempt} tries)` : '';
         return { ok: false, failure: { errorClass: failure.errorClass, message: failure.message + tries }, calls };
       }
-      const wait = Math.min(failure.retryAfterMs ?? Infinity, this.settings.backoffMaxMs * 4);
-      const delay = Number.isFinite(wait) ? wait : backoffDelay(attempt, this.settings.backoffBaseMs, this.settings.backoffMaxMs);
+      const delay =
+        failure.retryAfterMs !== undefined
+          ? Math.min(failure.retryAfterMs, this.settings.backoffMaxMs * 4)
+          : backoffDelay(attempt, this.settings.backoffBaseMs, this.settings.backoffMaxMs);
       if (!(await sleep(delay, signal))) return { ok: false, failure: { errorClass: 'aborted', message: 'the call was aborted' }, calls };
     }
   }

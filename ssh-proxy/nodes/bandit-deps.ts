@@ -22,7 +22,7 @@ export type BanditDeps = {
 
 export type BanditContext = NodeContext<BanditDeps>;
 
-/** Lines of history the model sees, per entry; the full output is in the output event. */
+/** Characters of each output the model sees (head and tail); the full output is in the output event. */
 export const HISTORY_OUTPUT_CHARS = 4_000;
 
 /** What the model is shown, from the state. */

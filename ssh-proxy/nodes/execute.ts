@@ -12,7 +12,7 @@ export async function execute(s: BanditState, ctx: BanditContext): Promise<Parti
   const decision = s.decision;
   if (decision?.kind !== 'run_command') throw new Error('execute needs a run_command decision');
   const command = decision.command.trim();
-  const repeats = s.history.filter((t) => t.kind === 'command' && t.command.trim() === command).length;
+  const repeats = s.history.filter((t) => t.kind === 'command' && t.command === command).length;
   if (repeats >= LOOP_REPEATS) return { failure: 'loop_detected' };
 
   const serial = s.serial + 1;

@@ -76,24 +76,22 @@ describe('durability', () => {
 });
 
 async function hangUpMidCommand(services: LoopbackServices): Promise<void> {
-  {
-    const abort = new AbortController();
-    const response = await postAdvance(services, advanceBody('run_abort00000000000000000', { model: 'fake-model', endLevel: 0 }), { signal: abort.signal });
-    const reader = response.body?.getReader();
-    if (!reader) throw new Error('no body');
-    let text = '';
-    while (!text.includes('"command":"sleep 8"')) {
-      const chunk = await reader.read();
-      if (chunk.done) throw new Error(`stream ended before the command: ${text}`);
-      text += new TextDecoder().decode(chunk.value);
-    }
-    expect(services.proxy.activeRuns()).toBe(1);
-    const hungUp = performance.now();
-    abort.abort();
-    await vi.waitFor(() => expect(services.proxy.activeRuns()).toBe(0), { timeout: 6_000, interval: 10 });
-    const stoppedMs = performance.now() - hungUp;
-    console.log(`graph stopped ${stoppedMs.toFixed(0)} ms after the caller hung up, mid \`sleep 8\``);
-    // Far less than the 8 s the command would have taken: the exec was cut, not waited out.
-    expect(stoppedMs).toBeLessThan(6_000);
+  const abort = new AbortController();
+  const response = await postAdvance(services, advanceBody('run_abort00000000000000000', { model: 'fake-model', endLevel: 0 }), { signal: abort.signal });
+  const reader = response.body?.getReader();
+  if (!reader) throw new Error('no body');
+  let text = '';
+  while (!text.includes('"command":"sleep 8"')) {
+    const chunk = await reader.read();
+    if (chunk.done) throw new Error(`stream ended before the command: ${text}`);
+    text += new TextDecoder().decode(chunk.value);
   }
+  expect(services.proxy.activeRuns()).toBe(1);
+  const hungUp = performance.now();
+  abort.abort();
+  await vi.waitFor(() => expect(services.proxy.activeRuns()).toBe(0), { timeout: 6_000, interval: 10 });
+  const stoppedMs = performance.now() - hungUp;
+  console.log(`graph stopped ${stoppedMs.toFixed(0)} ms after the caller hung up, mid \`sleep 8\``);
+  // Far less than the 8 s the command would have taken: the exec was cut, not waited out.
+  expect(stoppedMs).toBeLessThan(6_000);
 }

@@ -55,8 +55,9 @@ export async function advanceUntilSettled(to: AdvanceTarget, body: ProxyRequest,
     const reply = await advance(to, request);
     replies.push(reply);
     if (reply.end.outcome !== 'yielded') return replies;
-    request = { ...request, checkpoint: reply.last ?? request.checkpoint, resume: undefined };
-    delete request.resume;
+    // The answer was delivered with the first call; later calls carry only the checkpoint.
+    const { resume: _delivered, ...rest } = request;
+    request = { ...rest, checkpoint: reply.last ?? request.checkpoint };
   }
   throw new Error(`the run was still yielding after ${maxCalls} calls`);
 }

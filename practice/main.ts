@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { describeIssues } from '../schema/issues.ts';
 import { PRACTICE_LEVELS } from './catalogue.ts';
 import { loadHostKey } from './host-key.ts';
+import { readOrCreate } from './persisted-file.ts';
 import { startRange } from './server.ts';
 
 const settingsSchema = z.object({
@@ -23,7 +24,8 @@ const { values } = parseArgs({ options: { port: { type: 'string' }, host: { type
 const parsed = settingsSchema.safeParse({
   host: values.host ?? process.env.PRACTICE_HOST ?? '127.0.0.1',
   port: values.port ?? process.env.PRACTICE_PORT ?? 2220,
-  seed: values.seed ?? process.env.PRACTICE_SEED ?? randomBytes(6).toString('hex'),
+  // A world that outlives a restart: runs in progress hold passwords it handed out.
+  seed: values.seed ?? process.env.PRACTICE_SEED ?? readOrCreate(process.env.PRACTICE_SEED_FILE ?? '.state/practice/seed', () => randomBytes(6).toString('hex')).trim(),
   hostKeyPath: process.env.PRACTICE_HOST_KEY ?? '.state/practice/host_key',
   maxConnections: process.env.PRACTICE_MAX_CONNECTIONS ?? 256,
 });

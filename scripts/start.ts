@@ -54,6 +54,7 @@ function startChildren(supervisor: Supervisor, s: StackSettings): void {
   supervisor.start('range', process.execPath, [join(root, 'practice/main.ts'), '--port', String(s.practicePort)], {
     ...env,
     PRACTICE_HOST_KEY: join(s.stateDir, 'practice/host_key'),
+    PRACTICE_SEED_FILE: join(s.stateDir, 'practice/seed'),
   });
   supervisor.start('proxy', process.execPath, [join(root, 'ssh-proxy/main.ts')], env);
   supervisor.start(

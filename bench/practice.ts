@@ -4,44 +4,17 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import ssh2 from 'ssh2';
 import { freePort } from '../test/support/free-port.ts';
+import { connectClient, exec } from './ssh-timing.ts';
+import { percentile } from './stats.ts';
 
 const { values } = parseArgs({ options: { execs: { type: 'string', default: '500' }, logins: { type: 'string', default: '50' } } });
 const EXECS = Number(values.execs);
 const LOGINS = Number(values.logins);
 
-type TunableClient = ssh2.Client & { setNoDelay(noDelay?: boolean): void };
-
-function connectClient(port: number): Promise<TunableClient> {
-  return new Promise((resolve, reject) => {
-    const client = new ssh2.Client() as TunableClient;
-    client.on('ready', () => resolve(client)).on('error', reject);
-    client.connect({ host: '127.0.0.1', port, username: 'bandit0', password: 'bandit0' });
-    client.setNoDelay(true);
-  });
-}
-
-function exec(client: ssh2.Client, command: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    client.exec(command, (err, stream) => {
-      if (err) return reject(err);
-      let out = '';
-      stream.on('data', (d: Buffer) => (out += d));
-      stream.stderr.resume();
-      stream.on('close', () => resolve(out));
-    });
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 function summary(label: string, samples: number[]): string {
-  const sorted = [...samples].sort((a, b) => a - b);
   const f = (n: number) => n.toFixed(2).padStart(8);
-  return `${label.padEnd(28)} ${String(samples.length).padStart(5)} ${f(percentile(sorted, 50))} ${f(percentile(sorted, 99))} ${f(sorted[sorted.length - 1]!)}`;
+  return `${label.padEnd(28)} ${String(samples.length).padStart(5)} ${f(percentile(samples, 50))} ${f(percentile(samples, 99))} ${f(Math.max(...samples))}`;
 }
 
 const port = await freePort();

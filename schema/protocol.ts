@@ -176,15 +176,27 @@ export const snapshotSchema = z.object({
 });
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
-/** Everything the Durable Object sends over a socket. Only `event` messages are part of the log. */
+/**
+ * Everything the Durable Object sends over a socket. Only `event` and `events` messages are part of
+ * the log: `events` carries several in seq order (a replay page, or the events of one agent step), so
+ * a client handles both.
+ */
 export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('welcome'), protocolVersion: z.number().int(), runId: runIdSchema }),
   z.object({ type: z.literal('snapshot'), ...snapshotSchema.shape }),
   z.object({ type: z.literal('event'), event: runEventSchema }),
+  z.object({ type: z.literal('events'), events: z.array(runEventSchema).min(1) }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
   z.object({ type: z.literal('pong'), ts: timestamp }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
+
+/** The log events a server message carries, oldest first; none for the other messages. */
+export function eventsOf(message: ServerMessage): RunEvent[] {
+  if (message.type === 'event') return [message.event];
+  if (message.type === 'events') return message.events;
+  return [];
+}
 
 // ── Durable Object ⇄ proxy ──────────────────────────────────────────────────────────────────
 

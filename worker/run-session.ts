@@ -14,11 +14,13 @@ import { callProxy } from './proxy-link.ts';
 import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
 import { RunStore } from './run-store.ts';
-import { getState, parseClientMessage, send, setState, stripType } from './sockets.ts';
+import { eventsMessage, getState, parseClientMessage, send, sendText, setState, stripType } from './sockets.ts';
 import { effectsOf } from './step-effects.ts';
 
-/** Events are replayed to a connecting client in pages of this size. */
-const REPLAY_PAGE = 500;
+/** Events are replayed to a connecting client in messages of at most this many events… */
+const REPLAY_PAGE = 1000;
+/** …and about this many bytes, well under any WebSocket frame limit. */
+const REPLAY_PAGE_BYTES = 512 * 1024;
 
 /** The outcome of an action: the run after it, or why it was refused (HTTP 409). */
 export type ActionResult = { ok: true; run: RunSummary } | { ok: false; code: 'conflict' | 'not_found'; message: string };
@@ -263,10 +265,11 @@ export class RunSession extends DurableObject<Env> {
     const run = this.store.summary();
     if (!run) return;
     send(ws, { type: 'snapshot', run, lastSeq: this.store.lastSeq(), pendingAction: this.store.pendingAction() });
+    // Pages until one comes back empty: a page may end early on its byte limit.
     for (let after = since; ; ) {
-      const page = this.store.eventsAfter(after, REPLAY_PAGE);
-      for (const event of page) send(ws, { type: 'event', event });
-      if (page.length < REPLAY_PAGE) break;
+      const page = this.store.eventTextAfter(after, REPLAY_PAGE, REPLAY_PAGE_BYTES);
+      if (page.length === 0) break;
+      sendText(ws, eventsMessage(page.map((row) => row.json)));
       after = page[page.length - 1]!.seq;
     }
     setState(ws, { live: true });
@@ -283,9 +286,10 @@ export class RunSession extends DurableObject<Env> {
 
   private broadcast(events: readonly RunEvent[]): void {
     if (events.length === 0) return;
+    // One message per step for every client, serialised once.
+    const text = eventsMessage(events.map((event) => JSON.stringify(event)));
     for (const ws of this.ctx.getWebSockets()) {
-      if (!getState(ws).live) continue;
-      for (const event of events) send(ws, { type: 'event', event });
+      if (getState(ws).live) sendText(ws, text);
     }
   }
 

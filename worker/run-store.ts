@@ -149,6 +149,21 @@ export class RunStore {
     return this.sql.exec<{ seq: number | null }>('SELECT max(seq) AS seq FROM events').one().seq ?? 0;
   }
 
+  /**
+   * Stored events with seq > since as their JSON text, oldest first, until `limit` events or about
+   * `maxBytes` (at least one event). Replays send this text as is, with no parse and re-serialise.
+   */
+  eventTextAfter(since: number, limit: number, maxBytes: number): { seq: number; json: string }[] {
+    const rows: { seq: number; json: string }[] = [];
+    let bytes = 0;
+    for (const row of this.sql.exec<{ seq: number; json: string }>('SELECT seq, json FROM events WHERE seq > ? ORDER BY seq LIMIT ?', since, limit)) {
+      if (rows.length > 0 && bytes + row.json.length > maxBytes) break;
+      rows.push(row);
+      bytes += row.json.length;
+    }
+    return rows;
+  }
+
   /** Events with seq > since, oldest first, at most `limit`. */
   eventsAfter(since: number, limit: number): RunEvent[] {
     return this.sql

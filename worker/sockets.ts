@@ -33,11 +33,21 @@ export function stripType(msg: Extract<ClientMessage, { type: 'user_action' }>):
 }
 
 export function send(ws: WebSocket, message: ServerMessage): void {
+  sendText(ws, JSON.stringify(message));
+}
+
+/** Sends an already serialised server message. */
+export function sendText(ws: WebSocket, text: string): void {
   try {
-    ws.send(JSON.stringify(message));
+    ws.send(text);
   } catch {
     // The socket closed under us; its close handler cleans up.
   }
+}
+
+/** An `events` message (or `event` for one) from events already serialised, without parsing them again. */
+export function eventsMessage(jsonEvents: readonly string[]): string {
+  return jsonEvents.length === 1 ? `{"type":"event","event":${jsonEvents[0]}}` : `{"type":"events","events":[${jsonEvents.join(',')}]}`;
 }
 
 export function getState(ws: WebSocket): SocketState {

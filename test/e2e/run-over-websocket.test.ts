@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunEvent, ServerMessage } from '../../schema/protocol.ts';
-import { serverMessageSchema } from '../../schema/protocol.ts';
+import type { RunEvent } from '../../schema/protocol.ts';
 import { runSummarySchema } from '../../schema/run.ts';
+import { watchEvents } from '../support/run-socket.ts';
 import type { StackProcess } from '../support/stack-process.ts';
 import { startStackProcess } from '../support/stack-process.ts';
 
@@ -23,29 +23,6 @@ afterAll(async () => {
 
 const HINT = 'the key logs you in: `ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14`';
 
-/** Opens a socket and collects events until `until` says stop; answers pauses with `answer`. */
-function watch(url: string, answer: (event: RunEvent, ws: WebSocket) => void, until: (event: RunEvent) => boolean): Promise<{ messages: ServerMessage[]; events: RunEvent[] }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
-    const messages: ServerMessage[] = [];
-    const events: RunEvent[] = [];
-    const timer = setTimeout(() => reject(new Error(`no end within 120 s; last: ${JSON.stringify(events.at(-1))}`)), 120_000);
-    ws.onmessage = (m) => {
-      const message = serverMessageSchema.parse(JSON.parse(String(m.data)));
-      messages.push(message);
-      if (message.type !== 'event') return;
-      events.push(message.event);
-      answer(message.event, ws);
-      if (until(message.event)) {
-        clearTimeout(timer);
-        ws.close();
-        resolve({ messages, events });
-      }
-    };
-    ws.onerror = () => reject(new Error('socket error'));
-  });
-}
-
 describe('a run watched and steered over a WebSocket', () => {
   it('pauses at max retries, continues on a hint, pauses again, stops, and replays exactly', async () => {
     const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ maxRetries: 1 }) });
@@ -54,14 +31,14 @@ describe('a run watched and steered over a WebSocket', () => {
     const socketUrl = `${stack.url.replace('http', 'ws')}/api/runs/${run.id}/ws`;
 
     let pauses = 0;
-    const { messages, events } = await watch(
+    const { messages, events } = await watchEvents(
       `${socketUrl}?since=0`,
+      (event) => event.type === 'run_complete',
       (event, ws) => {
         if (event.type !== 'user_action_required') return;
         pauses += 1;
         ws.send(JSON.stringify(pauses === 1 ? { type: 'user_action', action: 'continue', hint: HINT } : { type: 'stop' }));
       },
-      (event) => event.type === 'run_complete',
     );
     expect(messages.slice(0, 2).map((m) => m.type)).toEqual(['welcome', 'snapshot']);
     // Every event once, in order, no gaps.
@@ -91,7 +68,7 @@ describe('a run watched and steered over a WebSocket', () => {
     // A client that saw half reconnects with since and gets exactly the rest.
     const half = Math.floor(events.length / 2);
     const last = events.at(-1)!.seq;
-    const replay = await watch(`${socketUrl}?since=${half}`, () => {}, (event) => event.seq === last);
+    const replay = await watchEvents(`${socketUrl}?since=${half}`, (event) => event.seq === last);
     expect(replay.events.map((e) => e.seq)).toEqual(events.slice(half).map((e) => e.seq));
   });
 });

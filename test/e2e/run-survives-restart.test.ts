@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../schema/protocol.ts';
-import { serverMessageSchema } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { runSummarySchema } from '../../schema/run.ts';
+import { watchEvents } from '../support/run-socket.ts';
 import type { StackProcess } from '../support/stack-process.ts';
 import { startStackProcess } from '../support/stack-process.ts';
 
@@ -18,26 +18,6 @@ afterAll(async () => {
   await stack?.stop();
   rmSync(stateDir, { recursive: true, force: true });
 });
-
-/** Watches a run over a socket until `until` holds, then resolves with the events seen. */
-function watchUntil(url: string, until: (event: RunEvent) => boolean): Promise<RunEvent[]> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
-    const events: RunEvent[] = [];
-    const timer = setTimeout(() => reject(new Error(`condition not met within 60 s; last: ${JSON.stringify(events.at(-1))}`)), 60_000);
-    ws.onmessage = (m) => {
-      const message = serverMessageSchema.parse(JSON.parse(String(m.data)));
-      if (message.type !== 'event') return;
-      events.push(message.event);
-      if (until(message.event)) {
-        clearTimeout(timer);
-        ws.close();
-        resolve(events);
-      }
-    };
-    ws.onerror = () => reject(new Error('socket error'));
-  });
-}
 
 /** Polls the run until it has status `status`, with no client connected. */
 async function waitForStatus(url: string, status: RunSummary['status'], timeoutMs: number): Promise<RunSummary> {
@@ -57,7 +37,7 @@ describe('a run across a restart of the stack', () => {
     const run = runSummarySchema.parse(await created.json());
 
     // Cut the stack (worker, proxy and range) as soon as the agent has solved level 1.
-    const before = await watchUntil(`${stack.url.replace('http', 'ws')}/api/runs/${run.id}/ws?since=0`, (e) => e.type === 'level_complete' && e.level >= 1);
+    const { events: before } = await watchEvents(`${stack.url.replace('http', 'ws')}/api/runs/${run.id}/ws?since=0`, (e) => e.type === 'level_complete' && e.level >= 1, undefined, 60_000);
     expect(await stack.stop()).toBe(0);
     expect(before.some((e) => e.type === 'user_action_required' || e.type === 'run_complete')).toBe(false);
 

@@ -2,7 +2,7 @@
 // `since`, live broadcast to every client, and clear errors for bad messages.
 import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../../schema/protocol.ts';
-import { serverMessageSchema } from '../../schema/protocol.ts';
+import { eventsOf, serverMessageSchema } from '../../schema/protocol.ts';
 import { call, createRun } from './http.ts';
 
 /** An open socket whose messages are parsed with the protocol schema and queued for `next()`. */
@@ -97,6 +97,22 @@ describe('run WebSocket', () => {
     expect(await later.next()).toMatchObject({ type: 'event', event: { seq: 3, type: 'run_complete' } });
     later.send({ type: 'ping' });
     expect((await later.next()).type).toBe('pong');
+  });
+
+  it('replays a long history in batches, in order, with no gaps', async () => {
+    const run = await createRun();
+    const stopped = await call(`/api/runs/${run.id}/actions`, { method: 'POST', body: JSON.stringify({ action: 'stop' }) });
+    expect(stopped.status).toBe(200);
+    const replayed = await connect(`/api/runs/${run.id}/ws?since=0`);
+    expect((await replayed.next()).type).toBe('welcome');
+    expect(await replayed.next()).toMatchObject({ type: 'snapshot', lastSeq: 3 });
+    const batch = await replayed.next();
+    expect(batch.type).toBe('events');
+    expect(eventsOf(batch).map((e) => [e.seq, e.type])).toEqual([
+      [1, 'run_created'],
+      [2, 'status_changed'],
+      [3, 'run_complete'],
+    ]);
   });
 
   it('answers 404 for a socket to an unknown run', async () => {

@@ -1,5 +1,7 @@
-// The landing page. The runs list and the live run view arrive with the web UI issue.
+// The runs page: every run with its live status, a form to start one, and the stack's health.
 import { HealthPanel } from '../components/health-panel.tsx';
+import { NewRunForm } from '../components/new-run-form.tsx';
+import { RunList } from '../components/run-list.tsx';
 
 export default function Home() {
   return (
@@ -8,6 +10,8 @@ export default function Home() {
         <h1>bandit-runner</h1>
         <p className="lede">Watch LLM agents play SSH wargames live — every run durable, resumable and recorded in full.</p>
       </header>
+      <RunList />
+      <NewRunForm />
       <HealthPanel />
     </main>
   );

@@ -1,6 +1,53 @@
-// Typed calls to the worker's REST API, validated with the shared schemas.
-import { healthSchema } from '../../schema/api.ts';
+// Typed calls to the worker's REST API, validated with the shared schemas. Every failure becomes an
+// ApiFailure whose message is fit to show a person.
+import type { z } from 'zod';
+import { apiErrorSchema, healthSchema } from '../../schema/api.ts';
 import type { Health } from '../../schema/api.ts';
+import { modelListSchema } from '../../schema/protocol.ts';
+import type { ModelInfo } from '../../schema/protocol.ts';
+import { runListSchema, runSummarySchema } from '../../schema/run.ts';
+import type { RunAction, RunConfig, RunList, RunStatus, RunSummary } from '../../schema/run.ts';
+
+/** An API call that did not succeed: what the server said (or why there was no answer), and its status. */
+export class ApiFailure extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly issues: string[];
+
+  constructor(status: number, code: string, message: string, issues: string[] = []) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.issues = issues;
+  }
+}
+
+/** The API token, when the page was opened with ?token= (API_TOKEN set on the worker). */
+export function apiToken(): string | null {
+  if (typeof window === 'undefined') return null;
+  return new URLSearchParams(window.location.search).get('token');
+}
+
+async function request<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
+  const token = apiToken();
+  const headers: Record<string, string> = { Accept: 'application/json', ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}) };
+  let response: Response;
+  try {
+    response = await fetch(path, { ...init, headers });
+  } catch (err) {
+    if (init.signal?.aborted) throw err;
+    throw new ApiFailure(0, 'unreachable', 'The worker did not answer. Is `npm start` still running?');
+  }
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const parsed = apiErrorSchema.safeParse(body);
+    if (parsed.success) throw new ApiFailure(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.issues);
+    throw new ApiFailure(response.status, 'http_error', `The worker answered HTTP ${response.status}.`);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiFailure(response.status, 'unexpected_answer', `The worker's answer to ${path} was not understood.`);
+  return parsed.data;
+}
 
 /** GET /api/health; a 503 still carries a valid report of which component is down. */
 export async function fetchHealth(signal?: AbortSignal): Promise<Health> {
@@ -8,4 +55,25 @@ export async function fetchHealth(signal?: AbortSignal): Promise<Health> {
   const parsed = healthSchema.safeParse(await response.json());
   if (!parsed.success) throw new Error(`the health report was not understood (HTTP ${response.status})`);
   return parsed.data;
+}
+
+export function listRuns(status: RunStatus | null, signal?: AbortSignal): Promise<RunList> {
+  const query = new URLSearchParams({ limit: '50', ...(status ? { status } : {}) });
+  return request(`/api/runs?${query}`, runListSchema, { signal });
+}
+
+export function fetchRun(runId: string, signal?: AbortSignal): Promise<RunSummary> {
+  return request(`/api/runs/${encodeURIComponent(runId)}`, runSummarySchema, { signal });
+}
+
+export async function fetchModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+  return (await request('/api/models', modelListSchema, { signal })).models;
+}
+
+export function createRun(config: RunConfig): Promise<RunSummary> {
+  return request('/api/runs', runSummarySchema, { method: 'POST', body: JSON.stringify(config) });
+}
+
+export function sendAction(runId: string, action: RunAction): Promise<RunSummary> {
+  return request(`/api/runs/${encodeURIComponent(runId)}/actions`, runSummarySchema, { method: 'POST', body: JSON.stringify(action) });
 }

@@ -1,0 +1,91 @@
+'use client';
+// The agent's story, one entry per event worth reading: thinking, commands and their output, level
+// changes, lessons, hints, errors and pauses. Scheduling detail (graph nodes, model call stats) stays
+// out; the counters and the terminal cover it.
+import type { ReactNode } from 'react';
+import type { RunEvent } from '../../schema/protocol.ts';
+import { pauseReasonText, STATUS_LABELS } from '../lib/format.ts';
+import { useStickToBottom } from '../lib/use-stick-to-bottom.ts';
+
+const HIDDEN: ReadonlySet<RunEvent['type']> = new Set(['node', 'llm_call', 'run_created']);
+const SHORT_OUTPUT_LINES = 6;
+
+export function ChatLog({ events }: { events: readonly RunEvent[] }) {
+  const visible = events.filter((e) => !HIDDEN.has(e.type));
+  const ref = useStickToBottom<HTMLOListElement>(visible.length);
+  return (
+    <section className="chat panel" aria-labelledby="chat-title">
+      <h2 id="chat-title">Agent</h2>
+      {visible.length === 0 && <p className="muted">Waiting for the agent's first move…</p>}
+      <ol ref={ref} className="chat-log" aria-live="polite" aria-relevant="additions">
+        {visible.map((event) => (
+          <li key={event.seq} data-seq={event.seq} data-event={event.type} className={`entry entry-${event.type}`}>
+            <Entry event={event} />
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Entry({ event }: { event: RunEvent }): ReactNode {
+  switch (event.type) {
+    case 'thinking':
+      return <p><span className="tag">thinking</span> {event.text}</p>;
+    case 'command':
+      return <p><span className="tag">command</span> <code>$ {event.command}</code></p>;
+    case 'output':
+      return <Output stdout={event.stdout} stderr={event.stderr} exitCode={event.exitCode} truncated={event.truncated} />;
+    case 'password_found':
+      return <p><span className="tag tag-ok">password</span> found for level {event.level + 1}: <code>{event.password}</code></p>;
+    case 'level_started':
+      return <p className="divider">Level {event.level} — attempt {event.attempt}</p>;
+    case 'level_complete':
+      return <p className="divider divider-ok">Level {event.level} solved with {event.commands} {event.commands === 1 ? 'command' : 'commands'} → level {event.nextLevel}</p>;
+    case 'attempt_failed':
+      return (
+        <div>
+          <p><span className="tag tag-warn">attempt {event.attempt} failed</span> {event.reason.replaceAll('_', ' ')} ({event.retryCount}/{event.maxRetries} retries used)</p>
+          {event.lessons.length > 0 && <ul className="lessons">{event.lessons.map((l, i) => <li key={i}>{l.text}</li>)}</ul>}
+        </div>
+      );
+    case 'error':
+      return <p><span className="tag tag-error">error</span> {event.message}</p>;
+    case 'user_action_required':
+      return <p><span className="tag tag-warn">waiting for you</span> {pauseReasonText(event.reason, event.level, event.maxRetries)}</p>;
+    case 'user_action_resolved':
+      return (
+        <p>
+          <span className="tag tag-user">you</span> {event.action === 'continue' ? 'continued' : event.action === 'password' ? 'gave a password' : 'stopped the run'}
+          {event.hint && <> with the hint: <q>{event.hint}</q></>} <span className="muted">({event.by})</span>
+        </p>
+      );
+    case 'status_changed':
+      return <p className="muted">Status: {STATUS_LABELS[event.to]}{event.reason ? ` — ${event.reason}` : ''}</p>;
+    case 'run_complete':
+      return <p className="divider">Run {event.status}: {event.levelsSolved} {event.levelsSolved === 1 ? 'level' : 'levels'} solved{event.reason ? ` (${event.reason})` : ''}</p>;
+    default:
+      return null;
+  }
+}
+
+function Output({ stdout, stderr, exitCode, truncated }: { stdout: string; stderr: string; exitCode: number | null; truncated: boolean }) {
+  const text = [stdout, stderr].filter(Boolean).join('\n').replace(/\n$/, '');
+  const lines = text.split('\n');
+  const status = exitCode === 0 ? null : exitCode === null ? 'timed out' : `exit ${exitCode}`;
+  const footer = [status, truncated ? 'output truncated' : null].filter(Boolean).join(', ');
+  if (lines.length <= SHORT_OUTPUT_LINES) {
+    return (
+      <>
+        <pre className="output">{text || '(no output)'}</pre>
+        {footer && <p className="muted small">{footer}</p>}
+      </>
+    );
+  }
+  return (
+    <details className="output-long">
+      <summary>{lines.length} lines of output{footer ? ` (${footer})` : ''}</summary>
+      <pre className="output">{text}</pre>
+    </details>
+  );
+}

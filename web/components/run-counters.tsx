@@ -1,0 +1,33 @@
+'use client';
+// Level, tokens, cost and elapsed time; the clock ticks while the run is not finished.
+import { useEffect, useState } from 'react';
+import { formatCost, formatDuration } from '../lib/format.ts';
+import type { RunViewState } from '../lib/run-view-state.ts';
+
+export function RunCounters({ view }: { view: RunViewState }) {
+  const [now, setNow] = useState(() => Date.now());
+  const ticking = view.startedAt !== null && view.endedAt === null;
+  useEffect(() => {
+    if (!ticking) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  const elapsed = view.startedAt === null ? 0 : (view.endedAt ?? now) - view.startedAt;
+  const items: [string, string, string][] = [
+    ['level', 'Level', String(view.currentLevel)],
+    ['solved', 'Solved', String(view.solved.length)],
+    ['tokens', 'Tokens', `${(view.promptTokens + view.completionTokens).toLocaleString()}`],
+    ['cost', 'Cost', formatCost(view.costUsd)],
+    ['time', 'Time', formatDuration(elapsed)],
+  ];
+  return (
+    <dl className="counters">
+      {items.map(([key, label, value]) => (
+        <div key={key} data-counter={key}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,90 @@
+'use client';
+// The live run page: header with status and connection, counters, level strip, the agent's chat and
+// the terminal side by side (stacked on a phone), and the user-action modal when the run waits.
+import { useEffect, useState } from 'react';
+import type { PendingAction } from '../../schema/protocol.ts';
+import { FINAL_STATUSES, runIdSchema } from '../../schema/run.ts';
+import type { RunAction } from '../../schema/run.ts';
+import { ApiFailure, fetchRun, sendAction } from '../lib/api.ts';
+import { useRunSocket } from '../lib/use-run-socket.ts';
+import { ChatLog } from './chat-log.tsx';
+import { ConnectionIndicator } from './connection-indicator.tsx';
+import { LevelStrip } from './level-strip.tsx';
+import { RunCounters } from './run-counters.tsx';
+import { StatusBadge } from './status-badge.tsx';
+import { TerminalPane } from './terminal-pane.tsx';
+import { UserActionModal } from './user-action-modal.tsx';
+
+export function RunView({ runId }: { runId: string | null }) {
+  const valid = runId !== null && runIdSchema.safeParse(runId).success;
+  const [problem, setProblem] = useState<string | null>(valid ? null : 'This address has no valid run id. Open a run from the list.');
+  const [found, setFound] = useState(false);
+
+  useEffect(() => {
+    if (!valid) return;
+    const controller = new AbortController();
+    fetchRun(runId, controller.signal)
+      .then(() => setFound(true))
+      .catch((err: unknown) => {
+        if (controller.signal.aborted) return;
+        setProblem(err instanceof ApiFailure && err.status === 404 ? `There is no run ${runId}.` : err instanceof Error ? err.message : String(err));
+      });
+    return () => controller.abort();
+  }, [runId, valid]);
+
+  const { view, connection, notice } = useRunSocket(found ? runId : null);
+  const [dismissed, setDismissed] = useState<PendingAction | null>(null);
+  const [actionProblem, setActionProblem] = useState<string | null>(null);
+
+  if (problem) {
+    return (
+      <main>
+        <p><a href="/">← All runs</a></p>
+        <p role="alert">{problem}</p>
+      </main>
+    );
+  }
+  const run = view.run;
+  const pending = view.pending;
+  const modalOpen = pending !== null && pending !== dismissed;
+  const act = (action: RunAction) => {
+    setActionProblem(null);
+    sendAction(runId!, action).catch((err: unknown) => setActionProblem(err instanceof Error ? err.message : String(err)));
+  };
+
+  return (
+    <main className="run-page">
+      <p><a href="/">← All runs</a></p>
+      <header className="run-header">
+        <h1>
+          Run <code className="run-id">{runId}</code>
+        </h1>
+        <div className="run-header-status">
+          {run && <StatusBadge status={run.status} />}
+          <ConnectionIndicator connection={connection} />
+        </div>
+        {run && (
+          <p className="muted">
+            {run.config.target} · levels {run.config.startLevel}–{run.config.endLevel} · model {run.config.model} · {run.config.maxRetries} retries · budget {run.config.budget}
+          </p>
+        )}
+        {run && (
+          <div className="run-controls">
+            {pending && !modalOpen && <button type="button" className="primary" onClick={() => setDismissed(null)}>Answer the run</button>}
+            {run.status === 'running' && <button type="button" onClick={() => act({ action: 'pause' })}>Pause</button>}
+            {!FINAL_STATUSES.includes(run.status) && <button type="button" className="danger" onClick={() => act({ action: 'stop' })}>Stop run</button>}
+          </div>
+        )}
+        {actionProblem && <p role="alert" className="problem">{actionProblem}</p>}
+        {notice && <p role="status" className="muted">Server: {notice}</p>}
+      </header>
+      <RunCounters view={view} />
+      {run && <LevelStrip from={run.config.startLevel} to={run.config.endLevel} current={view.currentLevel} solved={view.solved} />}
+      <div className="run-columns">
+        <ChatLog events={view.events} />
+        <TerminalPane events={view.events} />
+      </div>
+      {pending && <UserActionModal runId={runId!} pending={pending} open={modalOpen} onDismiss={() => setDismissed(pending)} />}
+    </main>
+  );
+}

@@ -1,0 +1,100 @@
+'use client';
+// The question a paused run asks a person: why it stopped (reason, level, retries, last error,
+// lessons), and the four answers. Every open tab shows it; it closes everywhere once the run records
+// an answer (user_action_resolved). A refused answer is explained in the dialog, never swallowed.
+import { useEffect, useId, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import type { PendingAction } from '../../schema/protocol.ts';
+import { runActionSchema } from '../../schema/run.ts';
+import type { RunAction } from '../../schema/run.ts';
+import { ApiFailure, sendAction } from '../lib/api.ts';
+import { pauseReasonText } from '../lib/format.ts';
+
+type Mode = 'choose' | 'hint' | 'password';
+
+export function UserActionModal({ runId, pending, open, onDismiss }: { runId: string; pending: PendingAction; open: boolean; onDismiss: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [mode, setMode] = useState<Mode>('choose');
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const titleId = useId();
+  const fieldId = useId();
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return;
+    if (open && !el.open) el.showModal();
+    if (!open && el.open) el.close();
+  }, [open]);
+
+  // A new question starts clean.
+  useEffect(() => {
+    setMode('choose');
+    setText('');
+    setProblem(null);
+    setBusy(false);
+  }, [pending]);
+
+  const answer = async (action: RunAction) => {
+    const checked = runActionSchema.safeParse(action);
+    if (!checked.success) return setProblem(checked.error.issues.map((i) => `${String(i.path.at(-1) ?? 'answer')} ${i.message}`).join('; '));
+    setBusy(true);
+    setProblem(null);
+    try {
+      await sendAction(runId, checked.data);
+      // The dialog closes when the run records the answer, in this tab and every other.
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiFailure && err.status === 409) setProblem(`The run did not take this answer: ${err.message}. It may have been answered in another tab or stopped.`);
+      else setProblem(err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void answer(mode === 'hint' ? { action: 'continue', hint: text } : { action: 'password', value: text });
+  };
+
+  return (
+    <dialog ref={dialog} className="modal" aria-labelledby={titleId} onCancel={onDismiss} data-testid="user-action-modal">
+      <h2 id={titleId}>The run needs you</h2>
+      <p className="modal-reason" data-reason={pending.reason}>{pauseReasonText(pending.reason, pending.level, pending.maxRetries)}</p>
+      <dl className="modal-facts">
+        <div><dt>Level</dt><dd>{pending.level}</dd></div>
+        <div><dt>Retries used</dt><dd>{pending.retryCount} of {pending.maxRetries}</dd></div>
+      </dl>
+      {pending.lastError && <p className="modal-error"><strong>Last error:</strong> {pending.lastError}</p>}
+      {pending.lessons.length > 0 && (
+        <>
+          <h3>Lessons so far</h3>
+          <ul className="lessons">{pending.lessons.map((l, i) => <li key={i}>{l.text} <span className="muted">({l.source})</span></li>)}</ul>
+        </>
+      )}
+      {mode === 'choose' ? (
+        <div className="modal-actions">
+          <button type="button" className="primary" disabled={busy} onClick={() => void answer({ action: 'continue' })}>Continue</button>
+          <button type="button" disabled={busy} onClick={() => setMode('hint')}>Continue with hint</button>
+          <button type="button" disabled={busy} onClick={() => setMode('password')}>Provide password</button>
+          <button type="button" className="danger" disabled={busy} onClick={() => void answer({ action: 'stop' })}>Stop</button>
+        </div>
+      ) : (
+        <form onSubmit={submit} className="modal-form">
+          <label htmlFor={fieldId}>{mode === 'hint' ? 'Hint for the agent (put a command in `backticks`)' : `Password for bandit${pending.level + 1}`}</label>
+          {mode === 'hint' ? (
+            <textarea id={fieldId} value={text} onChange={(e) => setText(e.target.value)} rows={3} autoFocus aria-describedby={problem ? `${fieldId}-problem` : undefined} />
+          ) : (
+            <input id={fieldId} value={text} onChange={(e) => setText(e.target.value)} autoComplete="off" spellCheck={false} autoFocus aria-describedby={problem ? `${fieldId}-problem` : undefined} />
+          )}
+          <div className="modal-actions">
+            <button type="submit" className="primary" disabled={busy}>{mode === 'hint' ? 'Send hint and continue' : 'Try this password'}</button>
+            <button type="button" disabled={busy} onClick={() => { setMode('choose'); setProblem(null); }}>Back</button>
+          </div>
+        </form>
+      )}
+      {problem && <p id={`${fieldId}-problem`} role="alert" className="problem">{problem}</p>}
+      {busy && <p className="muted" role="status">Sent; waiting for the run to confirm…</p>}
+      <p className="muted small">Esc closes this window; the run keeps waiting until someone answers.</p>
+    </dialog>
+  );
+}

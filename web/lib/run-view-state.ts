@@ -1,0 +1,91 @@
+// What the run page shows, folded from the snapshot and the event log. Pure, so the socket hook
+// stays small and the rules (no duplicates, no gaps, when a pause is open) are testable in Node.
+import type { PendingAction, RunEvent, Snapshot } from '../../schema/protocol.ts';
+import type { RunSummary } from '../../schema/run.ts';
+
+export type RunViewState = {
+  run: RunSummary | null;
+  /** Every event from seq 1 (or the first `since`) to lastSeq, in order, each once. */
+  events: RunEvent[];
+  lastSeq: number;
+  /** The open question, if the run waits for a person. */
+  pending: PendingAction | null;
+  currentLevel: number;
+  solved: number[];
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+  /** Epoch ms; the clock shows ended − started, or now − started while the run goes on. */
+  startedAt: number | null;
+  endedAt: number | null;
+};
+
+export const initialViewState: RunViewState = {
+  run: null,
+  events: [],
+  lastSeq: 0,
+  pending: null,
+  currentLevel: 0,
+  solved: [],
+  promptTokens: 0,
+  completionTokens: 0,
+  costUsd: 0,
+  startedAt: null,
+  endedAt: null,
+};
+
+const ms = (iso: string | null): number | null => (iso ? Date.parse(iso) : null);
+
+/** The snapshot sets the run and its open question; events after it fill in the rest. */
+export function applySnapshot(state: RunViewState, snapshot: Snapshot): RunViewState {
+  const { run } = snapshot;
+  return {
+    ...state,
+    run,
+    pending: snapshot.pendingAction,
+    currentLevel: state.events.length ? state.currentLevel : run.currentLevel,
+    startedAt: ms(run.startedAt),
+    endedAt: ms(run.endedAt),
+  };
+}
+
+/**
+ * Appends events in seq order. An event at or below lastSeq is a duplicate and is skipped; one
+ * beyond lastSeq + 1 means some were missed, so folding stops there and `gap` asks for a reconnect.
+ */
+export function applyEvents(state: RunViewState, events: readonly RunEvent[]): { state: RunViewState; gap: boolean } {
+  let next = state;
+  for (const event of events) {
+    if (event.seq <= next.lastSeq) continue;
+    if (next.lastSeq > 0 && event.seq !== next.lastSeq + 1) return { state: next, gap: true };
+    next = fold({ ...next, events: [...next.events, event], lastSeq: event.seq }, event);
+  }
+  return { state: next, gap: false };
+}
+
+function fold(state: RunViewState, event: RunEvent): RunViewState {
+  const run = state.run;
+  switch (event.type) {
+    case 'status_changed': {
+      const startedAt = state.startedAt ?? (event.to === 'running' ? Date.parse(event.ts) : null);
+      return { ...state, run: run && { ...run, status: event.to }, startedAt, pending: event.to === 'paused_for_user_action' ? state.pending : null };
+    }
+    case 'level_started':
+      return { ...state, currentLevel: event.level };
+    case 'level_complete':
+      // The page always replays from seq 1, so the solved list is complete without the snapshot's count.
+      return { ...state, currentLevel: event.nextLevel, solved: state.solved.includes(event.level) ? state.solved : [...state.solved, event.level] };
+    case 'llm_call':
+      return { ...state, promptTokens: state.promptTokens + event.promptTokens, completionTokens: state.completionTokens + event.completionTokens, costUsd: state.costUsd + (event.costUsd ?? 0) };
+    case 'user_action_required': {
+      const { reason, level, retryCount, maxRetries, lastError, lessons } = event;
+      return { ...state, pending: { reason, level, retryCount, maxRetries, lastError, lessons } };
+    }
+    case 'user_action_resolved':
+      return { ...state, pending: null };
+    case 'run_complete':
+      return { ...state, pending: null, endedAt: Date.parse(event.ts), run: run && { ...run, status: event.status } };
+    default:
+      return state;
+  }
+}

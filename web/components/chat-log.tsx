@@ -17,7 +17,7 @@ export function ChatLog({ events }: { events: readonly RunEvent[] }) {
     <section className="chat panel" aria-labelledby="chat-title">
       <h2 id="chat-title">Agent</h2>
       {visible.length === 0 && <p className="muted">Waiting for the agent's first move…</p>}
-      <ol ref={ref} className="chat-log" aria-live="polite" aria-relevant="additions">
+      <ol ref={ref} className="chat-log" aria-live="polite" aria-relevant="additions" tabIndex={0} aria-label="What the agent did, oldest first">
         {visible.map((event) => (
           <li key={event.seq} data-seq={event.seq} data-event={event.type} className={`entry entry-${event.type}`}>
             <Entry event={event} />

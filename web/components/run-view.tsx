@@ -65,7 +65,7 @@ export function RunView({ runId }: { runId: string | null }) {
         </div>
         {run && (
           <p className="muted">
-            {run.config.target} · levels {run.config.startLevel}–{run.config.endLevel} · model {run.config.model} · {run.config.maxRetries} retries · budget {run.config.budget}
+            {run.config.target} · levels {run.config.startLevel}–{run.config.endLevel} · model {run.config.model} · {run.config.maxRetries} {run.config.maxRetries === 1 ? 'retry' : 'retries'} · budget {run.config.budget}
           </p>
         )}
         {run && (

@@ -46,6 +46,9 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
+          // One whole stack at a time: four at once on two cores starve each other, and a port one
+          // stack has just freed could be taken by another before the leak check looks at it.
+          fileParallelism: false,
           testTimeout: 240_000,
           hookTimeout: 240_000,
         },

@@ -102,6 +102,16 @@ describe('the web UI', () => {
     expect(await page.locator('.level-solved').count()).toBe(16);
     await screenshot(page, '06-after-reload');
 
+    // A wrong password is tried by logging in as the next level, refused, and the question comes back
+    // with the reason.
+    await modal.getByRole('button', { name: 'Provide password' }).click();
+    await modal.getByLabel('Password for bandit17').fill('A'.repeat(32));
+    await modal.getByRole('button', { name: 'Try this password' }).click();
+    await page.locator('[data-event="user_action_resolved"]').nth(1).waitFor(WAIT);
+    await modal.getByText(/the password you gave did not work/).waitFor(WAIT);
+    expect(await page.locator('[data-event="user_action_resolved"]').nth(1).textContent()).toContain('gave a password');
+    await screenshot(page, '06b-wrong-password');
+
     // The second tab stops hearing the run; the first stops it; the second's answer is refused, in words.
     frozen = true;
     await modal.getByRole('button', { name: 'Stop' }).click();

@@ -99,7 +99,7 @@ describe('run WebSocket', () => {
     expect((await later.next()).type).toBe('pong');
   });
 
-  it('replays a long history in batches, in order, with no gaps', async () => {
+  it('replays the history as one batch message, in order, with no gaps', async () => {
     const run = await createRun();
     const stopped = await call(`/api/runs/${run.id}/actions`, { method: 'POST', body: JSON.stringify({ action: 'stop' }) });
     expect(stopped.status).toBe(200);

@@ -28,6 +28,13 @@ export function apiToken(): string | null {
   return new URLSearchParams(window.location.search).get('token');
 }
 
+/** An in-app link that keeps the page's ?token=, so navigating does not lose access. */
+export function withToken(path: string): string {
+  const token = apiToken();
+  if (!token) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
+}
+
 async function request<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
   const token = apiToken();
   const headers: Record<string, string> = { Accept: 'application/json', ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}) };

@@ -3,10 +3,10 @@
 import type { ProxyEvent, ProxyLine, ProxyRequest } from '../schema/protocol.ts';
 import { proxyLineSchema } from '../schema/protocol.ts';
 import { describeIssues } from '../schema/issues.ts';
-import { Command } from './graph/command.ts';
-import type { CompiledGraph, RunFrom } from './graph/compiled-graph.ts';
-import type { BanditState } from './graph/bandit-state.ts';
-import type { BanditDeps } from './nodes/bandit-deps.ts';
+import { Command } from './engine/command.ts';
+import type { CompiledGraph, RunFrom } from './engine/compiled-graph.ts';
+import type { BanditState } from './agent/bandit-state.ts';
+import type { BanditDeps } from './agent/nodes/bandit-deps.ts';
 import type { ModelRegistry } from './models/model-registry.ts';
 import type { SessionPool } from './ssh/session-pool.ts';
 import type { GameTarget } from './targets/target.ts';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import type { ModelInfo, ProxyHealth } from '../schema/protocol.ts';
 import { PROTOCOL_VERSION } from '../schema/protocol.ts';
-import { buildBanditGraph } from './graph/bandit-graph.ts';
+import { buildBanditGraph } from './agent/bandit-graph.ts';
 import { ModelRegistry } from './models/model-registry.ts';
 import { advanceRoute } from './routes/advance.ts';
 import type { ProxySettings } from './settings.ts';

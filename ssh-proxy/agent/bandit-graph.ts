@@ -6,20 +6,20 @@
 //                     └ budget spent / loop ─→ reflect ─retries left→ plan (fresh attempt + lessons)
 //                                                       └max retries→ pause ⇒ interrupt
 //  pause, resumed: continue{hint?} → connect/plan/reflect   password → validate   stop → END
-import { advance } from '../nodes/advance.ts';
-import type { BanditDeps } from '../nodes/bandit-deps.ts';
-import { connect } from '../nodes/connect.ts';
-import { execute } from '../nodes/execute.ts';
-import { PAUSE_ENDS, pause } from '../nodes/pause.ts';
-import { plan } from '../nodes/plan.ts';
-import { reflect } from '../nodes/reflect.ts';
-import { validate } from '../nodes/validate.ts';
+import { advance } from './nodes/advance.ts';
+import type { BanditDeps } from './nodes/bandit-deps.ts';
+import { connect } from './nodes/connect.ts';
+import { execute } from './nodes/execute.ts';
+import { PAUSE_ENDS, pause } from './nodes/pause.ts';
+import { plan } from './nodes/plan.ts';
+import { reflect } from './nodes/reflect.ts';
+import { validate } from './nodes/validate.ts';
 import { afterAdvance, afterConnect, afterExecute, afterPlan, afterReflect, afterValidate } from './bandit-routing.ts';
 import type { BanditState } from './bandit-state.ts';
 import { BANDIT_STATE_VERSION, banditStateSchema } from './bandit-state.ts';
-import type { CompiledGraph } from './compiled-graph.ts';
-import { StateGraph } from './state-graph.ts';
-import { END, START } from './types.ts';
+import type { CompiledGraph } from '../engine/compiled-graph.ts';
+import { StateGraph } from '../engine/state-graph.ts';
+import { END, START } from '../engine/types.ts';
 
 export function buildBanditGraph(): CompiledGraph<BanditState, BanditDeps> {
   return new StateGraph<BanditState, BanditDeps>(banditStateSchema, BANDIT_STATE_VERSION)

@@ -2,7 +2,7 @@
 // unit-tested on their own (test/ssh-proxy/bandit-routing.test.ts).
 import type { RunConfig } from '../../schema/run.ts';
 import type { BanditState } from './bandit-state.ts';
-import { END } from './types.ts';
+import { END } from '../engine/types.ts';
 
 type Ctx = { config: RunConfig };
 

@@ -1,7 +1,7 @@
 // The one interface every model implements, the offline baseline and any OpenAI-compatible one:
 // plan the next step of an attempt, and reflect on a failed attempt.
 import type { Lesson, LlmErrorClass } from '../../schema/protocol.ts';
-import type { Turn } from '../graph/bandit-state.ts';
+import type { Turn } from '../agent/bandit-state.ts';
 
 /** What the model sees when choosing the next step. */
 export type PlanInput = {

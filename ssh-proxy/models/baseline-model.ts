@@ -2,7 +2,7 @@
 // (decoding it first when it looks encoded), runs commands a person's hint names, follows what the
 // goal's wording suggests, then explores. It knows no level's answer, so it gets stuck like a weak model.
 import { passwordShapedTokens } from '../targets/target.ts';
-import type { Turn } from '../graph/bandit-state.ts';
+import type { Turn } from '../agent/bandit-state.ts';
 import type { AgentModel, CallReport, ModelAnswer, ModelDecision, PlanInput, ReflectInput } from './agent-model.ts';
 import { decodedReadings } from './baseline/decoders.ts';
 import type { Step } from './baseline/follow-ups.ts';

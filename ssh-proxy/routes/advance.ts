@@ -3,9 +3,9 @@
 import { Hono } from 'hono';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { proxyRequestSchema } from '../../schema/protocol.ts';
-import type { RunFrom } from '../graph/compiled-graph.ts';
-import type { BanditState } from '../graph/bandit-state.ts';
-import { initialBanditState } from '../graph/bandit-state.ts';
+import type { RunFrom } from '../engine/compiled-graph.ts';
+import type { BanditState } from '../agent/bandit-state.ts';
+import { initialBanditState } from '../agent/bandit-state.ts';
 import type { AdvanceDeps } from '../advance-stream.ts';
 import { advanceStream } from '../advance-stream.ts';
 import type { GameTarget } from '../targets/target.ts';

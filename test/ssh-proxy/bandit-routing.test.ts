@@ -1,11 +1,11 @@
 // The Bandit graph's routers are pure: the same state always goes to the same node.
 import { describe, expect, it } from 'vitest';
 import { runConfigSchema } from '../../schema/run.ts';
-import { afterAdvance, afterConnect, afterExecute, afterPlan, afterReflect, afterValidate } from '../../ssh-proxy/graph/bandit-routing.ts';
-import type { BanditState } from '../../ssh-proxy/graph/bandit-state.ts';
-import { initialBanditState } from '../../ssh-proxy/graph/bandit-state.ts';
-import { buildBanditGraph } from '../../ssh-proxy/graph/bandit-graph.ts';
-import { END } from '../../ssh-proxy/graph/types.ts';
+import { afterAdvance, afterConnect, afterExecute, afterPlan, afterReflect, afterValidate } from '../../ssh-proxy/agent/bandit-routing.ts';
+import type { BanditState } from '../../ssh-proxy/agent/bandit-state.ts';
+import { initialBanditState } from '../../ssh-proxy/agent/bandit-state.ts';
+import { buildBanditGraph } from '../../ssh-proxy/agent/bandit-graph.ts';
+import { END } from '../../ssh-proxy/engine/types.ts';
 
 const config = runConfigSchema.parse({ startLevel: 0, endLevel: 5 });
 const state = (patch: Partial<BanditState> = {}): BanditState => ({ ...initialBanditState(config, 0), ...patch });

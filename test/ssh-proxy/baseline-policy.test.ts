@@ -3,7 +3,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { tarOf, xxdDump } from '../../practice/world/encoders.ts';
-import type { Turn } from '../../ssh-proxy/graph/bandit-state.ts';
+import type { Turn } from '../../ssh-proxy/agent/bandit-state.ts';
 import type { PlanInput } from '../../ssh-proxy/models/agent-model.ts';
 import { decide } from '../../ssh-proxy/models/baseline-model.ts';
 import { decodedReadings, rot13 } from '../../ssh-proxy/models/baseline/decoders.ts';

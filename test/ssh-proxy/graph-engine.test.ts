@@ -2,12 +2,12 @@
 // Command({ resume }), the step limit, the time slice, the abort signal, and checkpoint loading.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Command } from '../../ssh-proxy/graph/command.ts';
-import type { RunOptions } from '../../ssh-proxy/graph/compiled-graph.ts';
-import { interrupt } from '../../ssh-proxy/graph/interrupt.ts';
-import { StateGraph } from '../../ssh-proxy/graph/state-graph.ts';
-import type { GraphCheckpoint, NodeRecord } from '../../ssh-proxy/graph/types.ts';
-import { END, START } from '../../ssh-proxy/graph/types.ts';
+import { Command } from '../../ssh-proxy/engine/command.ts';
+import type { RunOptions } from '../../ssh-proxy/engine/compiled-graph.ts';
+import { interrupt } from '../../ssh-proxy/engine/interrupt.ts';
+import { StateGraph } from '../../ssh-proxy/engine/state-graph.ts';
+import type { GraphCheckpoint, NodeRecord } from '../../ssh-proxy/engine/types.ts';
+import { END, START } from '../../ssh-proxy/engine/types.ts';
 
 const stateSchema = z.object({ n: z.number(), log: z.array(z.string()) });
 type State = z.infer<typeof stateSchema>;

@@ -1,7 +1,7 @@
 // advance: the next level's password is proven; move to that level with a clean slate, or finish
 // the run when the last level asked for is done.
-import type { BanditState } from '../graph/bandit-state.ts';
-import { levelStart } from '../graph/bandit-state.ts';
+import type { BanditState } from '../bandit-state.ts';
+import { levelStart } from '../bandit-state.ts';
 import type { BanditContext } from './bandit-deps.ts';
 
 export function advance(s: BanditState, ctx: BanditContext): Partial<BanditState> {

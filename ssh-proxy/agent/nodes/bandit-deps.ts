@@ -1,12 +1,12 @@
 // What the Bandit graph's nodes are given: the run's config and target, the model, the shell,
 // and the outlets for events and traces. Tests pass their own.
-import type { RunEventBody } from '../../schema/protocol.ts';
-import type { RunConfig } from '../../schema/run.ts';
-import type { BanditState } from '../graph/bandit-state.ts';
-import type { NodeContext } from '../graph/types.ts';
-import type { AgentModel, CallReport, PlanInput } from '../models/agent-model.ts';
-import type { LevelShell } from '../ssh/session-pool.ts';
-import type { GameTarget } from '../targets/target.ts';
+import type { RunEventBody } from '../../../schema/protocol.ts';
+import type { RunConfig } from '../../../schema/run.ts';
+import type { BanditState } from '../bandit-state.ts';
+import type { NodeContext } from '../../engine/types.ts';
+import type { AgentModel, CallReport, PlanInput } from '../../models/agent-model.ts';
+import type { LevelShell } from '../../ssh/session-pool.ts';
+import type { GameTarget } from '../../targets/target.ts';
 
 export type BanditDeps = {
   config: RunConfig;

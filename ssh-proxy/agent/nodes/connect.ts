@@ -1,7 +1,7 @@
 // connect: log in as the current level and start an attempt. A refused or unreachable login is
 // something a person must resolve, so it becomes a fault (and a pause), never an exception.
-import type { BanditState } from '../graph/bandit-state.ts';
-import { freshAttempt } from '../graph/bandit-state.ts';
+import type { BanditState } from '../bandit-state.ts';
+import { freshAttempt } from '../bandit-state.ts';
 import type { BanditContext } from './bandit-deps.ts';
 
 export async function connect(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {

@@ -1,7 +1,7 @@
 // execute: run the planned command over SSH and record what it printed. The third identical
 // command in one attempt is a loop: it is not run, and the attempt ends.
-import type { BanditState } from '../graph/bandit-state.ts';
-import { capText } from '../ssh/output-collector.ts';
+import type { BanditState } from '../bandit-state.ts';
+import { capText } from '../../ssh/output-collector.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { HISTORY_OUTPUT_CHARS } from './bandit-deps.ts';
 

@@ -1,12 +1,12 @@
 // pause: ask a person, then act on the answer. First run: interrupt with the question.
 // Resumed: continue (retries reset, a hint kept as a lesson), password, or stop.
-import { resumeSchema } from '../../schema/protocol.ts';
-import type { PendingAction } from '../../schema/protocol.ts';
-import { Command } from '../graph/command.ts';
-import { interrupt } from '../graph/interrupt.ts';
-import type { Interrupt } from '../graph/interrupt.ts';
-import type { BanditState } from '../graph/bandit-state.ts';
-import { END } from '../graph/types.ts';
+import { resumeSchema } from '../../../schema/protocol.ts';
+import type { PendingAction } from '../../../schema/protocol.ts';
+import { Command } from '../../engine/command.ts';
+import { interrupt } from '../../engine/interrupt.ts';
+import type { Interrupt } from '../../engine/interrupt.ts';
+import type { BanditState } from '../bandit-state.ts';
+import { END } from '../../engine/types.ts';
 import type { BanditContext } from './bandit-deps.ts';
 
 export const PAUSE_ENDS = ['connect', 'plan', 'reflect', 'validate', END] as const;

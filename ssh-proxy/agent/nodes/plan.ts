@@ -1,6 +1,6 @@
 // plan: ask the model for the next step of the attempt. A spent budget ends the attempt here;
 // a model that cannot answer (after its backoff) pauses the run with reason llm_error.
-import type { BanditState } from '../graph/bandit-state.ts';
+import type { BanditState } from '../bandit-state.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { planInput, reportCalls } from './bandit-deps.ts';
 

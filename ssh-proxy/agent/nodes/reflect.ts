@@ -1,8 +1,8 @@
 // reflect: an attempt failed. Ask the model what it learned, count the retry, and either start a
 // fresh attempt with those lessons or, at maxRetries (or a loop that survived a retry), pause.
-import type { AttemptFailure } from '../../schema/protocol.ts';
-import type { BanditState } from '../graph/bandit-state.ts';
-import { freshAttempt } from '../graph/bandit-state.ts';
+import type { AttemptFailure } from '../../../schema/protocol.ts';
+import type { BanditState } from '../bandit-state.ts';
+import { freshAttempt } from '../bandit-state.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { planInput, reportCalls } from './bandit-deps.ts';
 

@@ -1,7 +1,7 @@
 // validate: a candidate is proven only by logging in as the next level. Its shape is checked
 // first, so a malformed guess costs no login. A person's wrong password pauses again.
-import type { BanditState } from '../graph/bandit-state.ts';
-import { passwordShapeProblem } from '../targets/target.ts';
+import type { BanditState } from '../bandit-state.ts';
+import { passwordShapeProblem } from '../../targets/target.ts';
 import type { BanditContext } from './bandit-deps.ts';
 
 export async function validate(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {

@@ -1,6 +1,6 @@
 // What a careful person does next after reading an output: look into listed directories, read
 // small files, read the files `file` calls text, read what `find` found.
-import type { Turn } from '../../graph/bandit-state.ts';
+import type { Turn } from '../../agent/bandit-state.ts';
 import { joinPath, quotePath } from './shell-quote.ts';
 
 export type Step = { command: string; why: string };

@@ -36,6 +36,7 @@ const proxy = await start('../ssh-proxy/main.ts', [], {
   PROXY_SLICE_MS: '60000',
   OPENAI_BASE_URL: fake.baseUrl,
   OPENAI_API_KEY: 'sk-bench',
+  OPENAI_MODELS: 'held-model',
   OPENAI_TIMEOUT_MS: '120000',
 });
 const to = { proxyUrl: `http://127.0.0.1:${proxyPort}`, proxySecret: SECRET };

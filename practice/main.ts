@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { describeIssues } from '../schema/issues.ts';
-import { PRACTICE_LEVELS } from './catalogue.ts';
+import { PRACTICE_LEVELS } from '../schema/levels.ts';
 import { loadHostKey } from './host-key.ts';
 import { readOrCreate } from './persisted-file.ts';
 import { startRange } from './server.ts';

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ServerChannel } from 'ssh2';
-import { PRACTICE_LEVELS } from './catalogue.ts';
+import { PRACTICE_LEVELS } from '../schema/levels.ts';
 import { PracticeSession, DEFAULT_LIMITS, practiceCommands } from './session.ts';
 import type { SessionLimits } from './session.ts';
 import { LineShell } from './shell/line-shell.ts';

@@ -1,13 +1,13 @@
 // A run's configuration, status and summary, and the REST bodies that carry them.
 // Shared by the worker, the proxy, the web app and the tests; types come from z.infer.
 import { z } from 'zod';
+import { levelRangeProblem, MAX_LEVEL, targetSchema } from './levels.ts';
 
-/** The wargames a run can play: the local practice range or the real OverTheWire Bandit. */
-export const targetSchema = z.enum(['practice', 'bandit']);
-export type Target = z.infer<typeof targetSchema>;
+export { targetSchema } from './levels.ts';
 
-/** The highest level number any target has (Bandit's last level is 33 → 34). */
-export const MAX_LEVEL = 33;
+/** The offline model every proxy has; a run may use it without asking the proxy. */
+export const BASELINE_MODEL = 'baseline';
+export type { Target } from './levels.ts';
 
 const levelSchema = z
   .number({ error: 'must be a whole number' })
@@ -30,11 +30,18 @@ export const runConfigSchema = z
       .min(1, 'name a model, e.g. "baseline"')
       .max(100, 'must be at most 100 characters')
       .regex(/^[\w.:/@+-]+$/, 'may hold letters, digits and . : / @ + - _ only')
-      .default('baseline'),
+      .default(BASELINE_MODEL),
     maxRetries: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').default(3),
     budget: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(15),
   })
-  .refine((c) => c.endLevel >= c.startLevel, { path: ['endLevel'], message: 'must be at least startLevel' });
+  .superRefine((c, ctx) => {
+    if (c.endLevel < c.startLevel) return ctx.addIssue({ code: 'custom', path: ['endLevel'], message: 'must be at least startLevel' });
+    // Refused at the door: a run the target cannot play would only fail later. (A level already
+    // out of every target's bounds has its own issue.)
+    if (c.startLevel > MAX_LEVEL || c.endLevel > MAX_LEVEL) return;
+    const problem = levelRangeProblem(c.target, c.startLevel, c.endLevel);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['endLevel'], message: problem });
+  });
 export type RunConfig = z.infer<typeof runConfigSchema>;
 export type RunConfigInput = z.input<typeof runConfigSchema>;
 

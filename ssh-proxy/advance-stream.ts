@@ -7,6 +7,7 @@ import { Command } from './engine/command.ts';
 import type { CompiledGraph, RunFrom } from './engine/compiled-graph.ts';
 import type { BanditState } from './agent/bandit-state.ts';
 import type { BanditDeps } from './agent/nodes/bandit-deps.ts';
+import type { AgentModel } from './models/agent-model.ts';
 import type { ModelRegistry } from './models/model-registry.ts';
 import type { SessionPool } from './ssh/session-pool.ts';
 import type { GameTarget } from './targets/target.ts';
@@ -25,7 +26,7 @@ export type AdvanceDeps = {
 };
 
 /** The response body for one call; `signal` is the request's (aborted when the caller hangs up). */
-export function advanceStream(request: ProxyRequest, target: GameTarget, from: RunFrom<BanditState>, deps: AdvanceDeps, signal: AbortSignal): ReadableStream<Uint8Array> {
+export function advanceStream(request: ProxyRequest, target: GameTarget, model: AgentModel, from: RunFrom<BanditState>, deps: AdvanceDeps, signal: AbortSignal): ReadableStream<Uint8Array> {
   const abort = new AbortController();
   signal.addEventListener('abort', () => abort.abort(), { once: true });
   const encoder = new TextEncoder();
@@ -46,7 +47,7 @@ export function advanceStream(request: ProxyRequest, target: GameTarget, from: R
       const ctx: BanditDeps = {
         config: request.config,
         target,
-        model: deps.models.get(request.config.model),
+        model,
         shell: deps.pool.shellFor(request.runId, target),
         emit,
         trace: (callId, req, res) => write({ type: 'trace', callId, request: req, response: res }),

@@ -1,6 +1,7 @@
 // The offline model: a deterministic heuristic policy. It submits password-shaped text it has seen
 // (decoding it first when it looks encoded), runs commands a person's hint names, follows what the
 // goal's wording suggests, then explores. It knows no level's answer, so it gets stuck like a weak model.
+import { BASELINE_MODEL } from '../../schema/run.ts';
 import { passwordShapedTokens } from '../targets/target.ts';
 import type { Turn } from '../agent/bandit-state.ts';
 import type { AgentModel, CallReport, ModelAnswer, ModelDecision, PlanInput, ReflectInput } from './agent-model.ts';
@@ -15,7 +16,7 @@ const MAX_CANDIDATES_PER_OUTPUT = 3;
 type CommandTurn = Extract<Turn, { kind: 'command' }>;
 
 export class BaselineModel implements AgentModel {
-  readonly id = 'baseline';
+  readonly id = BASELINE_MODEL;
 
   async plan(input: PlanInput, _signal: AbortSignal): Promise<ModelAnswer<ModelDecision>> {
     const started = performance.now();

@@ -1,5 +1,6 @@
-// Which model a run's name refers to: "baseline" is built in; any other name goes to the
-// configured OpenAI-compatible endpoint. Lists what the UI may offer.
+// Which model a run's name refers to: "baseline" is built in; the names in OPENAI_MODELS go to the
+// configured OpenAI-compatible endpoint. Any other name is unknown, so the client cache holds at
+// most one client per configured model.
 import type { ModelInfo } from '../../schema/protocol.ts';
 import type { AgentModel } from './agent-model.ts';
 import { BaselineModel } from './baseline-model.ts';
@@ -16,8 +17,10 @@ export class ModelRegistry {
     this.openai = openai;
   }
 
-  get(id: string): AgentModel {
+  /** The model, or undefined for a name this proxy does not offer. */
+  get(id: string): AgentModel | undefined {
     if (id === this.baseline.id) return this.baseline;
+    if (!this.openai.models.includes(id)) return undefined;
     let model = this.remote.get(id);
     if (!model) {
       model = new OpenAiModel(id, this.openai);

@@ -25,8 +25,10 @@ export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarg
     if (!parsed.success) return c.json(fail('invalid_request', describeIssues(parsed.error), issueList(parsed.error)), 400);
     const request = parsed.data;
     const target = targets[request.config.target];
-    if (request.config.endLevel > target.lastLevel) {
-      return c.json(fail('invalid_request', `config.endLevel: ${target.name} has levels 0-${target.lastLevel}`), 400);
+    const model = deps.models.get(request.config.model);
+    if (!model) {
+      const offered = deps.models.list().map((m) => m.id).join(', ');
+      return c.json(fail('unknown_model', `config.model: "${request.config.model}" is not offered here; use one of: ${offered}`), 400);
     }
 
     let from: RunFrom<BanditState>;
@@ -41,7 +43,7 @@ export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarg
       if (request.resume) return c.json(fail('not_interrupted', 'resume needs the checkpoint of the paused run'), 409);
       from = { state: initialBanditState(request.config, Date.now()) };
     }
-    const stream = advanceStream(request, target, from, deps, c.req.raw.signal);
+    const stream = advanceStream(request, target, model, from, deps, c.req.raw.signal);
     return new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' } });
   });
 }

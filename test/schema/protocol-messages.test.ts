@@ -43,7 +43,8 @@ describe('run config and actions', () => {
   it('bounds every number and names the field', () => {
     expect(issues(runConfigSchema.safeParse({ budget: 0 }))).toBe('budget: must be at least 1');
     expect(issues(runConfigSchema.safeParse({ maxRetries: 2.5 }))).toBe('maxRetries: must be a whole number');
-    expect(issues(runConfigSchema.safeParse({ endLevel: 99 }))).toBe('endLevel: must be at most 33');
+    expect(issues(runConfigSchema.safeParse({ endLevel: 99 }))).toBe('endLevel: must be at most 32');
+    expect(issues(runConfigSchema.safeParse({ target: 'practice', startLevel: 21, endLevel: 21 }))).toBe('endLevel: practice has levels 0-20; 21-21 is outside them');
     expect(issues(runConfigSchema.safeParse({ target: 'hackthebox' }))).toMatch(/^target: /);
     expect(issues(runConfigSchema.safeParse({ model: 'gpt 4; rm -rf' }))).toMatch(/^model: may hold/);
   });

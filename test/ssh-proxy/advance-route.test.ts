@@ -40,7 +40,15 @@ describe('POST /v1/advance refuses bad requests with a clear error', () => {
   });
 
   it('400 for a level the practice range does not have', async () => {
-    expect(await refused(advanceBody(RUN, { endLevel: 25 }))).toMatchObject({ status: 400, body: { error: { message: 'config.endLevel: practice has levels 0-20' } } });
+    const body = advanceBody(RUN, {});
+    const result = await refused({ ...body, config: { ...body.config, endLevel: 25 } });
+    expect(result).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
+    expect(result.body.error.issues).toEqual(['config.endLevel: practice has levels 0-20; 0-25 is outside them']);
+  });
+
+  it('400 for a model this proxy does not offer, so no client is made for it', async () => {
+    const result = await refused(advanceBody(RUN, { model: 'made-up-model' }));
+    expect(result).toMatchObject({ status: 400, body: { error: { code: 'unknown_model', message: 'config.model: "made-up-model" is not offered here; use one of: baseline' } } });
   });
 
   it('400 for a checkpoint from another version or with a broken state', async () => {

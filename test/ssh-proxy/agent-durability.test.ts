@@ -16,7 +16,7 @@ let fake: FakeOpenAi;
 let services: LoopbackServices;
 beforeAll(async () => {
   fake = await startFakeOpenAi();
-  services = await startLoopbackServices({ PROXY_SLICE_MS: '1', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test' });
+  services = await startLoopbackServices({ PROXY_SLICE_MS: '1', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODELS: 'fake-model' });
 });
 afterAll(async () => {
   await services.close();
@@ -66,7 +66,7 @@ describe('durability', () => {
 
   it('stops the graph mid-command when the caller hangs up', async () => {
     fake.respond(() => toolCall('run_command', { command: 'sleep 8' }));
-    const whole = await startLoopbackServices({ PROXY_SLICE_MS: '60000', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test' });
+    const whole = await startLoopbackServices({ PROXY_SLICE_MS: '60000', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODELS: 'fake-model' });
     try {
       await hangUpMidCommand(whole);
     } finally {

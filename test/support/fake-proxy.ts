@@ -106,6 +106,7 @@ export async function startFakeProxy(realProxyUrl: string): Promise<FakeProxy> {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(calls.filter((c) => c.runId === url.searchParams.get('runId'))));
       return;
     }
+    if (url.pathname === '/v1/models') return listModels(realProxyUrl, req, res);
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
@@ -128,6 +129,18 @@ export async function startFakeProxy(realProxyUrl: string): Promise<FakeProxy> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** The real proxy's models plus the scripts, so the worker lets runs start on a script. */
+function listModels(target: string, req: IncomingMessage, res: ServerResponse): void {
+  fetch(`${target}/v1/models`, { headers: { authorization: req.headers.authorization ?? '' } })
+    .then(async (answer) => {
+      if (!answer.ok) return res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+      const { models } = (await answer.json()) as { models: unknown[] };
+      const scripts = Object.keys(SCRIPTS).map((id) => ({ id, provider: 'openai', available: true }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ models: [...models, ...scripts] }));
+    })
+    .catch(() => res.writeHead(502).end());
 }
 
 function forward(target: string, req: IncomingMessage, body: string, res: ServerResponse): void {

@@ -12,7 +12,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const services = await startLoopbackServices();
+  // A model the proxy offers but cannot run (no key), for the worker's refusal of it.
+  const services = await startLoopbackServices({ OPENAI_MODELS: 'keyless-model' });
   const fake = await startFakeProxy(services.proxyUrl);
   project.provide('proxyUrl', fake.url);
   project.provide('proxySecret', services.proxySecret);

@@ -41,6 +41,28 @@ describe('runs', () => {
     expect(error.issues).toEqual(['endLevel: must be at least startLevel']);
   });
 
+  it('refuses at the door a level range the target does not have, naming the range it has', async () => {
+    const error = await expectError(await postJson('/api/runs', { target: 'practice', endLevel: 25 }), 400, 'invalid_input');
+    expect(error.issues).toEqual(['endLevel: practice has levels 0-20; 0-25 is outside them']);
+    const bandit = await expectError(await postJson('/api/runs', { target: 'bandit', startLevel: 33, endLevel: 33 }), 400, 'invalid_input');
+    expect(bandit.message).toMatch(/at most 32/);
+    // Bandit's last playable level is 32; stopped at once, as this machine cannot reach the real host.
+    const run = await createRun({ target: 'bandit', startLevel: 30, endLevel: 32 });
+    expect(run.config).toMatchObject({ target: 'bandit', startLevel: 30, endLevel: 32 });
+    expect((await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' })).status).toBe(200);
+  });
+
+  it('refuses a model the proxy does not offer, listing the ones it does', async () => {
+    const error = await expectError(await postJson('/api/runs', { model: 'gpt-nonexistent' }), 400, 'unknown_model');
+    expect(error.message).toMatch(/"gpt-nonexistent" is not offered; use one of: baseline, /);
+    expect(error.message).not.toMatch(/keyless-model/);
+  });
+
+  it('refuses a model the proxy offers but cannot run, with its reason', async () => {
+    const error = await expectError(await postJson('/api/runs', { model: 'keyless-model' }), 400, 'model_unavailable');
+    expect(error.message).toMatch(/OPENAI_API_KEY is not set/);
+  });
+
   it('refuses a body over 64 KiB with 413', async () => {
     await expectError(await postJson('/api/runs', { model: 'x'.repeat(70_000) }), 413, 'body_too_large');
   });

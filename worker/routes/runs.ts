@@ -5,12 +5,14 @@ import { listRuns } from '../db.ts';
 import { z } from 'zod';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
+import { checkModel } from '../proxy-models.ts';
 import { newRunId } from '../run-id.ts';
 import { readJson } from '../validate.ts';
 
 export const runRoutes = new Hono<{ Bindings: Env }>()
   .post('/', async (c) => {
     const config = await readJson(c, createRunBodySchema);
+    await checkModel(c.env, config);
     const id = newRunId();
     const run = await sessionFor(c.env, id).create(id, config);
     if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');

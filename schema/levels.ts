@@ -1,5 +1,12 @@
-// The practice range's levels: what each asks, which commands help, and whether the range plays it
-// the way the real Bandit does. Shared with the SSH proxy's target definition.
+// The one level catalogue: which targets exist, which levels each has, and what each level asks.
+// The worker (refusing a run a target cannot play), the proxy (goals), the web form and the range
+// all read it here; nothing else keeps a copy.
+import { z } from 'zod';
+
+/** The wargames a run can play: the local practice range or the real OverTheWire Bandit. */
+export const targetSchema = z.enum(['practice', 'bandit']);
+export type Target = z.infer<typeof targetSchema>;
+
 /** One level: logged in as bandit<level>, find the password of bandit<level+1>. */
 export type LevelInfo = {
   level: number;
@@ -10,6 +17,7 @@ export type LevelInfo = {
   note?: string;
 };
 
+/** The levels the practice range serves, 0 upwards without gaps. */
 export const PRACTICE_LEVELS: readonly LevelInfo[] = [
   { level: 0, goal: 'The password for the next level is in a file called readme in your home directory.', commands: ['ls', 'cat'], faithful: true },
   { level: 1, goal: 'The password is in a file called - in the home directory.', commands: ['ls', 'cat'], faithful: true },
@@ -101,3 +109,52 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     note: 'There are no real background processes in the sandbox: "nc -l PORT" arms a listener for the next ./suconnect, and the reply appears in suconnect\'s output.',
   },
 ];
+
+/** What the real Bandit asks past the levels the practice range serves. Paraphrased from overthewire.org/wargames/bandit. */
+const BANDIT_ONLY_GOALS: Readonly<Record<number, string>> = {
+  21: 'A program runs automatically at regular intervals from cron. Look in /etc/cron.d/ for the configuration and see what command is being executed.',
+  22: 'A program runs automatically from cron. Look in /etc/cron.d/ and read the script it runs; it writes the password to a file whose name it computes.',
+  23: 'A program runs automatically from cron and executes scripts placed in a directory. Write your own script that copies the password somewhere you can read it.',
+  24: 'A daemon on port 30002 gives the password if given the password for bandit24 and a secret 4-digit pincode. Brute-force the pincode.',
+  25: "Logging in to bandit26 from bandit25 should be easy, but bandit26's shell is not /bin/bash. Find out what it is and how to break out of it.",
+  26: 'You got a shell as bandit26. Use the setuid binary in the home directory to read the next password.',
+  27: 'There is a git repository at ssh://bandit27-git@localhost/home/bandit27-git/repo on port 2220. Clone it and find the password.',
+  28: 'There is a git repository at ssh://bandit28-git@localhost/home/bandit28-git/repo on port 2220. Clone it; look at its history.',
+  29: 'There is a git repository at ssh://bandit29-git@localhost/home/bandit29-git/repo on port 2220. Clone it; look at its branches.',
+  30: 'There is a git repository at ssh://bandit30-git@localhost/home/bandit30-git/repo on port 2220. Clone it; look at its tags.',
+  31: 'There is a git repository at ssh://bandit31-git@localhost/home/bandit31-git/repo on port 2220. Clone it and push the file it asks for.',
+  32: 'After all this git stuff, it is time for another escape: the shell converts everything you type to uppercase.',
+  33: 'There is no level 34 yet; reaching bandit33 finishes the game.',
+};
+
+/** A target as a run sees it: its name, and the levels a run can play there. */
+export type TargetLevels = {
+  name: Target;
+  title: string;
+  /** The highest level a run can play: the last one whose next password exists. */
+  lastLevel: number;
+};
+
+/** Every target and its playable levels (0 … lastLevel). */
+export const TARGET_LEVELS: Readonly<Record<Target, TargetLevels>> = {
+  practice: { name: 'practice', title: 'Practice range (local)', lastLevel: PRACTICE_LEVELS.length - 1 },
+  // Bandit's level 33 is the end; there is no bandit34 password to find.
+  bandit: { name: 'bandit', title: 'OverTheWire Bandit', lastLevel: 32 },
+};
+
+/** The highest level number any target can be asked to play. */
+export const MAX_LEVEL = Math.max(...Object.values(TARGET_LEVELS).map((t) => t.lastLevel));
+
+/** Why a target cannot play startLevel…endLevel, naming what it has; null when it can. */
+export function levelRangeProblem(target: Target, startLevel: number, endLevel: number): string | null {
+  const { lastLevel, name } = TARGET_LEVELS[target];
+  if (startLevel <= lastLevel && endLevel <= lastLevel) return null;
+  return `${name} has levels 0-${lastLevel}; ${startLevel}-${endLevel} is outside them`;
+}
+
+/** Level N's task on a target, in words. */
+export function levelGoal(target: Target, level: number): string {
+  const shared = PRACTICE_LEVELS.find((l) => l.level === level)?.goal;
+  if (target === 'practice') return shared ?? `Level ${level} is not part of the practice range.`;
+  return shared ?? BANDIT_ONLY_GOALS[level] ?? `Level ${level} has no known goal.`;
+}

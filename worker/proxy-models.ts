@@ -1,0 +1,43 @@
+// The models the proxy offers, asked of it each time: the list that GET /api/models shows and that
+// POST /api/runs checks a new run's model against, so a run never starts on a model it cannot use.
+import type { ModelInfo } from '../schema/protocol.ts';
+import type { RunConfig } from '../schema/run.ts';
+import { BASELINE_MODEL } from '../schema/run.ts';
+import { modelListSchema } from '../schema/protocol.ts';
+import { readSettings } from './env.ts';
+import { ApiError } from './errors.ts';
+
+/** How long the proxy may take to list its models. */
+const LIST_TIMEOUT_MS = 5_000;
+
+/** The proxy's model list; a 503 ApiError when the proxy cannot be asked. */
+export async function offeredModels(env: Env): Promise<ModelInfo[]> {
+  const settings = readSettings(env);
+  if (!settings.ok) throw new ApiError(503, 'misconfigured', settings.message);
+  const { proxyUrl, proxySecret } = settings.settings;
+  const response = await fetch(`${proxyUrl}/v1/models`, {
+    headers: { authorization: `Bearer ${proxySecret}` },
+    signal: AbortSignal.timeout(LIST_TIMEOUT_MS),
+  }).catch(() => null);
+  const parsed = response?.ok ? modelListSchema.safeParse(await response.json().catch(() => null)) : null;
+  if (!parsed?.success) {
+    const answer = response ? `HTTP ${response.status}` : 'no answer';
+    throw new ApiError(503, 'proxy_unreachable', `the SSH proxy at ${proxyUrl} did not list its models (${answer}); is it running?`);
+  }
+  return parsed.data.models;
+}
+
+/** Refuses (400) a config whose model the proxy does not offer, or offers but cannot run now. */
+export async function checkModel(env: Env, config: RunConfig): Promise<void> {
+  // Every proxy runs the offline baseline; it needs no question, so a brief proxy outage cannot stop it.
+  if (config.model === BASELINE_MODEL) return;
+  const models = await offeredModels(env);
+  const model = models.find((m) => m.id === config.model);
+  const usable = models.filter((m) => m.available).map((m) => m.id);
+  if (!model) {
+    throw new ApiError(400, 'unknown_model', `model "${config.model}" is not offered; use one of: ${usable.join(', ')} (GET /api/models lists them)`);
+  }
+  if (!model.available) {
+    throw new ApiError(400, 'model_unavailable', `model "${config.model}" cannot run now: ${model.reason ?? 'the proxy says it is unavailable'}; usable now: ${usable.join(', ')}`);
+  }
+}

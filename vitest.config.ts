@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 // wrangler.toml declares PROXY_SECRET as a required secret; the tests bind their own below, and this
 // keeps the integration from warning that the variable is unset.
 process.env.PROXY_SECRET ??= 'overridden-by-the-test-binding';
+// Empty means unset: the worker then serves loopback clients only, as in local use.
+process.env.API_TOKEN ??= '';
 
 export default defineConfig({
   test: {

@@ -35,7 +35,7 @@ const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-bench-'));
 const stack = await startStackProcess(stateDir);
 
 async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${stack.url}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+  const response = await fetch(`${stack.url}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }

@@ -12,7 +12,12 @@ export const apiErrorSchema = z.object({
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
 /** One component's health: ok, and in words why (or why not). */
-export const componentHealthSchema = z.object({ ok: z.boolean(), reason: z.string() });
+export const componentHealthSchema = z.object({
+  ok: z.boolean(),
+  reason: z.string(),
+  /** Something that works but that an operator should know, e.g. a proxy reached over plain http. */
+  warning: z.string().optional(),
+});
 export type ComponentHealth = z.infer<typeof componentHealthSchema>;
 
 /** The components GET /api/health names, in the order it checks them. */

@@ -15,6 +15,12 @@ import {
 /** Bumped only for a change that is not additive. Sent first on every socket. */
 export const PROTOCOL_VERSION = 1;
 
+/**
+ * The WebSocket subprotocol the worker answers with. Browsers offer it next to `token.<API_TOKEN>`;
+ * the server picks this one, so the token is never echoed back in the handshake.
+ */
+export const WS_SUBPROTOCOL = 'bandit-runner.v1';
+
 /** Messages over this size are refused by the Durable Object. */
 export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
 

@@ -13,6 +13,7 @@ const stackEnvSchema = z.object({
   PRACTICE_PORT: port.default(2220),
   STATE_DIR: z.string().min(1).default('.state'),
   PROXY_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  API_TOKEN: z.union([z.literal(''), z.string().min(16, 'must be at least 16 characters when set (or unset it to serve only this machine)')]).optional(),
 });
 
 /** Everything `npm start` needs to know. */
@@ -22,6 +23,8 @@ export type StackSettings = {
   practicePort: number;
   stateDir: string;
   proxySecret: string;
+  /** The API token the worker asks for, or null to serve this machine only. */
+  apiToken: string | null;
 };
 
 /** Settings from `env`, or an Error naming each bad variable. */
@@ -36,6 +39,7 @@ export function readStackSettings(env: NodeJS.ProcessEnv, root: string): StackSe
     stateDir: resolve(root, e.STATE_DIR),
     // A fresh secret each start: only this worker may drive this proxy.
     proxySecret: e.PROXY_SECRET ?? randomBytes(24).toString('base64url'),
+    apiToken: e.API_TOKEN || null,
   };
 }
 

@@ -44,9 +44,10 @@ async function main(): Promise<void> {
 
   startChildren(supervisor, settings);
   const url = `http://127.0.0.1:${settings.workerPort}`;
-  const health = await waitForHealth(url, () => shuttingDown);
+  const health = await waitForHealth(url, settings.apiToken, () => shuttingDown);
   if (!health) return;
-  console.log(`\n  bandit-runner is ready: ${url}\n  SSH practice range:     ssh -p ${settings.practicePort} bandit0@127.0.0.1 (password bandit0)\n  Stop with Ctrl-C.\n`);
+  const open = settings.apiToken ? `${url}/?token=<API_TOKEN> (once; the page keeps it for the tab)` : url;
+  console.log(`\n  bandit-runner is ready: ${open}\n  SSH practice range:     ssh -p ${settings.practicePort} bandit0@127.0.0.1 (password bandit0)\n  Stop with Ctrl-C.\n`);
 }
 
 function startChildren(supervisor: Supervisor, s: StackSettings): void {
@@ -70,17 +71,18 @@ function startChildren(supervisor: Supervisor, s: StackSettings): void {
       '--show-interactive-dev-session=false',
     ],
     // Secrets reach wrangler dev through its environment, as `secrets.required` in wrangler.toml expects.
-    { ...quietWrangler, PROXY_SECRET: s.proxySecret },
+    { ...quietWrangler, PROXY_SECRET: s.proxySecret, API_TOKEN: s.apiToken ?? '' },
   );
 }
 
 /** Polls /api/health until every component is ok; prints what is still down if it takes long. */
-async function waitForHealth(url: string, cancelled: () => boolean): Promise<Health | null> {
+async function waitForHealth(url: string, apiToken: string | null, cancelled: () => boolean): Promise<Health | null> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let last = 'no answer yet';
   while (Date.now() < deadline && !cancelled()) {
     try {
-      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(3_000) });
+      const headers: Record<string, string> = apiToken ? { authorization: `Bearer ${apiToken}` } : {};
+      const response = await fetch(`${url}/api/health`, { headers, signal: AbortSignal.timeout(3_000) });
       const parsed = healthSchema.safeParse(await response.json());
       if (parsed.success && parsed.data.ok) return parsed.data;
       if (parsed.success) {

@@ -1,5 +1,6 @@
 // The worker's HTTP surface: one Hono sub-app per resource under /api, one error funnel.
-// Everything but health is behind requireAccess (auth.ts).
+// Access is checked on the mount point, /api/*, so a route added later is protected without anyone
+// remembering to; auth.ts keeps the short list of public routes.
 import { Hono } from 'hono';
 import { requireAccess } from './auth.ts';
 import { onError, onNotFound } from './errors.ts';
@@ -8,10 +9,9 @@ import { modelRoutes } from './routes/models.ts';
 import { runRoutes } from './routes/runs.ts';
 
 export const app = new Hono<{ Bindings: Env }>()
+  .use('/api/*', requireAccess)
+  .use('/api', requireAccess)
   .route('/api/health', healthRoutes)
-  .use('/api/runs/*', requireAccess)
-  .use('/api/runs', requireAccess)
-  .use('/api/models', requireAccess)
   .route('/api/runs', runRoutes)
   .route('/api/models', modelRoutes)
   .onError(onError)

@@ -1,17 +1,24 @@
-// Who may use the API. With API_TOKEN set, every route but /api/health needs it: as a bearer
-// header, or, for browsers, as ?token= or a WebSocket subprotocol "token.<value>". Without it the
-// worker serves loopback clients only (local development) and says so in a header.
+// Who may use the API. Deny by default: the middleware sits on /api/*, and only the routes in
+// PUBLIC_ROUTES answer without access. With API_TOKEN set, access is `Authorization: Bearer <token>`
+// (browsers send the token as a WebSocket subprotocol `token.<value>`). Without it (local use), the
+// request must come from this machine, name it in Host, and not come from another site's page.
 import type { MiddlewareHandler } from 'hono';
+import { isLoopbackHost, readAccessSettings } from './env.ts';
 import { ApiError } from './errors.ts';
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+/** The only routes served without access, as "METHOD /path". Everything else under /api needs it. */
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(['GET /api/health', 'HEAD /api/health']);
 
-/** The token the request carries, from any of the three places a client can put it. */
+/** What a request may do: everything, or nothing and why. */
+export type Access = { ok: true; mode: 'token' | 'loopback' } | { ok: false; error: ApiError };
+
+const LOOPBACK_IPS = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The token a request carries: a bearer header (any case of "Bearer"), or a WebSocket subprotocol. */
 function presented(request: Request): string | null {
-  const header = request.headers.get('authorization');
-  if (header?.startsWith('Bearer ')) return header.slice(7).trim();
-  const query = new URL(request.url).searchParams.get('token');
-  if (query) return query;
+  const header = /^bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '');
+  if (header) return header[1]!;
   const protocols = request.headers.get('sec-websocket-protocol')?.split(',').map((p) => p.trim()) ?? [];
   const carried = protocols.find((p) => p.startsWith('token.'));
   return carried ? carried.slice('token.'.length) : null;
@@ -26,20 +33,48 @@ function same(a: string, b: string): boolean {
   return diff === 0;
 }
 
-export const requireAccess: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
-  const token = (c.env as { API_TOKEN?: string }).API_TOKEN;
+const refuse = (status: 401 | 403 | 503, code: string, message: string): Access => ({ ok: false, error: new ApiError(status, code, message) });
+
+/** Decides access for one request; never throws. */
+export function checkAccess(request: Request, env: Env): Access {
+  const settings = readAccessSettings(env);
+  if (!settings.ok) return refuse(503, 'misconfigured', settings.message);
+  const token = settings.apiToken;
   if (token) {
-    const given = presented(c.req.raw);
+    const given = presented(request);
     if (!given || !same(given, token)) {
-      throw new ApiError(401, 'unauthorized', 'send Authorization: Bearer <API_TOKEN> (browsers: ?token=<API_TOKEN>)');
+      return refuse(401, 'unauthorized', 'send Authorization: Bearer <API_TOKEN> (browsers: open the UI once as /?token=<API_TOKEN>)');
     }
-    return next();
+    return { ok: true, mode: 'token' };
   }
-  // Cloudflare always sets CF-Connecting-IP; only a local runtime (wrangler dev, tests) lacks it.
-  const ip = c.req.header('cf-connecting-ip');
-  if (ip && !LOOPBACK.has(ip)) {
-    throw new ApiError(403, 'loopback_only', 'API_TOKEN is not set, so only loopback clients are served; set it with `wrangler secret put API_TOKEN`');
+  const unset = 'API_TOKEN is not set, so';
+  const setIt = 'set API_TOKEN (`wrangler secret put API_TOKEN`) to serve other clients';
+  const ip = request.headers.get('cf-connecting-ip');
+  if (ip && !LOOPBACK_IPS.has(ip)) return refuse(403, 'loopback_only', `${unset} only clients on this machine are served; ${setIt}`);
+  // Host must name this machine: a page on a rebound DNS name (evil.example → 127.0.0.1) carries its own name.
+  const url = new URL(request.url);
+  const host = request.headers.get('host') ?? url.host;
+  const hostname = new URL(`http://${host}`).hostname;
+  if (!isLoopbackHost(hostname)) {
+    return refuse(403, 'host_not_loopback', `${unset} the Host must be 127.0.0.1, [::1] or localhost with the worker's port, not "${host.slice(0, 100)}"; open the UI at http://127.0.0.1:<port>, or ${setIt}`);
   }
-  c.header('X-Bandit-Runner-Auth', 'none: loopback only (set API_TOKEN to require a token)');
+  // A page on another site may send requests here, but its browser names it in Origin.
+  const origin = request.headers.get('origin');
+  if (origin !== null && origin !== `${url.protocol}//${host}`) {
+    return refuse(403, 'cross_origin', `${unset} requests from other sites' pages are refused (Origin "${origin.slice(0, 100)}" is not ${url.protocol}//${host}); ${setIt}`);
+  }
+  // A cross-site form can POST text/plain without a preflight; it cannot send application/json.
+  if (!SAFE_METHODS.has(request.method) && !/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
+    return refuse(403, 'json_required', `${unset} a ${request.method} must be sent with Content-Type: application/json`);
+  }
+  return { ok: true, mode: 'loopback' };
+}
+
+/** Mounted on /api/*: refuses every request without access, unless its route is public. */
+export const requireAccess: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
+  if (PUBLIC_ROUTES.has(`${c.req.method} ${c.req.path.replace(/\/+$/, '')}`)) return next();
+  const access = checkAccess(c.req.raw, c.env);
+  if (!access.ok) throw access.error;
+  if (access.mode === 'loopback') c.header('X-Bandit-Runner-Auth', 'none: this machine only (set API_TOKEN to require a token)');
   return next();
 };

@@ -1,28 +1,96 @@
-// The worker's settings, validated once per request from the bindings wrangler provides.
+// The worker's settings, validated once per set of bindings (the runtime hands the same env object to
+// every request of an isolate) and refused with a sentence that names the variable to fix.
 import { z } from 'zod';
 import { describeIssues } from '../schema/issues.ts';
 
-const workerSettingsSchema = z.object({
-  PROXY_URL: z.url({ error: 'must be the SSH proxy base URL, e.g. http://127.0.0.1:8788' }),
-  PROXY_SECRET: z.string().min(16, 'must be at least 16 characters; set it with `wrangler secret put PROXY_SECRET`'),
-  PROXY_RETRY_MS: z.coerce.number().int().min(1, 'must be at least 1 (milliseconds)').default(1000),
-  PROXY_MAX_FAILURES: z.coerce.number().int().min(1, 'must be at least 1').max(50, 'must be at most 50').default(5),
-});
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** Whether a URL's hostname is this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname.toLowerCase());
+}
+
+const flag = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
+
+const workerSettingsSchema = z
+  .object({
+    PROXY_URL: z.url({ protocol: /^https?$/, error: 'must be the SSH proxy base URL, e.g. https://proxy.example.com or http://127.0.0.1:8788' }),
+    PROXY_SECRET: z.string().min(16, 'must be at least 16 characters; set it with `wrangler secret put PROXY_SECRET`'),
+    PROXY_RETRY_MS: z.coerce.number().int().min(1, 'must be at least 1 (milliseconds)').default(1000),
+    PROXY_MAX_FAILURES: z.coerce.number().int().min(1, 'must be at least 1').max(50, 'must be at most 50').default(5),
+    PROXY_TIMEOUT_MS: z.coerce.number().int().min(1_000, 'must be at least 1000 (milliseconds)').default(60_000),
+    PROXY_ALLOW_HTTP: flag.default(false),
+  })
+  .superRefine((s, ctx) => {
+    const url = URL.parse(s.PROXY_URL);
+    if (url && url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !s.PROXY_ALLOW_HTTP) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PROXY_URL'],
+        message: 'a proxy on another machine must be reached over https:// (PROXY_SECRET and every command would cross the network in clear text); use https, or set PROXY_ALLOW_HTTP=true if you accept that',
+      });
+    }
+  });
 
 /** Typed settings from the environment. */
-export type WorkerSettings = { proxyUrl: string; proxySecret: string; retryMs: number; maxFailures: number };
+export type WorkerSettings = {
+  proxyUrl: string;
+  proxySecret: string;
+  retryMs: number;
+  maxFailures: number;
+  /** The longest one proxy call may take, headers to end line. */
+  proxyTimeoutMs: number;
+  /** Set when the proxy is reached over plain http on another machine (PROXY_ALLOW_HTTP): health flags it. */
+  insecureProxy: boolean;
+};
+
+export type SettingsResult = { ok: true; settings: WorkerSettings } | { ok: false; message: string };
+
+const cache = new WeakMap<object, SettingsResult>();
 
 /** The settings, or an error saying which variable is wrong and how to fix it. */
-export function readSettings(env: Env): { ok: true; settings: WorkerSettings } | { ok: false; message: string } {
+export function readSettings(env: Env): SettingsResult {
+  const cached = cache.get(env);
+  if (cached) return cached;
+  const result = parseSettings(env);
+  cache.set(env, result);
+  return result;
+}
+
+function parseSettings(env: Env): SettingsResult {
   const parsed = workerSettingsSchema.safeParse(env);
   if (!parsed.success) return { ok: false, message: `worker configuration is invalid: ${describeIssues(parsed.error)}` };
+  const s = parsed.data;
+  const proxyUrl = s.PROXY_URL.replace(/\/+$/, '');
   return {
     ok: true,
     settings: {
-      proxyUrl: parsed.data.PROXY_URL.replace(/\/+$/, ''),
-      proxySecret: parsed.data.PROXY_SECRET,
-      retryMs: parsed.data.PROXY_RETRY_MS,
-      maxFailures: parsed.data.PROXY_MAX_FAILURES,
+      proxyUrl,
+      proxySecret: s.PROXY_SECRET,
+      retryMs: s.PROXY_RETRY_MS,
+      maxFailures: s.PROXY_MAX_FAILURES,
+      proxyTimeoutMs: s.PROXY_TIMEOUT_MS,
+      insecureProxy: new URL(proxyUrl).protocol === 'http:' && !isLoopbackHost(new URL(proxyUrl).hostname),
     },
   };
+}
+
+const accessSettingsSchema = z.object({
+  // Empty is unset (local use); anything else must be long enough to be worth guessing against.
+  API_TOKEN: z.union([z.literal(''), z.string().min(16, 'must be at least 16 characters when set; set it with `wrangler secret put API_TOKEN`')]).optional(),
+});
+
+export type AccessSettings = { ok: true; apiToken: string | null } | { ok: false; message: string };
+const accessCache = new WeakMap<object, AccessSettings>();
+
+/** API_TOKEN alone, read apart from the rest so that a bad proxy setting cannot lock the API open or shut. */
+export function readAccessSettings(env: Env): AccessSettings {
+  const cached = accessCache.get(env);
+  if (cached) return cached;
+  const parsed = accessSettingsSchema.safeParse(env);
+  const result: AccessSettings = parsed.success
+    ? { ok: true, apiToken: parsed.data.API_TOKEN || null }
+    : { ok: false, message: `worker configuration is invalid: ${describeIssues(parsed.error)}` };
+  accessCache.set(env, result);
+  return result;
 }

@@ -4,6 +4,7 @@ import { proxyHealthSchema } from '../schema/protocol.ts';
 import { describeIssues } from '../schema/issues.ts';
 import { countRuns } from './db.ts';
 import { readSettings } from './env.ts';
+import type { WorkerSettings } from './env.ts';
 
 /** How long any one check may take before it counts as down. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -11,7 +12,7 @@ const CHECK_TIMEOUT_MS = 2_000;
 /** Runs every check in parallel; never throws. */
 export async function checkHealth(env: Env): Promise<Health> {
   const settings = readSettings(env);
-  const worker: ComponentHealth = settings.ok ? { ok: true, reason: 'configuration valid' } : { ok: false, reason: settings.message };
+  const worker: ComponentHealth = settings.ok ? { ok: true, reason: 'configuration valid', ...insecure(settings.settings) } : { ok: false, reason: settings.message };
   const [d1, durableObject, proxy] = await Promise.all([
     guard(checkD1(env)),
     guard(checkDurableObject(env)),
@@ -19,6 +20,11 @@ export async function checkHealth(env: Env): Promise<Health> {
   ]);
   const components = { worker, d1, durable_object: durableObject, proxy: proxy.proxy, practice: proxy.practice };
   return { ok: Object.values(components).every((c) => c.ok), components };
+}
+
+function insecure(settings: WorkerSettings): { warning?: string } {
+  if (!settings.insecureProxy) return {};
+  return { warning: `PROXY_ALLOW_HTTP is set: the proxy at ${settings.proxyUrl} is reached over plain http, so PROXY_SECRET and every command cross the network unencrypted` };
 }
 
 async function checkD1(env: Env): Promise<ComponentHealth> {

@@ -16,16 +16,21 @@ export type LinkResult =
 
 /** Calls the proxy and hands each line to `onLine` in order; returns how the call ended. */
 export async function callProxy(settings: WorkerSettings, request: ProxyRequest, signal: AbortSignal, onLine: (line: ProxyLine) => void | Promise<void>): Promise<LinkResult> {
+  // A proxy that accepts the call and then says nothing must not hold the run forever.
+  const timeout = AbortSignal.timeout(settings.proxyTimeoutMs);
+  const cut = AbortSignal.any([signal, timeout]);
+  const timedOut = (): LinkResult => ({ kind: 'retry', message: `the proxy call took longer than ${settings.proxyTimeoutMs} ms (PROXY_TIMEOUT_MS) and was cut` });
   let response: Response;
   try {
     response = await fetch(`${settings.proxyUrl}/v1/advance`, {
       method: 'POST',
       headers: { authorization: `Bearer ${settings.proxySecret}`, 'content-type': 'application/json' },
       body: JSON.stringify(request),
-      signal,
+      signal: cut,
     });
   } catch (err) {
     if (signal.aborted) return { kind: 'aborted' };
+    if (timeout.aborted) return timedOut();
     return { kind: 'retry', message: `cannot reach the proxy at ${settings.proxyUrl}: ${err instanceof Error ? err.message : String(err)}` };
   }
   if (!response.ok) {
@@ -59,9 +64,11 @@ export async function callProxy(settings: WorkerSettings, request: ProxyRequest,
     }
   } catch (err) {
     if (signal.aborted) return { kind: 'aborted' };
+    if (timeout.aborted) return timedOut();
     return { kind: 'retry', message: `the proxy's stream broke: ${err instanceof Error ? err.message : String(err)}` };
   }
-  return signal.aborted ? { kind: 'aborted' } : { kind: 'retry', message: 'the proxy closed the stream before its end line' };
+  if (signal.aborted) return { kind: 'aborted' };
+  return timeout.aborted ? timedOut() : { kind: 'retry', message: 'the proxy closed the stream before its end line' };
 }
 
 function parseLine(raw: string): { ok: true; line: ProxyLine } | { ok: false; message: string } {

@@ -3,7 +3,7 @@
 // store each step's events with its checkpoint, broadcast them, and go again or wait for a person.
 import { DurableObject } from 'cloudflare:workers';
 import type { Checkpoint, PendingAction, ProxyLine, Resume, RunEvent, RunEventBody } from '../schema/protocol.ts';
-import { PROTOCOL_VERSION } from '../schema/protocol.ts';
+import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../schema/protocol.ts';
 import type { RunAction, RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
 import { FINAL_STATUSES } from '../schema/run.ts';
 import { addRows, emptyRows, flushMirror } from './d1-mirror.ts';
@@ -228,9 +228,9 @@ export class RunSession extends DurableObject<Env> {
     send(server, { type: 'welcome', protocolVersion: PROTOCOL_VERSION, runId: run.id });
     const since = new URL(request.url).searchParams.get('since');
     if (since !== null) this.replay(server, Number.parseInt(since, 10) || 0);
-    const protocol = request.headers.get('Sec-WebSocket-Protocol');
-    // Browsers send the token as a subprotocol; the handshake must echo one back to succeed.
-    const headers: HeadersInit = protocol ? { 'Sec-WebSocket-Protocol': protocol.split(',')[0]!.trim() } : {};
+    // A browser offering subprotocols needs one picked; the fixed name, never its token.<value>.
+    const offered = request.headers.get('Sec-WebSocket-Protocol')?.split(',').map((p) => p.trim()) ?? [];
+    const headers: HeadersInit = offered.includes(WS_SUBPROTOCOL) ? { 'Sec-WebSocket-Protocol': WS_SUBPROTOCOL } : {};
     return new Response(null, { status: 101, webSocket: client, headers });
   }
 

@@ -33,7 +33,7 @@ describe('a run across a restart of the stack', () => {
   it('goes on from its last checkpoint with no event lost or repeated', async () => {
     stack = await startStackProcess(stateDir);
     const { ports } = stack;
-    const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', body: JSON.stringify({ maxRetries: 1 }) });
+    const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ maxRetries: 1 }) });
     const run = runSummarySchema.parse(await created.json());
 
     // Cut the stack (worker, proxy and range) as soon as the agent has solved level 1.

@@ -60,19 +60,19 @@ describe('npm start', () => {
     const unknown = await fetch(`${stack.url}/api/does-not-exist`);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: 'not_found' } });
-    const wrongMethod = await fetch(`${stack.url}/api/health`, { method: 'POST' });
+    const wrongMethod = await fetch(`${stack.url}/api/health`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(wrongMethod.status).toBe(405);
     expect(await wrongMethod.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
     const page = await fetch(`${stack.url}/no-such-page`, { headers: { Accept: 'text/html' } });
     expect(page.status).toBe(404);
     expect(await page.text()).toMatch(/Page not found/);
-    const badBody = await fetch(`${stack.url}/api/runs`, { method: 'POST', body: '{"budget": -1}' });
+    const badBody = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"budget": -1}' });
     expect(badBody.status).toBe(400);
     expect(JSON.stringify(await badBody.json())).not.toMatch(/\n\s+at /);
   });
 
   it('records a run in the Durable Object and D1', async () => {
-    const response = await fetch(`${stack.url}/api/runs`, { method: 'POST', body: JSON.stringify({ maxRetries: 1 }) });
+    const response = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ maxRetries: 1 }) });
     expect(response.status).toBe(201);
     runId = runSummarySchema.parse(await response.json()).id;
     const health = healthSchema.parse(await (await fetch(`${stack.url}/api/health`)).json());

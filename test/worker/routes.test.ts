@@ -94,9 +94,9 @@ describe('unknown routes and methods', () => {
   });
 
   it('answers a wrong method with 405 and the allowed methods', async () => {
-    const response = await call('/api/health', { method: 'DELETE' });
+    const response = await call('/api/health', { method: 'DELETE', headers: { 'content-type': 'application/json' } });
     expect(response.headers.get('allow')).toBe('GET');
     await expectError(response, 405, 'method_not_allowed');
-    await expectError(await call('/api/runs', { method: 'PUT' }), 405, 'method_not_allowed');
+    await expectError(await call('/api/runs', { method: 'PUT', headers: { 'content-type': 'application/json' } }), 405, 'method_not_allowed');
   });
 });

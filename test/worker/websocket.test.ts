@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../../schema/protocol.ts';
 import { eventsOf, serverMessageSchema } from '../../schema/protocol.ts';
-import { call, createRun } from './http.ts';
+import { call, createRun, postJson } from './http.ts';
 
 /** An open socket whose messages are parsed with the protocol schema and queued for `next()`. */
 async function connect(path: string) {
@@ -101,7 +101,7 @@ describe('run WebSocket', () => {
 
   it('replays the history as one batch message, in order, with no gaps', async () => {
     const run = await createRun();
-    const stopped = await call(`/api/runs/${run.id}/actions`, { method: 'POST', body: JSON.stringify({ action: 'stop' }) });
+    const stopped = await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
     expect(stopped.status).toBe(200);
     const replayed = await connect(`/api/runs/${run.id}/ws?since=0`);
     expect((await replayed.next()).type).toBe('welcome');

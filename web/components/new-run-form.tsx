@@ -5,7 +5,7 @@ import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { ModelInfo } from '../../schema/protocol.ts';
 import { runConfigSchema, targetSchema } from '../../schema/run.ts';
-import { ApiFailure, createRun, fetchModels, withToken } from '../lib/api.ts';
+import { ApiFailure, createRun, fetchModels } from '../lib/api.ts';
 
 const FIELDS = ['target', 'startLevel', 'endLevel', 'model', 'maxRetries', 'budget'] as const;
 type Field = (typeof FIELDS)[number];
@@ -55,7 +55,7 @@ export function NewRunForm() {
     setBusy(true);
     try {
       const run = await createRun(parsed.data);
-      window.location.assign(withToken(`/run?id=${run.id}`));
+      window.location.assign(`/run?id=${run.id}`);
     } catch (err) {
       setBusy(false);
       setProblem(err instanceof ApiFailure ? [err.message, ...err.issues].join(' — ') : String(err));

@@ -3,7 +3,7 @@
 import { useEffect, useId, useState } from 'react';
 import { runStatusSchema } from '../../schema/run.ts';
 import type { RunListItem, RunStatus } from '../../schema/run.ts';
-import { listRuns, withToken } from '../lib/api.ts';
+import { listRuns } from '../lib/api.ts';
 import { formatDuration, formatTime, STATUS_LABELS } from '../lib/format.ts';
 import { StatusBadge } from './status-badge.tsx';
 
@@ -63,7 +63,7 @@ export function RunList() {
                 const ended = run.endedAt ? Date.parse(run.endedAt) : now;
                 return (
                   <tr key={run.id} data-run={run.id}>
-                    <td><a href={withToken(`/run?id=${run.id}`)} aria-label={`Open run ${run.id}`}><code>{run.id.slice(0, 14)}…</code></a></td>
+                    <td><a href={`/run?id=${run.id}`} aria-label={`Open run ${run.id}`}><code>{run.id.slice(0, 14)}…</code></a></td>
                     <td><StatusBadge status={run.status} /></td>
                     <td>{run.currentLevel} <span className="muted">({run.levelsSolved} solved)</span></td>
                     <td>{run.config.model}</td>

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import type { PendingAction } from '../../schema/protocol.ts';
 import { FINAL_STATUSES, runIdSchema } from '../../schema/run.ts';
 import type { RunAction } from '../../schema/run.ts';
-import { ApiFailure, fetchRun, sendAction, withToken } from '../lib/api.ts';
+import { ApiFailure, fetchRun, sendAction } from '../lib/api.ts';
 import { useRunSocket } from '../lib/use-run-socket.ts';
 import { ChatLog } from './chat-log.tsx';
 import { ConnectionIndicator } from './connection-indicator.tsx';
@@ -39,7 +39,7 @@ export function RunView({ runId }: { runId: string | null }) {
   if (problem) {
     return (
       <main>
-        <p><a href={withToken('/')}>← All runs</a></p>
+        <p><a href="/">← All runs</a></p>
         <p role="alert">{problem}</p>
       </main>
     );
@@ -54,7 +54,7 @@ export function RunView({ runId }: { runId: string | null }) {
 
   return (
     <main className="run-page">
-      <p><a href={withToken('/')}>← All runs</a></p>
+      <p><a href="/">← All runs</a></p>
       <header className="run-header">
         <h1>
           Run <code className="run-id">{runId}</code>

@@ -22,17 +22,23 @@ export class ApiFailure extends Error {
   }
 }
 
-/** The API token, when the page was opened with ?token= (API_TOKEN set on the worker). */
+const TOKEN_KEY = 'bandit-runner.api-token';
+
+/**
+ * The API token (API_TOKEN set on the worker). Opening the UI once as /?token=… hands it over: it is
+ * kept in this tab's session storage and taken out of the address bar at once, so it stays out of
+ * history, bookmarks, links and Referer headers.
+ */
 export function apiToken(): string | null {
   if (typeof window === 'undefined') return null;
-  return new URLSearchParams(window.location.search).get('token');
-}
-
-/** An in-app link that keeps the page's ?token=, so navigating does not lose access. */
-export function withToken(path: string): string {
-  const token = apiToken();
-  if (!token) return path;
-  return `${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
+  const url = new URL(window.location.href);
+  const given = url.searchParams.get('token');
+  if (given !== null) {
+    if (given) window.sessionStorage.setItem(TOKEN_KEY, given);
+    url.searchParams.delete('token');
+    window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  }
+  return window.sessionStorage.getItem(TOKEN_KEY);
 }
 
 async function request<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
@@ -58,7 +64,8 @@ async function request<T>(path: string, schema: z.ZodType<T>, init: RequestInit 
 
 /** GET /api/health; a 503 still carries a valid report of which component is down. */
 export async function fetchHealth(signal?: AbortSignal): Promise<Health> {
-  const response = await fetch('/api/health', { signal, headers: { Accept: 'application/json' } });
+  const token = apiToken();
+  const response = await fetch('/api/health', { signal, headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
   const parsed = healthSchema.safeParse(await response.json());
   if (!parsed.success) throw new Error(`the health report was not understood (HTTP ${response.status})`);
   return parsed.data;

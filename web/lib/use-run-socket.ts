@@ -2,7 +2,7 @@
 // The one owner of a run's WebSocket: connects with ?since=, folds snapshot and events into the view
 // state, reconnects with backoff from the last seq it holds, and never shows an event twice or skips one.
 import { useEffect, useRef, useState } from 'react';
-import { eventsOf, serverMessageSchema } from '../../schema/protocol.ts';
+import { eventsOf, serverMessageSchema, WS_SUBPROTOCOL } from '../../schema/protocol.ts';
 import { apiToken } from './api.ts';
 import { applyEvents, applySnapshot, initialViewState } from './run-view-state.ts';
 import type { RunViewState } from './run-view-state.ts';
@@ -35,7 +35,7 @@ export function useRunSocket(runId: string | null): { view: RunViewState; connec
       const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
       const token = apiToken();
       const url = `${scheme}://${window.location.host}/api/runs/${encodeURIComponent(runId)}/ws?since=${latest.current.lastSeq}`;
-      const ws = token ? new WebSocket(url, [`token.${token}`]) : new WebSocket(url);
+      const ws = new WebSocket(url, token ? [WS_SUBPROTOCOL, `token.${token}`] : [WS_SUBPROTOCOL]);
       socket = ws;
       ws.onmessage = (message) => {
         let json: unknown;

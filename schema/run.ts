@@ -122,6 +122,4 @@ export const runListQuerySchema = z.strictObject({
   status: runStatusSchema.optional(),
   limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20),
   cursor: z.string().regex(/^\d+:run_[0-9a-z]+$/, 'is not a cursor from a previous page').optional(),
-  /** The API token a browser may pass in the URL; checked by the worker's auth, ignored here. */
-  token: z.string().optional(),
 });

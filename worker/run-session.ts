@@ -58,10 +58,17 @@ export class RunSession extends DurableObject<Env> {
     return this.store.summary();
   }
 
-  /** Stored events after `since`, oldest first. */
-  async events(since: number, limit: number): Promise<{ events: RunEvent[]; lastSeq: number } | null> {
+  /**
+   * A page of stored events after `since` as the JSON text of `{ events, lastSeq, nextSince }`: at most
+   * `limit` events or about REPLAY_PAGE_BYTES, like a socket replay, built from the stored text.
+   */
+  async eventPage(since: number, limit: number): Promise<string | null> {
     if (!this.store.summary()) return null;
-    return { events: this.store.eventsAfter(since, limit), lastSeq: this.store.lastSeq() };
+    const page = this.store.eventTextAfter(since, limit, REPLAY_PAGE_BYTES);
+    const lastSeq = this.store.lastSeq();
+    const last = page.at(-1)?.seq ?? since;
+    const nextSince = last < lastSeq ? last : null;
+    return `{"events":[${page.map((row) => row.json).join(',')}],"lastSeq":${lastSeq},"nextSince":${nextSince}}`;
   }
 
   /** Applies a person's action from REST or a socket, checked against the run's state. */

@@ -164,13 +164,6 @@ export class RunStore {
     return rows;
   }
 
-  /** Events with seq > since, oldest first, at most `limit`. */
-  eventsAfter(since: number, limit: number): RunEvent[] {
-    return this.sql
-      .exec<{ json: string }>('SELECT json FROM events WHERE seq > ? ORDER BY seq LIMIT ?', since, limit)
-      .toArray()
-      .map((row) => JSON.parse(row.json) as RunEvent);
-  }
 }
 
 function toSummary(row: RunRow): RunSummary {

@@ -64,6 +64,15 @@ const SCRIPTS: Record<string, Script> = {
     ]);
     res.end();
   },
+  /** One step of 40 outputs of 30 KB each (about 1.2 MB), then a pause: more than one page of events. */
+  'script-big': (_request, _call, res) => {
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    const outputs = Array.from({ length: 40 }, (_, i) =>
+      event({ type: 'output', level: 0, commandId: `c${i}`, stdout: `${i}`.padEnd(30_000, 'x'), stderr: '', exitCode: 0, durationMs: 1, truncated: false }),
+    );
+    write(res, [...outputs, checkpoint(1, 'pause', PAUSE), event({ type: 'user_action_required', ...PAUSE }), { type: 'end', outcome: 'interrupted', interrupt: PAUSE as never }]);
+    res.end();
+  },
   /** Always down. */
   'script-down': (_request, _call, res) => {
     res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'down', message: 'the proxy is restarting' } }));

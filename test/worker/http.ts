@@ -1,5 +1,6 @@
 // Helpers for calling the worker under test through its real fetch handler.
 import { exports } from 'cloudflare:workers';
+import { expect, vi } from 'vitest';
 import type { RunSummary } from '../../schema/run.ts';
 
 /** A request to the worker at `path`. */
@@ -21,4 +22,11 @@ export async function createRun(config: Record<string, unknown> = {}): Promise<R
   const response = await postJson('/api/runs', config);
   if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as RunSummary;
+}
+
+/** Waits until the run reaches `status` (the alarm drives it in the background) and returns it. */
+export async function waitForStatus(id: string, status: RunSummary['status'], timeout = 10_000): Promise<RunSummary> {
+  const read = async () => (await (await call(`/api/runs/${id}`)).json()) as RunSummary;
+  await vi.waitFor(async () => expect((await read()).status).toBe(status), { timeout, interval: 25 });
+  return read();
 }

@@ -7,17 +7,13 @@ import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import type { FakeProxyCall } from '../support/fake-proxy-call.ts';
 import { findRun } from '../../worker/db.ts';
-import { call, createRun, postJson } from './http.ts';
+import { call, createRun, postJson, waitForStatus } from './http.ts';
 
 const getRun = async (id: string) => (await (await call(`/api/runs/${id}`)).json()) as RunSummary;
 const eventsOf = async (id: string) => ((await (await call(`/api/runs/${id}/events?limit=1000`)).json()) as { events: RunEvent[] }).events;
 const callsOf = async (id: string) => (await (await fetch(`${env.PROXY_URL}/__calls?runId=${id}`)).json()) as FakeProxyCall[];
 const types = (events: RunEvent[]) => events.map((e) => e.type);
 
-async function waitForStatus(id: string, status: RunSummary['status']): Promise<RunSummary> {
-  await vi.waitFor(async () => expect((await getRun(id)).status).toBe(status), { timeout: 10_000, interval: 25 });
-  return getRun(id);
-}
 
 describe('run loop', () => {
   it('stores the step, pauses before the end, and sends no run_complete for the pause', async () => {

@@ -34,9 +34,9 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     const id = checkedId(c.req.param('id'));
     const query = eventsQuerySchema.safeParse(c.req.query());
     if (!query.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(query.error)}`, issueList(query.error));
-    const page = await sessionFor(c.env, id).events(query.data.since, query.data.limit);
-    if (!page) throw unknownRun(id);
-    return c.json(page);
+    const page = await sessionFor(c.env, id).eventPage(query.data.since, query.data.limit);
+    if (page === null) throw unknownRun(id);
+    return c.body(page, 200, { 'content-type': 'application/json; charset=utf-8' });
   })
   .all('/:id/events', methodNotAllowed(['GET']))
   .post('/:id/actions', async (c) => {
@@ -56,11 +56,10 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
   })
   .all('/:id/ws', methodNotAllowed(['GET']));
 
-/** ?since=N&limit=M: events after seq N, at most M (1-1000, default 500). */
+/** ?since=N&limit=M: events after seq N, at most M (1-1000, default 500) and about 512 KiB. */
 const eventsQuerySchema = z.strictObject({
   since: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(0),
   limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(500),
-  token: z.string().optional(),
 });
 
 function sessionFor(env: Env, id: string) {

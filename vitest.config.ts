@@ -24,6 +24,7 @@ export default defineConfig({
                 // Quick retries, so the proxy_unreachable pause comes within a test's time.
                 PROXY_RETRY_MS: '20',
                 PROXY_MAX_FAILURES: '3',
+                MIRROR_RETRY_MS: '20',
                 TEST_MIGRATIONS: await readD1Migrations('./schema/migrations'),
               },
             },

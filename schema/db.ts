@@ -1,6 +1,6 @@
 // The D1 database: a cross-run index for the run list and analytics. The Durable Object owns each
 // run's truth; these tables mirror it. Migrations come from `npm run db:generate` (drizzle-kit).
-import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** One row per run, kept current by its Durable Object. Times are epoch milliseconds. */
 export const runs = sqliteTable(
@@ -69,7 +69,7 @@ export const executions = sqliteTable(
     status: text('status').notNull(),
     error: text('error'),
   },
-  (t) => [index('executions_run_idx').on(t.runId, t.seq), index('executions_node_idx').on(t.node, t.status)],
+  (t) => [uniqueIndex('executions_run_seq_idx').on(t.runId, t.seq), index('executions_node_idx').on(t.node, t.status)],
 );
 
 /** Every shell command the agent ran, with its result. */
@@ -87,7 +87,7 @@ export const commands = sqliteTable(
     truncated: integer('truncated', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [index('commands_run_idx').on(t.runId, t.seq), index('commands_level_idx').on(t.level)],
+  (t) => [uniqueIndex('commands_run_seq_idx').on(t.runId, t.seq), index('commands_level_idx').on(t.level)],
 );
 
 export type RunRow = typeof runs.$inferSelect;

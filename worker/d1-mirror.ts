@@ -1,5 +1,6 @@
-// The D1 index of a run, fed from its stored events: llm_calls, executions and commands rows are
-// queued as steps commit and written in one batch per proxy call, with the run row.
+// The D1 index of a run, fed from its stored events: the llm_calls, executions and commands rows a
+// step implies (queued in the outbox with the step), and the batch that writes them with the run row.
+// Every insert is idempotent on (run_id, seq), so a batch sent twice after a lost answer adds nothing.
 import { commands, executions, llmCalls, runs } from '../schema/db.ts';
 import type { RunEvent } from '../schema/protocol.ts';
 import type { RunSummary } from '../schema/run.ts';
@@ -15,8 +16,9 @@ export type MirrorRows = {
 
 export const emptyRows = (): MirrorRows => ({ llmCalls: [], executions: [], commands: [] });
 
-/** Adds the rows that stored events imply; `traces` holds raw model requests by callId. */
-export function addRows(rows: MirrorRows, events: readonly RunEvent[], traces: ReadonlyMap<string, Trace>): void {
+/** The rows that stored events imply; `traces` holds raw model requests by callId. */
+export function rowsOf(events: readonly RunEvent[], traces: ReadonlyMap<string, Trace>): MirrorRows {
+  const rows = emptyRows();
   const commandText = new Map<string, string>();
   for (const event of events) {
     const createdAt = Date.parse(event.ts);
@@ -65,10 +67,11 @@ export function addRows(rows: MirrorRows, events: readonly RunEvent[], traces: R
       });
     }
   }
+  return rows;
 }
 
-/** Writes the run row and the queued rows in one D1 batch. */
-export async function flushMirror(env: Env, run: RunSummary, loop: LoopState, rows: MirrorRows): Promise<void> {
+/** Writes the run row and the given rows in one D1 batch; throws when D1 fails. */
+export async function sendToD1(env: Env, run: RunSummary, loop: LoopState, rows: MirrorRows): Promise<void> {
   const db = database(env);
   const row = {
     id: run.id,
@@ -96,8 +99,8 @@ export async function flushMirror(env: Env, run: RunSummary, loop: LoopState, ro
   const statements = [
     db.insert(runs).values(row).onConflictDoUpdate({ target: runs.id, set: changes }),
     ...chunks(rows.llmCalls, 6).map((part) => db.insert(llmCalls).values(part).onConflictDoNothing()),
-    ...chunks(rows.executions, 10).map((part) => db.insert(executions).values(part)),
-    ...chunks(rows.commands, 10).map((part) => db.insert(commands).values(part)),
+    ...chunks(rows.executions, 10).map((part) => db.insert(executions).values(part).onConflictDoNothing()),
+    ...chunks(rows.commands, 10).map((part) => db.insert(commands).values(part).onConflictDoNothing()),
   ] as const;
   await db.batch(statements as unknown as [(typeof statements)[0], ...(typeof statements)[number][]]);
 }

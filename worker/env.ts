@@ -20,6 +20,7 @@ const workerSettingsSchema = z
     PROXY_MAX_FAILURES: z.coerce.number().int().min(1, 'must be at least 1').max(50, 'must be at most 50').default(5),
     PROXY_TIMEOUT_MS: z.coerce.number().int().min(1_000, 'must be at least 1000 (milliseconds)').default(60_000),
     PROXY_ALLOW_HTTP: flag.default(false),
+    MIRROR_RETRY_MS: z.coerce.number().int().min(1, 'must be at least 1 (milliseconds)').default(1000),
   })
   .superRefine((s, ctx) => {
     const url = URL.parse(s.PROXY_URL);
@@ -42,6 +43,8 @@ export type WorkerSettings = {
   proxyTimeoutMs: number;
   /** Set when the proxy is reached over plain http on another machine (PROXY_ALLOW_HTTP): health flags it. */
   insecureProxy: boolean;
+  /** The first wait before the D1 outbox is tried again; it doubles up to a minute. */
+  mirrorRetryMs: number;
 };
 
 export type SettingsResult = { ok: true; settings: WorkerSettings } | { ok: false; message: string };
@@ -70,9 +73,16 @@ function parseSettings(env: Env): SettingsResult {
       retryMs: s.PROXY_RETRY_MS,
       maxFailures: s.PROXY_MAX_FAILURES,
       proxyTimeoutMs: s.PROXY_TIMEOUT_MS,
+      mirrorRetryMs: s.MIRROR_RETRY_MS,
       insecureProxy: new URL(proxyUrl).protocol === 'http:' && !isLoopbackHost(new URL(proxyUrl).hostname),
     },
   };
+}
+
+/** The D1 outbox's first retry wait; the default when the settings are invalid, so D1 is still retried. */
+export function mirrorRetryMs(env: Env): number {
+  const settings = readSettings(env);
+  return settings.ok ? settings.settings.mirrorRetryMs : 1_000;
 }
 
 const accessSettingsSchema = z.object({

@@ -3,6 +3,7 @@ import type { ComponentHealth, Health } from '../schema/api.ts';
 import { proxyHealthSchema } from '../schema/protocol.ts';
 import { describeIssues } from '../schema/issues.ts';
 import { countRuns } from './db.ts';
+import { errorText } from './error-text.ts';
 import { readSettings } from './env.ts';
 import type { WorkerSettings } from './env.ts';
 
@@ -81,13 +82,4 @@ async function guard(check: Promise<ComponentHealth>): Promise<ComponentHealth> 
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
-}
-
-/** The message of an error and of its causes (drizzle wraps D1's own message in `cause`). */
-function errorText(err: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = err; e !== undefined && parts.length < 4; e = e instanceof Error ? e.cause : undefined) {
-    parts.push(e instanceof Error ? e.message : String(e));
-  }
-  return parts.join(': ');
 }

@@ -7,11 +7,12 @@ import type { WorkerSettings } from './env.ts';
 
 export type EndLine = Extract<ProxyLine, { type: 'end' }>;
 
-/** How a call ended: the proxy's end line, a failure worth retrying, a refusal that is not, or our abort. */
+/** How a call ended: the proxy's end line, a failure worth retrying, a refusal that is not, our own failure to store a step, or our abort. */
 export type LinkResult =
   | { kind: 'ended'; end: EndLine }
   | { kind: 'retry'; message: string }
   | { kind: 'refused'; status: number; code: string; message: string }
+  | { kind: 'store_failed'; message: string }
   | { kind: 'aborted' };
 
 /** Calls the proxy and hands each line to `onLine` in order; returns how the call ended. */
@@ -58,7 +59,13 @@ export async function callProxy(settings: WorkerSettings, request: ProxyRequest,
           await reader.cancel().catch(() => {});
           return { kind: 'retry', message: line.message };
         }
-        await onLine(line.line);
+        // A failure to store what the proxy sent is our bug, not the proxy's; say so.
+        try {
+          await onLine(line.line);
+        } catch (err) {
+          await reader.cancel().catch(() => {});
+          return { kind: 'store_failed', message: err instanceof Error ? err.message : String(err) };
+        }
         if (line.line.type === 'end') return { kind: 'ended', end: line.line };
       }
     }

@@ -6,13 +6,15 @@ import type { Checkpoint, PendingAction, ProxyLine, Resume, RunEvent, RunEventBo
 import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../schema/protocol.ts';
 import type { RunAction, RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
 import { FINAL_STATUSES } from '../schema/run.ts';
-import { addRows, emptyRows, flushMirror } from './d1-mirror.ts';
+import { rowsOf, sendToD1 } from './d1-mirror.ts';
 import type { MirrorRows } from './d1-mirror.ts';
-import { readSettings } from './env.ts';
+import { D1Outbox } from './d1-outbox.ts';
+import { mirrorRetryMs, readSettings } from './env.ts';
 import type { WorkerSettings } from './env.ts';
 import { callProxy } from './proxy-link.ts';
 import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
+import { RunSchedule } from './run-schedule.ts';
 import { RunStore } from './run-store.ts';
 import { eventsMessage, getState, parseClientMessage, send, sendText, setState, stripType } from './sockets.ts';
 import { effectsOf } from './step-effects.ts';
@@ -29,12 +31,16 @@ type Trace = { request: unknown; response: unknown };
 
 export class RunSession extends DurableObject<Env> {
   private readonly store: RunStore;
+  private readonly outbox: D1Outbox;
+  private readonly schedule: RunSchedule;
   /** The proxy call in progress, so stop and pause can cut it. */
   private inflight: AbortController | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new RunStore(ctx.storage.sql);
+    this.outbox = new D1Outbox(ctx.storage.sql);
+    this.schedule = new RunSchedule(ctx.storage);
   }
 
   /** Health: proves the object is reachable and its storage answers. */
@@ -49,7 +55,7 @@ export class RunSession extends DurableObject<Env> {
     if (!this.store.create(runId, config, now)) return null;
     this.store.setLoop({});
     this.record({ type: 'run_created', config }, now);
-    await this.ctx.storage.setAlarm(now);
+    this.schedule.step(now);
     return this.mirror();
   }
 
@@ -89,7 +95,7 @@ export class RunSession extends DurableObject<Env> {
         const resume: Resume = action.action === 'continue' ? { action: 'continue', ...(action.hint ? { hint: action.hint } : {}) } : { action: 'password', value: action.value };
         this.store.setLoop({ resume: asked ? resume : null, failures: 0 });
         this.transition(run.status, 'running', now, action.action === 'continue' ? 'continued by a person' : 'password supplied by a person');
-        await this.ctx.storage.setAlarm(now);
+        this.schedule.step(now);
         break;
       }
       case 'pause': {
@@ -103,21 +109,31 @@ export class RunSession extends DurableObject<Env> {
       case 'resume':
         this.store.update({ pendingAction: null }, now);
         this.transition(run.status, 'running', now, 'resumed by a person');
-        await this.ctx.storage.setAlarm(now);
+        this.schedule.step(now);
         break;
       case 'stop':
         this.inflight?.abort();
         if (run.status === 'paused_for_user_action') this.resolvePause({ action: 'stop', by }, now);
         this.finish(run.status, 'stopped', now, `stopped by ${by}`);
-        await this.ctx.storage.deleteAlarm();
+        this.schedule.step(null);
         break;
     }
     return { ok: true, run: await this.mirror() };
   }
 
-  /** Runs the agent for one proxy call, then re-arms or waits. */
+  /** Wakes for what is due: a retry of the D1 outbox, the agent's next step, or both. */
   override async alarm(): Promise<void> {
+    // A call still in progress re-arms from the schedule when it ends; nothing scheduled is lost.
     if (this.inflight) return;
+    const due = this.schedule.take(Date.now());
+    if (due.step) await this.step();
+    // The step flushes the outbox itself; a retry that came due alone is sent here.
+    else if (due.mirror) await this.mirror();
+    await this.schedule.arm();
+  }
+
+  /** Runs the agent for one proxy call, then schedules the next step or waits for a person. */
+  private async step(): Promise<void> {
     let run = this.store.summary();
     if (!run) return;
     const now = Date.now();
@@ -133,15 +149,14 @@ export class RunSession extends DurableObject<Env> {
       await this.mirror();
       return;
     }
-    const rows = emptyRows();
-    const result = await this.advance(run, settings.settings, rows);
+    const result = await this.advance(run, settings.settings);
     const after = this.store.summary() ?? run;
-    await this.settle(after, result, settings.settings);
-    await this.mirror(rows);
+    this.settle(after, result, settings.settings);
+    await this.mirror();
   }
 
   /** One call to the proxy: each step's events are stored with its checkpoint, all or nothing. */
-  private async advance(run: RunSummary, settings: WorkerSettings, rows: MirrorRows): Promise<LinkResult> {
+  private async advance(run: RunSummary, settings: WorkerSettings): Promise<LinkResult> {
     const loop = this.store.loop();
     const abort = new AbortController();
     this.inflight = abort;
@@ -158,7 +173,7 @@ export class RunSession extends DurableObject<Env> {
         } else if (line.type === 'trace') {
           traces.set(line.callId, { request: line.request, response: line.response });
         } else {
-          this.commitStep(step, traces, line.type === 'checkpoint' ? line.checkpoint : null, rows);
+          this.commitStep(step, traces, line.type === 'checkpoint' ? line.checkpoint : null);
           step = [];
           traces = new Map();
         }
@@ -169,7 +184,7 @@ export class RunSession extends DurableObject<Env> {
   }
 
   /** Stores a step's events and checkpoint in one transaction, then broadcasts the events. */
-  private commitStep(bodies: RunEventBody[], traces: ReadonlyMap<string, Trace>, checkpoint: Checkpoint | null, rows: MirrorRows): void {
+  private commitStep(bodies: RunEventBody[], traces: ReadonlyMap<string, Trace>, checkpoint: Checkpoint | null): void {
     const run = this.store.summary();
     if (!run) return;
     const now = Date.now();
@@ -179,21 +194,27 @@ export class RunSession extends DurableObject<Env> {
       this.store.update(patch, now);
       // Once a step is saved, the answer that led to it has been delivered.
       this.store.setLoop(checkpoint ? { checkpoint, resume: null, failures: 0 } : {}, tokens);
+      // The D1 rows these events imply go in with them: stored together or not at all.
+      this.outbox.add(rowsOf(stored, traces));
       return stored;
     });
     this.broadcast(events);
-    addRows(rows, events, traces);
   }
 
   /** What happens after a call: wait for a person, finish, go again, or retry with backoff. */
-  private async settle(run: RunSummary, result: LinkResult, settings: WorkerSettings): Promise<void> {
+  private settle(run: RunSummary, result: LinkResult, settings: WorkerSettings): void {
     const now = Date.now();
     if (run.status !== 'running') return;
     if (result.kind === 'aborted') return;
+    if (result.kind === 'store_failed') {
+      // Nothing of the step was kept (its transaction rolled back); going on would hit the same bug.
+      console.error(`run ${run.id}: storing a step failed: ${result.message}`);
+      return this.fail(run, `bandit-runner failed to store a step (a bug; please report it): ${result.message}`);
+    }
     if (result.kind === 'refused') {
       if (result.code === 'not_interrupted') {
         this.store.setLoop({ resume: null });
-        return this.ctx.storage.setAlarm(now);
+        return this.schedule.step(now);
       }
       return this.fail(run, `the proxy refused the run: ${result.message}`);
     }
@@ -205,12 +226,12 @@ export class RunSession extends DurableObject<Env> {
       }
       const delay = settings.retryMs * 2 ** (failures - 1);
       this.record({ type: 'error', code: 'proxy_retry', message: `${result.message}; retrying in ${Math.round(delay / 100) / 10} s`, level: run.currentLevel }, now);
-      return this.ctx.storage.setAlarm(now + delay);
+      return this.schedule.step(now + delay);
     }
     const { end } = result;
     switch (end.outcome) {
       case 'yielded':
-        return this.ctx.storage.setAlarm(now);
+        return this.schedule.step(now);
       case 'interrupted':
         this.store.update({ pendingAction: end.interrupt ?? this.pauseFor(run, 'max_retries', run.lastError) }, now);
         return this.transition(run.status, 'paused_for_user_action', now, end.interrupt?.reason ?? 'paused');
@@ -337,11 +358,19 @@ export class RunSession extends DurableObject<Env> {
     return { reason, level: run.currentLevel, retryCount: 0, maxRetries: run.config.maxRetries, lastError, lessons: [] };
   }
 
-  /** Copies the run row (and any queued analytics rows) to D1 and returns the run. */
-  private async mirror(rows: MirrorRows = emptyRows()): Promise<RunSummary> {
+  /**
+   * Sends the run row and the queued rows to D1 and returns the run. A D1 failure is kept for a
+   * retry with backoff, never thrown: the action or step it follows was already applied.
+   */
+  private async mirror(): Promise<RunSummary> {
     const run = this.store.summary();
     if (!run) throw new Error('mirror() before create()');
-    await flushMirror(this.env, run, this.store.loop(), rows);
-    return run;
+    this.outbox.touch();
+    const send = (rows: MirrorRows) => sendToD1(this.env, this.store.summary() ?? run, this.store.loop(), rows);
+    const result = await this.outbox.flush(send, mirrorRetryMs(this.env), Date.now);
+    if (!result.ok) console.error(`run ${run.id}: D1 mirror failed, ${this.outbox.pending()} rows kept, retrying: ${result.error}`);
+    this.schedule.mirror(result.ok ? null : result.retryAt);
+    await this.schedule.arm();
+    return this.store.summary() ?? run;
   }
 }

@@ -5,6 +5,7 @@ import { listRuns } from '../db.ts';
 import { z } from 'zod';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
+import { errorText } from '../error-text.ts';
 import { checkModel } from '../proxy-models.ts';
 import { newRunId } from '../run-id.ts';
 import { readJson } from '../validate.ts';
@@ -21,7 +22,11 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
   .get('/', async (c) => {
     const query = runListQuerySchema.safeParse(c.req.query());
     if (!query.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(query.error)}`, issueList(query.error));
-    return c.json(await listRuns(c.env, query.data));
+    const list = await listRuns(c.env, query.data).catch((err: unknown) => {
+      // The list is D1's; a run's own routes answer from its Durable Object and keep working.
+      throw new ApiError(503, 'd1_unavailable', `the run index (D1) did not answer: ${errorText(err)}; each run is still reachable at /api/runs/:id`);
+    });
+    return c.json(list);
   })
   .all('/', methodNotAllowed(['GET', 'POST']))
   .get('/:id', async (c) => {

@@ -1,0 +1,95 @@
+// The D1 mirror's outbox, in the Durable Object's SQLite. Rows for D1 are queued in the same
+// transaction as the step they describe and sent after, so a D1 outage delays the index but never
+// loses a row, never fails an action that was applied, and never stops the run. The run row is not
+// queued: every flush upserts it from the object's current truth, so D1 converges to it.
+import type { MirrorRows } from './d1-mirror.ts';
+import { emptyRows } from './d1-mirror.ts';
+import { errorText } from './error-text.ts';
+
+type Kind = keyof MirrorRows;
+const KINDS: readonly Kind[] = ['llmCalls', 'executions', 'commands'];
+
+/** Rows sent in one D1 batch; more are sent in further batches of the same flush. */
+const BATCH_ROWS = 200;
+/** The longest wait between two tries while D1 keeps failing. */
+const MAX_RETRY_MS = 60_000;
+
+/** What a flush did: everything is in D1, or it failed and should be tried again at `retryAt`. */
+export type FlushResult = { ok: true; sent: number } | { ok: false; sent: number; retryAt: number; error: string };
+
+/** Queued D1 rows and the bookkeeping of their delivery. */
+export class D1Outbox {
+  private readonly sql: SqlStorage;
+  private flushing: Promise<FlushResult> | null = null;
+
+  constructor(sql: SqlStorage) {
+    this.sql = sql;
+    this.sql.exec('CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, row TEXT NOT NULL)');
+    // version counts changes to the run row; flushed is the version D1 last took.
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS outbox_state (
+      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL DEFAULT 0,
+      flushed INTEGER NOT NULL DEFAULT 0, failures INTEGER NOT NULL DEFAULT 0)`);
+    this.sql.exec('INSERT OR IGNORE INTO outbox_state (singleton) VALUES (1)');
+  }
+
+  /** Queues rows; call it inside the transaction that stores the events they come from. */
+  add(rows: MirrorRows): void {
+    for (const kind of KINDS) {
+      for (const row of rows[kind]) this.sql.exec('INSERT INTO outbox (kind, row) VALUES (?, ?)', kind, JSON.stringify(row));
+    }
+  }
+
+  /** Notes that the run row changed, so the next flush must send it even with no rows queued. */
+  touch(): void {
+    this.sql.exec('UPDATE outbox_state SET version = version + 1');
+  }
+
+  /** Rows still waiting for D1. */
+  pending(): number {
+    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM outbox').one().n;
+  }
+
+  /** Whether D1 lacks anything this object holds. */
+  behind(): boolean {
+    const state = this.sql.exec<{ version: number; flushed: number }>('SELECT version, flushed FROM outbox_state').one();
+    return state.version > state.flushed || this.pending() > 0;
+  }
+
+  /**
+   * Sends the run row (from `run()`, read as each batch goes) and every queued row; never throws.
+   * Concurrent callers share the flush in progress and then flush again, so nothing touched
+   * meanwhile is left behind.
+   */
+  async flush(send: (rows: MirrorRows) => Promise<void>, baseRetryMs: number, now: () => number): Promise<FlushResult> {
+    while (this.flushing) await this.flushing;
+    if (!this.behind()) return { ok: true, sent: 0 };
+    this.flushing = this.drain(send, baseRetryMs, now);
+    try {
+      return await this.flushing;
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  private async drain(send: (rows: MirrorRows) => Promise<void>, baseRetryMs: number, now: () => number): Promise<FlushResult> {
+    let sent = 0;
+    for (;;) {
+      const version = this.sql.exec<{ version: number }>('SELECT version FROM outbox_state').one().version;
+      const queued = this.sql.exec<{ id: number; kind: string; row: string }>('SELECT id, kind, row FROM outbox ORDER BY id LIMIT ?', BATCH_ROWS).toArray();
+      const rows = emptyRows();
+      for (const entry of queued) (rows[entry.kind as Kind] as unknown[]).push(JSON.parse(entry.row));
+      try {
+        await send(rows);
+      } catch (err) {
+        const failures = this.sql.exec<{ failures: number }>('UPDATE outbox_state SET failures = failures + 1 RETURNING failures').one().failures;
+        const retryAt = now() + Math.min(baseRetryMs * 2 ** (failures - 1), MAX_RETRY_MS);
+        return { ok: false, sent, retryAt, error: errorText(err) };
+      }
+      const last = queued.at(-1)?.id;
+      if (last !== undefined) this.sql.exec('DELETE FROM outbox WHERE id <= ?', last);
+      this.sql.exec('UPDATE outbox_state SET flushed = max(flushed, ?), failures = 0', version);
+      sent += queued.length;
+      if (!this.behind()) return { ok: true, sent };
+    }
+  }
+}

@@ -1,0 +1,48 @@
+// When a run's Durable Object should wake, and for what: the agent's next step, and a retry of the
+// D1 outbox. Both share the object's one alarm, which is armed for the earlier of the two, so a D1
+// retry never cuts short the proxy's backoff and neither can be lost when the other fires.
+type Due = { step: boolean; mirror: boolean };
+
+/** The two wake-up times, kept in the object's SQLite so they survive eviction. */
+export class RunSchedule {
+  private readonly sql: SqlStorage;
+  private readonly storage: DurableObjectStorage;
+
+  constructor(storage: DurableObjectStorage) {
+    this.storage = storage;
+    this.sql = storage.sql;
+    this.sql.exec('CREATE TABLE IF NOT EXISTS schedule (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), step_at INTEGER, mirror_at INTEGER)');
+    this.sql.exec('INSERT OR IGNORE INTO schedule (singleton) VALUES (1)');
+  }
+
+  /** The agent's next step at `at` (epoch ms), or none. */
+  step(at: number | null): void {
+    this.sql.exec('UPDATE schedule SET step_at = ?', at);
+  }
+
+  /** The next try of the D1 outbox at `at`, or none. */
+  mirror(at: number | null): void {
+    this.sql.exec('UPDATE schedule SET mirror_at = ?', at);
+  }
+
+  /** What is due at `now`; what is due is taken off the schedule. */
+  take(now: number): Due {
+    const row = this.read();
+    const due = { step: row.step_at !== null && row.step_at <= now, mirror: row.mirror_at !== null && row.mirror_at <= now };
+    if (due.step) this.step(null);
+    if (due.mirror) this.mirror(null);
+    return due;
+  }
+
+  /** Sets the alarm for the earliest wake-up, or clears it when nothing is scheduled. */
+  async arm(): Promise<void> {
+    const row = this.read();
+    const times = [row.step_at, row.mirror_at].filter((t): t is number => t !== null);
+    if (times.length === 0) return this.storage.deleteAlarm();
+    await this.storage.setAlarm(Math.min(...times));
+  }
+
+  private read(): { step_at: number | null; mirror_at: number | null } {
+    return this.sql.exec<{ step_at: number | null; mirror_at: number | null }>('SELECT step_at, mirror_at FROM schedule').one();
+  }
+}

@@ -1,8 +1,6 @@
 // Runs the graph for one /v1/advance call and turns it into NDJSON lines: events as they happen,
 // a checkpoint after every node, and one `end` line. Closing the response aborts the graph.
 import type { ProxyEvent, ProxyLine, ProxyRequest } from '../schema/protocol.ts';
-import { proxyLineSchema } from '../schema/protocol.ts';
-import { describeIssues } from '../schema/issues.ts';
 import { Command } from './engine/command.ts';
 import type { CompiledGraph, RunFrom } from './engine/compiled-graph.ts';
 import type { BanditState } from './agent/bandit-state.ts';
@@ -10,6 +8,7 @@ import type { BanditDeps } from './agent/nodes/bandit-deps.ts';
 import type { AgentModel } from './models/agent-model.ts';
 import type { ModelRegistry } from './models/model-registry.ts';
 import type { SessionPool } from './ssh/session-pool.ts';
+import { Redactor } from './redactor.ts';
 import type { GameTarget } from './targets/target.ts';
 
 type CheckpointLine = Extract<ProxyLine, { type: 'checkpoint' }>;
@@ -23,6 +22,8 @@ export type AdvanceDeps = {
   stepLimit: number;
   /** Graph runs in progress, for health and benchmarks. */
   inFlight: { count: number };
+  /** The proxy's own secrets (API key, shared secret): never in a line it sends. */
+  secrets: string[];
 };
 
 /** The response body for one call; `signal` is the request's (aborted when the caller hangs up). */
@@ -32,16 +33,16 @@ export function advanceStream(request: ProxyRequest, target: GameTarget, model: 
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     start: async (controller) => {
+      // Typed lines need no second check here: the Durable Object validates each as it arrives.
+      // Everything but a checkpoint passes the redactor, so a typed password or a key is never stored.
       const write = (line: ProxyLine) => {
         if (abort.signal.aborted) return;
-        const checked = proxyLineSchema.safeParse(line);
-        if (!checked.success) {
-          // A line we would send but the protocol forbids is our bug; say so instead of sending it.
-          console.error(`ssh-proxy: dropped an invalid ${line.type} line: ${describeIssues(checked.error)}`);
-          return;
-        }
-        controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+        const text = JSON.stringify(line);
+        controller.enqueue(encoder.encode(`${line.type === 'checkpoint' ? text : redactor.json(text)}\n`));
       };
+      const resumed = request.resume?.action === 'password' ? request.resume.value : null;
+      const held = 'checkpoint' in from ? from.checkpoint.state.secrets : from.state.secrets;
+      const redactor = new Redactor([...deps.secrets, ...held, resumed]);
       const emit: BanditDeps['emit'] = (event) => write({ type: 'event', event: { ...event, ts: new Date().toISOString() } as ProxyEvent });
       const started = Date.now();
       const ctx: BanditDeps = {

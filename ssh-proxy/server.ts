@@ -22,7 +22,8 @@ export function createProxyApp(settings: ProxySettings) {
   const pool = new SessionPool(settings.ssh);
   const models = new ModelRegistry(settings.openai);
   const targets = createTargets({ practice: settings.practice, bandit: settings.bandit });
-  const deps = { graph: buildBanditGraph(), models, pool, sliceMs: settings.sliceMs, stepLimit: settings.stepLimit, inFlight: { count: 0 } };
+  const secrets = [settings.secret, settings.openai.apiKey].filter((v): v is string => Boolean(v));
+  const deps = { graph: buildBanditGraph(), models, pool, sliceMs: settings.sliceMs, stepLimit: settings.stepLimit, inFlight: { count: 0 }, secrets };
   const expected = Buffer.from(`Bearer ${settings.secret}`);
 
   const app = new Hono()

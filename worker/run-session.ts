@@ -2,7 +2,7 @@
 // the agent's checkpoint) and its WebSocket clients. Its alarm drives the agent: call the proxy,
 // store each step's events with its checkpoint, broadcast them, and go again or wait for a person.
 import { DurableObject } from 'cloudflare:workers';
-import type { Checkpoint, PendingAction, ProxyLine, Resume, RunEvent, RunEventBody } from '../schema/protocol.ts';
+import type { Checkpoint, PendingAction, ProxyEvent, ProxyLine, Resume, RunEvent, RunEventBody } from '../schema/protocol.ts';
 import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../schema/protocol.ts';
 import type { RunAction, RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
 import { FINAL_STATUSES } from '../schema/run.ts';
@@ -160,7 +160,7 @@ export class RunSession extends DurableObject<Env> {
     const loop = this.store.loop();
     const abort = new AbortController();
     this.inflight = abort;
-    let step: RunEventBody[] = [];
+    let step: ProxyEvent[] = [];
     let traces = new Map<string, Trace>();
     const request = { runId: run.id, config: run.config, checkpoint: loop.checkpoint, ...(loop.resume ? { resume: loop.resume } : {}) };
     try {
@@ -168,8 +168,7 @@ export class RunSession extends DurableObject<Env> {
         // stop and pause abort this call (act()); nothing after that is kept.
         if (abort.signal.aborted) return;
         if (line.type === 'event') {
-          const { ts: _ts, ...body } = line.event;
-          step.push(body as RunEventBody);
+          step.push(line.event);
         } else if (line.type === 'trace') {
           traces.set(line.callId, { request: line.request, response: line.response });
         } else {
@@ -184,7 +183,7 @@ export class RunSession extends DurableObject<Env> {
   }
 
   /** Stores a step's events and checkpoint in one transaction, then broadcasts the events. */
-  private commitStep(bodies: RunEventBody[], traces: ReadonlyMap<string, Trace>, checkpoint: Checkpoint | null): void {
+  private commitStep(bodies: ProxyEvent[], traces: ReadonlyMap<string, Trace>, checkpoint: Checkpoint | null): void {
     const run = this.store.summary();
     if (!run) return;
     const now = Date.now();

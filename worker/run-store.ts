@@ -1,7 +1,7 @@
 // A run's durable record inside its Durable Object's SQLite: the run row and the event log.
 // SQL calls are synchronous here, so a read-modify-write never interleaves with another request.
-import type { Checkpoint, PendingAction, Resume, RunEvent, RunEventBody } from '../schema/protocol.ts';
-import { checkpointSchema, resumeSchema, runEventSchema } from '../schema/protocol.ts';
+import type { Checkpoint, PendingAction, ProxyEvent, Resume, RunEvent, RunEventBody } from '../schema/protocol.ts';
+import { checkpointSchema, resumeSchema } from '../schema/protocol.ts';
 import type { RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
 import { runConfigSchema } from '../schema/run.ts';
 import { runTimes } from './run-times.ts';
@@ -135,12 +135,17 @@ export class RunStore {
     this.sql.exec(`UPDATE run SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE singleton = 1`, ...Object.values(columns));
   }
 
-  /** Numbers, stamps and stores an event; returns it as clients will see it. */
-  append(runId: string, body: RunEventBody, now: number): RunEvent {
+  /**
+   * Numbers and stores an event; returns it as clients will see it. An event from the proxy keeps
+   * the proxy's `ts` (when it happened); one the object makes itself is stamped `now`. Not parsed
+   * again: proxy events were validated as they arrived, and the object's own are typed.
+   */
+  append(runId: string, body: RunEventBody | ProxyEvent, now: number): RunEvent {
     const seq = this.lastSeq() + 1;
-    const event = runEventSchema.parse({ ...body, seq, runId, ts: new Date(now).toISOString() });
+    const ts = 'ts' in body ? body.ts : new Date(now).toISOString();
+    const event = { ...body, seq, runId, ts } as RunEvent;
     const level = 'level' in event && typeof event.level === 'number' ? event.level : null;
-    this.sql.exec('INSERT INTO events (seq, ts, type, level, json) VALUES (?, ?, ?, ?, ?)', seq, now, event.type, level, JSON.stringify(event));
+    this.sql.exec('INSERT INTO events (seq, ts, type, level, json) VALUES (?, ?, ?, ?, ?)', seq, Date.parse(ts), event.type, level, JSON.stringify(event));
     return event;
   }
 

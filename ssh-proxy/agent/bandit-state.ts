@@ -58,6 +58,8 @@ export const banditStateSchema = z.object({
   /** Counter for command ids and tool-call ids. */
   serial: z.number().int().min(0),
   finished: z.enum(['completed', 'stopped']).nullable(),
+  /** Passwords a person typed: redacted from every event and trace, never from the checkpoint. */
+  secrets: z.array(z.string()).default([]),
 });
 export type BanditState = z.infer<typeof banditStateSchema>;
 
@@ -86,7 +88,7 @@ export function levelStart(level: number, password: string | null, now: number) 
 /** The state a fresh run starts from. Level 0's password is public; others must be given. */
 export function initialBanditState(config: RunConfig, now: number): BanditState {
   const password = config.startLevel === 0 ? 'bandit0' : null;
-  return { ...levelStart(config.startLevel, password, now), levelsSolved: 0, serial: 0, finished: null };
+  return { ...levelStart(config.startLevel, password, now), levelsSolved: 0, serial: 0, finished: null, secrets: [] };
 }
 
 /** A fresh attempt: empty history and budget, the same lessons. */

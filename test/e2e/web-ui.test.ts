@@ -108,7 +108,7 @@ describe('the web UI', () => {
     await modal.getByLabel('Password for bandit17').fill('A'.repeat(32));
     await modal.getByRole('button', { name: 'Try this password' }).click();
     await page.locator('[data-event="user_action_resolved"]').nth(1).waitFor(WAIT);
-    await modal.getByText(/the password you gave did not work/).waitFor(WAIT);
+    await modal.getByText('the password you gave was refused (login as bandit17 failed)').waitFor(WAIT);
     expect(await page.locator('[data-event="user_action_resolved"]').nth(1).textContent()).toContain('gave a password');
     await screenshot(page, '06b-wrong-password');
 

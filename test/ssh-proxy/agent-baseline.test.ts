@@ -1,5 +1,6 @@
 // The agent graph over HTTP against the real practice range, with the offline baseline model:
 // how far it gets, the pause at max retries, every way to answer it, and yielding in slices.
+import { REDACTED } from '../../ssh-proxy/redactor.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyEvent } from '../../schema/protocol.ts';
 import { advance, advanceBody, advanceUntilSettled, eventsOf } from '../support/advance-client.ts';
@@ -63,14 +64,21 @@ describe('baseline agent on the practice range', () => {
     const level = firstRun.end.interrupt?.level ?? -1;
     const config = { maxRetries: 2 };
     const wrong = await advance(services, advanceBody('run_baseline00000000000000', config, firstRun.last, { action: 'password', value: 'x'.repeat(32) }));
-    expect(wrong.events.at(-1)).toMatchObject({ type: 'user_action_required', reason: 'max_retries', lastError: expect.stringMatching(/did not work: bandit\d+ refused/) });
+    expect(wrong.events.at(-1)).toMatchObject({ type: 'user_action_required', reason: 'max_retries', lastError: `the password you gave was refused (login as bandit${level + 1} failed)` });
     expect(wrong.end.outcome).toBe('interrupted');
+    // The typed value reaches no line but the checkpoint (which the run needs to go on).
+    const sent = (reply: typeof wrong) => reply.lines.filter((l) => l.type !== 'checkpoint').map((l) => JSON.stringify(l)).join('\n');
+    expect(sent(wrong)).not.toContain('x'.repeat(32));
 
     const shaped = await advance(services, advanceBody('run_baseline00000000000000', config, wrong.last, { action: 'password', value: 'not a password' }));
-    expect(shaped.events.at(-1)).toMatchObject({ type: 'user_action_required', lastError: expect.stringMatching(/not shaped like a Bandit password/) });
+    expect(shaped.events.at(-1)).toMatchObject({ type: 'user_action_required', lastError: 'the password you gave was refused (it is not shaped like a Bandit password)' });
+    expect(sent(shaped)).not.toContain('not a password');
 
     const right = await advance(services, advanceBody('run_baseline00000000000000', config, shaped.last, { action: 'password', value: passwordOf(level + 1) }));
-    expect(ofType(right.events, 'password_found')[0]).toMatchObject({ level, password: passwordOf(level + 1) });
+    // A password a person typed is proven, and said as found, without being repeated.
+    expect(ofType(right.events, 'password_found')[0]).toMatchObject({ level, password: REDACTED });
+    expect(sent(right)).not.toContain(passwordOf(level + 1));
+    expect(right.last?.state.secrets).toEqual(['x'.repeat(32), 'not a password', passwordOf(level + 1)]);
     expect(ofType(right.events, 'level_complete')[0]).toMatchObject({ level, nextLevel: level + 1 });
   });
 

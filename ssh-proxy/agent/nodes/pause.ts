@@ -30,11 +30,12 @@ export function pause(s: BanditState, ctx: BanditContext): Command<BanditState> 
     return new Command({ update: { finished: 'stopped', fault: null }, goto: END });
   }
   if (answer.action === 'password') {
+    const secrets = s.secrets.includes(answer.value) ? s.secrets : [...s.secrets, answer.value];
     if (s.fault?.reason === 'password_required') {
-      return new Command({ update: { password: answer.value, fault: null }, goto: 'connect' });
+      return new Command({ update: { password: answer.value, fault: null, secrets }, goto: 'connect' });
     }
     const decision = { kind: 'submit_password' as const, callId: 'user', thinking: 'A person supplied a password.', password: answer.value, from: 'user' as const };
-    return new Command({ update: { decision }, goto: 'validate' });
+    return new Command({ update: { decision, secrets }, goto: 'validate' });
   }
   const hint = answer.hint ? [{ text: answer.hint, source: 'user' as const, level: s.level }] : [];
   const goto = s.fault?.resumeAt ?? 'connect';

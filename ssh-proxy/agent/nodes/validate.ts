@@ -30,7 +30,9 @@ export async function validate(s: BanditState, ctx: BanditContext): Promise<Part
   }
 
   if (decision.from === 'user') {
-    const message = `the password you gave did not work: ${verdict}`;
+    // Said without the password itself: it must not reach an event, lastError or the question.
+    const why = shape ? 'it is not shaped like a Bandit password' : repeated || s.tried.includes(candidate) ? 'it was already refused at this level' : `login as ${user} failed`;
+    const message = `the password you gave was refused (${why})`;
     ctx.emit({ type: 'error', code: 'wrong_password', message, level: s.level });
     const fault = s.fault ?? { reason: 'max_retries' as const, message: null, resumeAt: 'connect' as const };
     return { decision: null, fault: { ...fault, message }, lastError: message };

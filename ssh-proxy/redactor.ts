@@ -1,0 +1,30 @@
+// Keeps secrets out of everything the proxy sends to be stored or shown: a password a person typed,
+// the model API key and the proxy secret. Events, traces and end lines pass through it; checkpoints
+// do not, since the run needs the level's password to go on (they stay in the Durable Object alone).
+
+/** What a secret is replaced with. */
+export const REDACTED = '[redacted]';
+
+/** Replaces every known secret in a line's JSON text. */
+export class Redactor {
+  private readonly secrets = new Set<string>();
+
+  constructor(secrets: Iterable<string | null | undefined>) {
+    for (const secret of secrets) this.add(secret);
+  }
+
+  /** Adds a secret; empty or very short values are ignored (they would redact ordinary text). */
+  add(secret: string | null | undefined): void {
+    if (secret && secret.length >= 4) this.secrets.add(secret);
+  }
+
+  /** The JSON text with each secret, as it appears inside a JSON string, replaced. */
+  json(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) {
+      const escaped = JSON.stringify(secret).slice(1, -1);
+      if (out.includes(escaped)) out = out.split(escaped).join(REDACTED);
+    }
+    return out;
+  }
+}

@@ -27,6 +27,9 @@ const aborted = (where: string): { ok: false; failure: SshFailure } => ({ ok: fa
 
 export class SshSession {
   private client: TunableClient | null = null;
+  /** The client still logging in, so close() can end it before it is ready. */
+  private connecting: TunableClient | null = null;
+  private closed = false;
   private ready: Promise<Connected> | null = null;
   lastUsed = Date.now();
   readonly options: SessionOptions;
@@ -41,7 +44,7 @@ export class SshSession {
 
   /** Logs in, or reuses the live connection. Never throws. */
   connect(signal: AbortSignal): Promise<Connected> {
-    if (signal.aborted) return Promise.resolve(aborted(this.where));
+    if (signal.aborted || this.closed) return Promise.resolve(aborted(this.where));
     this.ready ??= this.open();
     return raceAbort(this.ready, signal, () => aborted(this.where));
   }
@@ -63,8 +66,12 @@ export class SshSession {
     }
   }
 
+  /** Ends the connection, and a login still in progress: nothing is left open on keepalive. */
   close(): void {
+    this.closed = true;
     this.client?.end();
+    this.connecting?.end();
+    this.connecting = null;
     this.reset();
   }
 
@@ -77,14 +84,21 @@ export class SshSession {
     return new Promise((resolve) => {
       const client = new ssh2.Client() as TunableClient;
       let settled = false;
+      this.connecting = client;
       const settle = (result: Connected) => {
         if (settled) return;
         settled = true;
+        if (this.connecting === client) this.connecting = null;
         if (!result.ok) this.reset();
         resolve(result);
       };
       client
         .on('ready', () => {
+          // Closed while logging in (the caller gave up): end it instead of keeping it.
+          if (this.closed) {
+            client.end();
+            return settle(aborted(this.where));
+          }
           this.client = client;
           settle({ ok: true });
         })

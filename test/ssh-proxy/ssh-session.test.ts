@@ -57,6 +57,22 @@ describe('SSH sessions', () => {
     expect(await s.exec(0, 'bandit0', 'whoami', signal)).toMatchObject({ ok: true, stdout: 'bandit0\n' });
   });
 
+  it('leaves no connection behind when a login is aborted while it connects', async () => {
+    const { shell: s } = shell(range.port);
+    const before = range.connections();
+    for (let i = 0; i < 5; i++) {
+      const abort = new AbortController();
+      const login = s.login(0, 'bandit0', abort.signal);
+      // Aborted once the TCP connection is up but before the SSH login is done.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      abort.abort();
+      expect(await login).toMatchObject({ ok: false, failure: { kind: 'aborted' } });
+    }
+    // Every half-made login finishes its handshake and is then ended, not kept on keepalive.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(range.connections()).toBe(before);
+  });
+
   it('stops a command that outlives the timeout and says so', async () => {
     const { shell: s } = shell(range.port, { commandTimeoutMs: 300 });
     const result = await s.exec(0, 'bandit0', 'sleep 5', signal);

@@ -38,6 +38,7 @@ const proxy = await start('../ssh-proxy/main.ts', [], {
   OPENAI_API_KEY: 'sk-bench',
   OPENAI_MODELS: 'held-model',
   OPENAI_TIMEOUT_MS: '120000',
+  PROXY_CALL_MAX_MS: '180000',
 });
 const to = { proxyUrl: `http://127.0.0.1:${proxyPort}`, proxySecret: SECRET };
 const pid = proxy.pid ?? 0;

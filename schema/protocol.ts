@@ -24,6 +24,12 @@ export const WS_SUBPROTOCOL = 'bandit-runner.v1';
 /** Messages over this size are refused by the Durable Object. */
 export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
 
+/** The longest NDJSON line the proxy sends and the worker reads; outputs are capped far below it. */
+export const MAX_PROXY_LINE_BYTES = 1024 * 1024;
+
+/** The largest /v1/advance request body the proxy reads (config, checkpoint and answer). */
+export const MAX_PROXY_REQUEST_BYTES = 4 * 1024 * 1024;
+
 const level = z.number().int().min(0);
 const count = z.number().int().min(0);
 const timestamp = z.iso.datetime({ error: 'must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z' });

@@ -1,6 +1,7 @@
 // Runs the graph for one /v1/advance call and turns it into NDJSON lines: events as they happen,
 // a checkpoint after every node, and one `end` line. Closing the response aborts the graph.
 import type { ProxyEvent, ProxyLine, ProxyRequest } from '../schema/protocol.ts';
+import { MAX_PROXY_LINE_BYTES } from '../schema/protocol.ts';
 import { Command } from './engine/command.ts';
 import type { CompiledGraph, RunFrom } from './engine/compiled-graph.ts';
 import type { BanditState } from './agent/bandit-state.ts';
@@ -19,7 +20,10 @@ export type AdvanceDeps = {
   models: ModelRegistry;
   pool: SessionPool;
   sliceMs: number;
+  callMaxMs: number;
   stepLimit: number;
+  /** Runs with a call in progress: one call per run at a time. */
+  running: Set<string>;
   /** Graph runs in progress, for health and benchmarks. */
   inFlight: { count: number };
   /** The proxy's own secrets (API key, shared secret): never in a line it sends. */
@@ -37,8 +41,8 @@ export function advanceStream(request: ProxyRequest, target: GameTarget, model: 
       // Everything but a checkpoint passes the redactor, so a typed password or a key is never stored.
       const write = (line: ProxyLine) => {
         if (abort.signal.aborted) return;
-        const text = JSON.stringify(line);
-        controller.enqueue(encoder.encode(`${line.type === 'checkpoint' ? text : redactor.json(text)}\n`));
+        const text = line.type === 'checkpoint' ? JSON.stringify(line) : redactor.json(JSON.stringify(line));
+        controller.enqueue(encoder.encode(`${text.length > MAX_PROXY_LINE_BYTES ? oversized(line, text.length) : text}\n`));
       };
       const resumed = request.resume?.action === 'password' ? request.resume.value : null;
       const held = 'checkpoint' in from ? from.checkpoint.state.secrets : from.state.secrets;
@@ -63,10 +67,14 @@ export function advanceStream(request: ProxyRequest, target: GameTarget, model: 
           signal: abort.signal,
           stepLimit: deps.stepLimit,
           deadline: started + deps.sliceMs,
+          cutAt: started + deps.callMaxMs,
           onNode: (record, state) => emit({ type: 'node', level: state.level, ...record }),
           onCheckpoint: (checkpoint) => write({ type: 'checkpoint', checkpoint: checkpoint as CheckpointLine['checkpoint'] }),
         })
-        .finally(() => (deps.inFlight.count -= 1));
+        .finally(() => {
+          deps.inFlight.count -= 1;
+          deps.running.delete(request.runId);
+        });
       if (result.outcome === 'aborted') return closeQuietly(controller);
       // The run's last words are emitted here, after the final node's own events and checkpoint,
       // so they are the last events of the call (and are said again if a caller comes back).
@@ -91,6 +99,21 @@ export function advanceStream(request: ProxyRequest, target: GameTarget, model: 
     },
     cancel: () => abort.abort(),
   });
+}
+
+/**
+ * What is sent instead of a line over the cap: a trace without its bodies, an event replaced by an
+ * error event that says what was left out. (A checkpoint that large cannot be cut; it is a bug.)
+ */
+function oversized(line: ProxyLine, bytes: number): string {
+  const note = `${bytes} bytes, over the ${MAX_PROXY_LINE_BYTES}-byte line limit`;
+  if (line.type === 'trace') return JSON.stringify({ ...line, request: { omitted: note }, response: { omitted: note } });
+  if (line.type === 'event') {
+    const { ts, type } = line.event;
+    return JSON.stringify({ type: 'event', event: { type: 'error', code: 'event_too_large', message: `a ${type} event was left out: ${note}`, ts } });
+  }
+  console.error(`ssh-proxy: a ${line.type} line of ${note} was sent anyway`);
+  return JSON.stringify(line);
 }
 
 function closeQuietly(controller: ReadableStreamDefaultController<Uint8Array>): void {

@@ -4,8 +4,9 @@ import { serve } from '@hono/node-server';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { ModelInfo, ProxyHealth } from '../schema/protocol.ts';
-import { PROTOCOL_VERSION } from '../schema/protocol.ts';
+import { MAX_PROXY_REQUEST_BYTES, PROTOCOL_VERSION } from '../schema/protocol.ts';
 import { buildBanditGraph } from './agent/bandit-graph.ts';
 import { ModelRegistry } from './models/model-registry.ts';
 import { advanceRoute } from './routes/advance.ts';
@@ -23,7 +24,17 @@ export function createProxyApp(settings: ProxySettings) {
   const models = new ModelRegistry(settings.openai);
   const targets = createTargets({ practice: settings.practice, bandit: settings.bandit });
   const secrets = [settings.secret, settings.openai.apiKey].filter((v): v is string => Boolean(v));
-  const deps = { graph: buildBanditGraph(), models, pool, sliceMs: settings.sliceMs, stepLimit: settings.stepLimit, inFlight: { count: 0 }, secrets };
+  const deps = {
+    graph: buildBanditGraph(),
+    models,
+    pool,
+    sliceMs: settings.sliceMs,
+    callMaxMs: settings.callMaxMs,
+    stepLimit: settings.stepLimit,
+    inFlight: { count: 0 },
+    running: new Set<string>(),
+    secrets,
+  };
   const expected = Buffer.from(`Bearer ${settings.secret}`);
 
   const app = new Hono()
@@ -47,6 +58,10 @@ export function createProxyApp(settings: ProxySettings) {
       return next();
     })
     .get('/v1/models', (c) => c.json({ models: models.list() satisfies ModelInfo[] }))
+    .use('/v1/advance', bodyLimit({
+      maxSize: MAX_PROXY_REQUEST_BYTES,
+      onError: (c) => c.json(errorBody('body_too_large', `the request is over ${MAX_PROXY_REQUEST_BYTES} bytes`), 413),
+    }))
     .route('/v1/advance', advanceRoute(deps, targets))
     .notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404))
     .onError((err, c) => {

@@ -9,13 +9,14 @@ const ms = (fallback: number) => z.coerce.number().int('must be whole millisecon
 
 const pricesSchema = z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) }));
 
-const proxyEnvSchema = z.object({
+const proxyEnvBaseSchema = z.object({
   PROXY_HOST: z.string().min(1).default('127.0.0.1'),
   // 0 picks a free port (tests).
   PROXY_PORT: z.coerce.number().int().min(0, 'must be a port number 0-65535').max(65535, 'must be a port number 0-65535').default(8788),
   PROXY_SECRET: z.string().min(16, 'must be at least 16 characters (the worker sends it as a bearer token)'),
   PROXY_SLICE_MS: ms(10_000),
   PROXY_STEP_LIMIT: z.coerce.number().int().min(1, 'must be at least 1').default(2_000),
+  PROXY_CALL_MAX_MS: ms(120_000),
   PRACTICE_HOST: z.string().min(1).default('127.0.0.1'),
   PRACTICE_PORT: portSchema.default(2220),
   BANDIT_HOST: z.string().min(1).default('bandit.labs.overthewire.org'),
@@ -44,6 +45,16 @@ const proxyEnvSchema = z.object({
     }),
 });
 
+// Refused at start-up: limits under which a model call could never finish inside one call.
+const proxyEnvSchema = proxyEnvBaseSchema.superRefine((e, ctx) => {
+  if (e.PROXY_CALL_MAX_MS <= e.PROXY_SLICE_MS) {
+    ctx.addIssue({ code: 'custom', path: ['PROXY_CALL_MAX_MS'], message: `must be more than PROXY_SLICE_MS (${e.PROXY_SLICE_MS})` });
+  }
+  if (e.OPENAI_TIMEOUT_MS >= e.PROXY_CALL_MAX_MS) {
+    ctx.addIssue({ code: 'custom', path: ['OPENAI_TIMEOUT_MS'], message: `must be less than PROXY_CALL_MAX_MS (${e.PROXY_CALL_MAX_MS}), or no slow model answer could ever finish` });
+  }
+});
+
 /** What the proxy needs to run. */
 export type ProxySettings = {
   host: string;
@@ -51,6 +62,8 @@ export type ProxySettings = {
   secret: string;
   /** A call to /v1/advance yields after this long, or after stepLimit nodes. */
   sliceMs: number;
+  /** A node still running this long after a call began is cut, and the call yields. */
+  callMaxMs: number;
   stepLimit: number;
   practice: { host: string; port: number };
   bandit: { host: string; port: number };
@@ -68,6 +81,7 @@ export function readProxySettings(env: Readonly<Record<string, string | undefine
     port: e.PROXY_PORT,
     secret: e.PROXY_SECRET,
     sliceMs: e.PROXY_SLICE_MS,
+    callMaxMs: e.PROXY_CALL_MAX_MS,
     stepLimit: e.PROXY_STEP_LIMIT,
     practice: { host: e.PRACTICE_HOST, port: e.PRACTICE_PORT },
     bandit: { host: e.BANDIT_HOST, port: e.BANDIT_PORT },

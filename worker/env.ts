@@ -18,7 +18,7 @@ const workerSettingsSchema = z
     PROXY_SECRET: z.string().min(16, 'must be at least 16 characters; set it with `wrangler secret put PROXY_SECRET`'),
     PROXY_RETRY_MS: z.coerce.number().int().min(1, 'must be at least 1 (milliseconds)').default(1000),
     PROXY_MAX_FAILURES: z.coerce.number().int().min(1, 'must be at least 1').max(50, 'must be at most 50').default(5),
-    PROXY_TIMEOUT_MS: z.coerce.number().int().min(1_000, 'must be at least 1000 (milliseconds)').default(60_000),
+    PROXY_TIMEOUT_MS: z.coerce.number().int().min(1_000, 'must be at least 1000 (milliseconds)').default(150_000),
     PROXY_ALLOW_HTTP: flag.default(false),
     MIRROR_RETRY_MS: z.coerce.number().int().min(1, 'must be at least 1 (milliseconds)').default(1000),
   })

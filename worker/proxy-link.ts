@@ -2,7 +2,7 @@
 // arrive, validate each. Every way the call can go wrong becomes a result, never a throw.
 import { describeIssues } from '../schema/issues.ts';
 import type { ProxyLine, ProxyRequest } from '../schema/protocol.ts';
-import { proxyLineSchema } from '../schema/protocol.ts';
+import { MAX_PROXY_LINE_BYTES, proxyLineSchema } from '../schema/protocol.ts';
 import type { WorkerSettings } from './env.ts';
 
 export type EndLine = Extract<ProxyLine, { type: 'end' }>;
@@ -37,7 +37,9 @@ export async function callProxy(settings: WorkerSettings, request: ProxyRequest,
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
     const message = body?.error?.message ?? `HTTP ${response.status}`;
-    if (response.status >= 500 || response.status === 429) return { kind: 'retry', message: `the proxy answered ${response.status}: ${message}` };
+    // run_busy: an earlier call (cut on our side) is still winding down there; it ends soon.
+    const busy = response.status === 409 && body?.error?.code === 'run_busy';
+    if (response.status >= 500 || response.status === 429 || busy) return { kind: 'retry', message: `the proxy answered ${response.status}: ${message}` };
     return { kind: 'refused', status: response.status, code: body?.error?.code ?? 'refused', message };
   }
   if (!response.body) return { kind: 'retry', message: 'the proxy answered without a body' };
@@ -49,6 +51,11 @@ export async function callProxy(settings: WorkerSettings, request: ProxyRequest,
       const chunk = await reader.read();
       if (chunk.done) break;
       buffered += chunk.value;
+      // Only a line still without its newline can grow; one over the cap is refused, not buffered on.
+      if (buffered.length > MAX_PROXY_LINE_BYTES && buffered.lastIndexOf('\n') < buffered.length - MAX_PROXY_LINE_BYTES) {
+        await reader.cancel().catch(() => {});
+        return { kind: 'retry', message: `the proxy sent a line over ${MAX_PROXY_LINE_BYTES} bytes; is PROXY_URL pointing at the bandit-runner proxy?` };
+      }
       let newline: number;
       while ((newline = buffered.indexOf('\n')) >= 0) {
         const raw = buffered.slice(0, newline);

@@ -21,6 +21,11 @@ export type RunOptions<S, Ctx> = {
   stepLimit: number;
   /** Epoch ms after which the run yields at the next node boundary (at least one node runs). */
   deadline?: number;
+  /**
+   * Epoch ms at which a node still running is cut (its signal fires) and the run yields from the
+   * last checkpoint, as if the node had not started. Bounds a node that outlives the slice.
+   */
+  cutAt?: number;
   /** Called as each node finishes, with the state the node was given. */
   onNode?: (record: NodeRecord, state: Readonly<S>) => void | Promise<void>;
   onCheckpoint?: (checkpoint: GraphCheckpoint<S>) => void | Promise<void>;
@@ -90,20 +95,28 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
       });
 
       let result: NodeResult<S>;
+      const cut = new AbortController();
+      const timer = options.cutAt === undefined ? undefined : setTimeout(() => cut.abort(), Math.max(0, options.cutAt - now()));
+      const signal = options.cutAt === undefined ? options.signal : AbortSignal.any([options.signal, cut.signal]);
       try {
-        const ctx = resume ? { ...options.ctx, signal: options.signal, resume: resume.resume } : { ...options.ctx, signal: options.signal };
+        const ctx = resume ? { ...options.ctx, signal, resume: resume.resume } : { ...options.ctx, signal };
         result = await node(state, ctx);
       } catch (err) {
         // A node that throws has a bug: expected failures are state. Nothing is saved, so the caller
         // can retry from the last checkpoint once the bug is fixed.
         if (options.signal.aborted) return { outcome: 'aborted', state, step };
+        if (cut.signal.aborted) return { outcome: 'yielded', state, step };
         const message = err instanceof Error ? err.message : String(err);
         await options.onNode?.(record('error', message), before);
         return { outcome: 'error', state, step, error: `node "${name}" failed: ${message}` };
+      } finally {
+        clearTimeout(timer);
       }
-      resume = undefined;
-      // A node cut short by the abort may have returned a half-result; it is not saved.
+      // A node cut short may have returned a half-result; it is not saved. Cut by the caller, the
+      // run is over; cut by the clock, it goes on from the last checkpoint next call.
       if (options.signal.aborted) return { outcome: 'aborted', state, step };
+      if (cut.signal.aborted) return { outcome: 'yielded', state, step };
+      resume = undefined;
       step += 1;
 
       if (result instanceof Interrupt) {

@@ -43,6 +43,11 @@ export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarg
       if (request.resume) return c.json(fail('not_interrupted', 'resume needs the checkpoint of the paused run'), 409);
       from = { state: initialBanditState(request.config, Date.now()) };
     }
+    // One call per run at a time: a second would share the run's SSH session and fork its state.
+    if (deps.running.has(request.runId)) {
+      return c.json(fail('run_busy', `run ${request.runId} already has a call in progress; try again when it ends`), 409);
+    }
+    deps.running.add(request.runId);
     const stream = advanceStream(request, target, model, from, deps, c.req.raw.signal);
     return new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' } });
   });

@@ -58,6 +58,11 @@ describe('POST /v1/advance refuses bad requests with a clear error', () => {
     expect(broken).toMatchObject({ status: 400, body: { error: { code: 'invalid_checkpoint', message: expect.stringMatching(/state is invalid: level: /) } } });
   });
 
+  it('413 for a body over the request cap', async () => {
+    const huge = { ...advanceBody(RUN, {}), padding: 'x'.repeat(5 * 1024 * 1024) };
+    expect(await refused(huge)).toMatchObject({ status: 413, body: { error: { code: 'body_too_large' } } });
+  });
+
   it('409 for an answer when nothing is waiting for one', async () => {
     const noCheckpoint = await refused(advanceBody(RUN, {}, null, { action: 'stop' }));
     expect(noCheckpoint).toMatchObject({ status: 409, body: { error: { code: 'not_interrupted' } } });

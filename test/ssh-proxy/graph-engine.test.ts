@@ -131,6 +131,27 @@ describe('graph engine', () => {
     expect(checkpoints.map((c) => c.state.n)).toEqual([1]);
   });
 
+  it('cuts a node still running at cutAt and yields from the last checkpoint, saving nothing of it', async () => {
+    let calls = 0;
+    // The third count hangs until its signal fires, like a model call that outlives the slice.
+    const graph = toyGraph(
+      (signal) =>
+        new Promise<void>((resolve, reject) => {
+          calls += 1;
+          if (calls < 3) return resolve();
+          signal.addEventListener('abort', () => reject(new Error('cut')), { once: true });
+        }),
+    );
+    const { options, checkpoints, nodes } = runOptions({ ctx: { limit: 1000 }, cutAt: Date.now() + 50 });
+    const started = Date.now();
+    const result = await graph.run(options);
+    expect(result.outcome).toBe('yielded');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result.state.n).toBe(2);
+    expect(checkpoints.at(-1)).toMatchObject({ step: 2, next: 'count', state: { n: 2 } });
+    expect(nodes.map((n) => n.status)).toEqual(['ok', 'ok']);
+  });
+
   it('turns a throwing node into an error outcome without a checkpoint', async () => {
     const graph = toyGraph(async () => {
       throw new Error('boom');

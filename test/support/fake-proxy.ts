@@ -73,6 +73,12 @@ const SCRIPTS: Record<string, Script> = {
     write(res, [...outputs, checkpoint(1, 'pause', PAUSE), event({ type: 'user_action_required', ...PAUSE }), { type: 'end', outcome: 'interrupted', interrupt: PAUSE as never }]);
     res.end();
   },
+  /** Sends one line that never ends: 1.5 MB and no newline. */
+  'script-huge-line': (_request, _call, res) => {
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    res.write(`{"type":"event","event":{"type":"thinking","level":0,"text":"${'x'.repeat(1_500_000)}`);
+    res.end();
+  },
   /** Always down. */
   'script-down': (_request, _call, res) => {
     res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'down', message: 'the proxy is restarting' } }));

@@ -104,6 +104,15 @@ describe('run loop', () => {
     await waitForStatus(run.id, 'paused_for_user_action');
   });
 
+  it('refuses a proxy line over the cap, with a message that says so, and pauses after the retries', async () => {
+    const run = await createRun({ model: 'script-huge-line' });
+    const paused = await waitForStatus(run.id, 'paused_for_user_action');
+    expect(paused.lastError).toMatch(/the proxy sent a line over 1048576 bytes/);
+    const events = await eventsOf(run.id);
+    expect(events.filter((e) => e.type === 'thinking')).toEqual([]);
+    expect(events.at(-1)).toMatchObject({ type: 'user_action_required', reason: 'proxy_unreachable' });
+  });
+
   it('stops mid-call: the proxy request is cut and nothing more is stored', async () => {
     const run = await createRun({ model: 'script-slow' });
     await vi.waitFor(async () => expect((await eventsOf(run.id)).filter((e) => e.type === 'thinking').length).toBeGreaterThanOrEqual(3), { timeout: 10_000, interval: 25 });

@@ -14,6 +14,7 @@ const settingsSchema = z.object({
   seed: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   hostKeyPath: z.string().min(1),
   maxConnections: z.coerce.number().int().min(1, 'must be at least 1').max(10_000, 'must be at most 10000'),
+  authTimeoutMs: z.coerce.number().int().min(100, 'must be at least 100 (milliseconds)').max(600_000, 'must be at most 600000'),
 });
 
 // A single bad command must never take the range down: log it and keep serving.
@@ -28,14 +29,15 @@ const parsed = settingsSchema.safeParse({
   seed: values.seed ?? process.env.PRACTICE_SEED ?? readOrCreate(process.env.PRACTICE_SEED_FILE ?? '.state/practice/seed', () => randomBytes(6).toString('hex')).trim(),
   hostKeyPath: process.env.PRACTICE_HOST_KEY ?? '.state/practice/host_key',
   maxConnections: process.env.PRACTICE_MAX_CONNECTIONS ?? 256,
+  authTimeoutMs: process.env.PRACTICE_AUTH_TIMEOUT_MS ?? 30_000,
 });
 if (!parsed.success) {
   console.error(`practice range configuration is invalid: ${describeIssues(parsed.error)}`);
   process.exit(1);
 }
-const { host, port, seed, hostKeyPath, maxConnections } = parsed.data;
+const { host, port, seed, hostKeyPath, maxConnections, authTimeoutMs } = parsed.data;
 try {
-  const range = await startRange({ host, port, seed, hostKey: loadHostKey(hostKeyPath), maxConnections });
+  const range = await startRange({ host, port, seed, hostKey: loadHostKey(hostKeyPath), maxConnections, authTimeoutMs });
   console.log(`practice range listening on ssh://bandit0@${host}:${range.port} (password: bandit0), seed ${seed}`);
   if (!values.quiet) {
     console.log('level  faithful  goal');

@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ServerChannel } from 'ssh2';
 import { PRACTICE_LEVELS } from '../schema/levels.ts';
+import { ConnectionGate } from './connection-gate.ts';
 import { PracticeSession, DEFAULT_LIMITS, practiceCommands } from './session.ts';
 import type { SessionLimits } from './session.ts';
 import { LineShell } from './shell/line-shell.ts';
@@ -24,6 +25,10 @@ export type RangeOptions = {
   seed: string;
   limits?: Partial<SessionLimits>;
   maxConnections?: number;
+  /** Connections still logging in at once (default: maxConnections). */
+  maxPending?: number;
+  /** How long a connection may take to log in before it is dropped (default 30 s). */
+  authTimeoutMs?: number;
   idleTimeoutMs?: number;
 };
 
@@ -31,8 +36,10 @@ export type RangeOptions = {
 export type RunningRange = {
   port: number;
   world: World;
-  /** Open TCP connections (tests check that clients reuse theirs). */
+  /** Open TCP connections, logged in or not (tests check that clients reuse theirs). */
   connections: () => number;
+  /** Logged-in connections and those still logging in. */
+  connectionCounts: () => { admitted: number; pending: number };
   /** Drops every open connection, as a network blip would; the range keeps listening. */
   dropConnections: () => void;
   close: () => Promise<void>;
@@ -48,26 +55,24 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   // Each run holds one connection (two while proving a password); 256 leaves room for 100 runs.
   const maxConnections = options.maxConnections ?? 256;
-  const idleTimeoutMs = options.idleTimeoutMs ?? 15 * 60_000;
+  const gate = new ConnectionGate({
+    maxConnections,
+    maxPending: options.maxPending ?? maxConnections,
+    authTimeoutMs: options.authTimeoutMs ?? 30_000,
+    idleTimeoutMs: options.idleTimeoutMs ?? 15 * 60_000,
+  });
   let port = options.port;
-  const sockets = new Set<Socket>();
 
   const ssh = new ssh2.Server({ hostKeys: [options.hostKey], ident: 'OpenSSH_9.6 bandit-runner-practice' }, (client) => {
     (client as TunableConnection).setNoDelay(true);
+    // ssh2 keeps the socket on a field its types leave out; the gate needs it to count the login.
+    const socket = (client as unknown as { _sock: Socket })._sock;
+    client.once('ready', () => gate.loggedIn(socket));
     serveClient(client, world, worldFs, () => port, limits);
   });
   const tcp = createServer((socket) => {
     socket.setNoDelay(true);
-    if (sockets.size >= maxConnections) {
-      // Said before the SSH version line, which SSH clients show to the person.
-      socket.end(`practice range: too many connections (limit ${maxConnections}); try again shortly\r\n`);
-      return;
-    }
-    sockets.add(socket);
-    socket.setTimeout(idleTimeoutMs, () => socket.destroy());
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    ssh.injectSocket(socket);
+    if (gate.accept(socket)) ssh.injectSocket(socket);
   });
   await new Promise<void>((resolve, reject) => {
     tcp.once('error', reject);
@@ -77,13 +82,14 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   return {
     port,
     world,
-    connections: () => sockets.size,
+    connections: () => gate.sockets().length,
+    connectionCounts: () => gate.counts(),
     dropConnections: () => {
-      for (const socket of sockets) socket.destroy();
+      for (const socket of gate.sockets()) socket.destroy();
     },
     close: () =>
       new Promise((done) => {
-        for (const socket of sockets) socket.destroy();
+        for (const socket of gate.sockets()) socket.destroy();
         tcp.close(() => done());
       }),
   };

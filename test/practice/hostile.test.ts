@@ -1,11 +1,11 @@
 // What a careless or hostile player (or model) might type is contained: no host files, no network,
 // no runaway loops, no endless output, no unbounded files, and the range keeps serving others.
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadHostKey } from '../../practice/host-key.ts';
 import { startRange } from '../../practice/server.ts';
 import type { RunningRange } from '../../practice/server.ts';
-import { sshExec } from '../support/ssh-client.ts';
+import { sshExec, sshLogin } from '../support/ssh-client.ts';
 
 let range: RunningRange;
 beforeAll(async () => {
@@ -82,11 +82,35 @@ describe('hostile commands', () => {
 });
 
 describe('connection limits', () => {
+  it('gives a connection a short time to log in, and does not count it against the cap until it has', async () => {
+    const small = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'gate', maxConnections: 2, maxPending: 8, authTimeoutMs: 300 });
+    try {
+      // Five sockets that connect and never log in.
+      const idle = Array.from({ length: 5 }, () => connect(small.port, '127.0.0.1'));
+      await Promise.all(idle.map((socket) => new Promise((r) => socket.once('data', r))));
+      expect(small.connectionCounts()).toEqual({ admitted: 0, pending: 5 });
+      // Agents still log in: the idle sockets hold none of the two places.
+      const agents = [await sshLogin(small.port, 'bandit0', 'bandit0'), await sshLogin(small.port, 'bandit0', 'bandit0')];
+      expect(agents.map((a) => a.ok)).toEqual([true, true]);
+      expect(small.connectionCounts().admitted).toBe(2);
+      // The idle ones are dropped once their time to log in is up.
+      const closed = await Promise.all(idle.map((socket) => new Promise<boolean>((resolve) => {
+        socket.on('close', () => resolve(true));
+        setTimeout(() => resolve(false), 3_000);
+      })));
+      expect(closed.every(Boolean)).toBe(true);
+      await vi.waitFor(() => expect(small.connectionCounts()).toEqual({ admitted: 2, pending: 0 }));
+      for (const agent of agents) agent.end();
+    } finally {
+      await small.close();
+    }
+  });
+
   it('refuses connections past the cap with a message, and drops idle ones', async () => {
     const small = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'cap', maxConnections: 1, idleTimeoutMs: 400 });
     try {
-      const first = connect(small.port, '127.0.0.1');
-      await new Promise((r) => first.once('data', r)); // its SSH banner
+      const first = await sshLogin(small.port, 'bandit0', 'bandit0');
+      expect(first.ok).toBe(true);
       const second = connect(small.port, '127.0.0.1');
       const refusal = await new Promise<string>((resolve) => {
         let text = '';
@@ -94,11 +118,8 @@ describe('connection limits', () => {
         second.on('close', () => resolve(text));
       });
       expect(refusal).toMatch(/too many connections \(limit 1\)/);
-      const closed = await new Promise<boolean>((resolve) => {
-        first.on('close', () => resolve(true));
-        setTimeout(() => resolve(false), 3_000);
-      });
-      expect(closed).toBe(true);
+      // A logged-in connection that stays silent past the idle time is dropped.
+      await vi.waitFor(() => expect(small.connections()).toBe(0), { timeout: 3_000 });
     } finally {
       await small.close();
     }

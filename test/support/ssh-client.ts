@@ -60,3 +60,15 @@ export function sshShell(config: ConnectConfig, input: string, timeoutMs = 5_000
     client.setNoDelay(true);
   });
 }
+
+/** Logs in and stays connected; `end` disconnects. Resolves ok: false when the login fails. */
+export function sshLogin(port: number, username: string, password: string): Promise<{ ok: boolean; end: () => void }> {
+  return new Promise((resolve) => {
+    const client = new ssh2.Client() as TunableClient;
+    client
+      .on('ready', () => resolve({ ok: true, end: () => client.end() }))
+      .on('error', () => resolve({ ok: false, end: () => client.end() }))
+      .connect({ host: '127.0.0.1', port, username, password, readyTimeout: 10_000 });
+    client.setNoDelay(true);
+  });
+}

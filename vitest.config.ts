@@ -21,6 +21,8 @@ export default defineConfig({
                 // The real proxy and range, started on free ports by test/support/worker-global-setup.ts.
                 PROXY_URL: inject('proxyUrl'),
                 PROXY_SECRET: inject('proxySecret'),
+                // The fake OpenAI endpoint behind the real proxy; tests read what it was sent.
+                TEST_OPENAI_URL: inject('openaiUrl'),
                 // Quick retries, so the proxy_unreachable pause comes within a test's time.
                 PROXY_RETRY_MS: '20',
                 PROXY_MAX_FAILURES: '3',

@@ -25,13 +25,18 @@ export class RunSchedule {
     this.sql.exec('UPDATE schedule SET mirror_at = ?', at);
   }
 
-  /** What is due at `now`; what is due is taken off the schedule. */
-  take(now: number): Due {
+  /**
+   * What is due at `now`. Nothing is taken off: the work itself reschedules (or clears) when it is
+   * done, so work cut short by an eviction or a crash is still due when the alarm runs again.
+   */
+  due(now: number): Due & { stepAt: number | null } {
     const row = this.read();
-    const due = { step: row.step_at !== null && row.step_at <= now, mirror: row.mirror_at !== null && row.mirror_at <= now };
-    if (due.step) this.step(null);
-    if (due.mirror) this.mirror(null);
-    return due;
+    return { step: row.step_at !== null && row.step_at <= now, mirror: row.mirror_at !== null && row.mirror_at <= now, stepAt: row.step_at };
+  }
+
+  /** Clears the step if it is still the one scheduled at `at`; an action may have set a new one meanwhile. */
+  stepDone(at: number | null): void {
+    this.sql.exec('UPDATE schedule SET step_at = NULL WHERE step_at IS ?', at);
   }
 
   /** Sets the alarm for the earliest wake-up, or clears it when nothing is scheduled. */

@@ -14,6 +14,7 @@ import type { WorkerSettings } from './env.ts';
 import { callProxy } from './proxy-link.ts';
 import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
+import { RequestChain } from './request-chain.ts';
 import { RunSchedule } from './run-schedule.ts';
 import { RunStore } from './run-store.ts';
 import { eventsMessage, getState, parseClientMessage, send, sendText, setState, stripType } from './sockets.ts';
@@ -33,6 +34,7 @@ export class RunSession extends DurableObject<Env> {
   private readonly store: RunStore;
   private readonly outbox: D1Outbox;
   private readonly schedule: RunSchedule;
+  private readonly requests: RequestChain;
   /** The proxy call in progress, so stop and pause can cut it. */
   private inflight: AbortController | null = null;
 
@@ -41,6 +43,7 @@ export class RunSession extends DurableObject<Env> {
     this.store = new RunStore(ctx.storage.sql);
     this.outbox = new D1Outbox(ctx.storage.sql);
     this.schedule = new RunSchedule(ctx.storage);
+    this.requests = new RequestChain(ctx.storage.sql);
   }
 
   /** Health: proves the object is reachable and its storage answers. */
@@ -125,31 +128,39 @@ export class RunSession extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     // A call still in progress re-arms from the schedule when it ends; nothing scheduled is lost.
     if (this.inflight) return;
-    const due = this.schedule.take(Date.now());
-    if (due.step) await this.step();
-    // The step flushes the outbox itself; a retry that came due alone is sent here.
-    else if (due.mirror) await this.mirror();
+    const due = this.schedule.due(Date.now());
+    if (due.step) {
+      await this.step(due.stepAt);
+    } else if (due.mirror) {
+      // The step flushes the outbox itself; a retry that came due alone is sent here.
+      await this.mirror();
+    }
     await this.schedule.arm();
   }
 
-  /** Runs the agent for one proxy call, then schedules the next step or waits for a person. */
-  private async step(): Promise<void> {
+  /**
+   * Runs the agent for one proxy call, then schedules the next step or waits for a person. The step
+   * due at `dueAt` stays scheduled until the call is over, so a crash mid-call runs it again.
+   */
+  private async step(dueAt: number | null): Promise<void> {
     let run = this.store.summary();
-    if (!run) return;
+    if (!run) return this.schedule.stepDone(dueAt);
     const now = Date.now();
     if (run.status === 'queued') {
       this.store.update({ startedAt: now }, now);
       this.transition('queued', 'running', now, 'started');
       run = this.store.summary() ?? run;
     }
-    if (run.status !== 'running') return;
+    if (run.status !== 'running') return this.schedule.stepDone(dueAt);
     const settings = readSettings(this.env);
     if (!settings.ok) {
+      this.schedule.stepDone(dueAt);
       this.pauseRun(run, 'proxy_unreachable', settings.message);
       await this.mirror();
       return;
     }
     const result = await this.advance(run, settings.settings);
+    this.schedule.stepDone(dueAt);
     const after = this.store.summary() ?? run;
     this.settle(after, result, settings.settings);
     await this.mirror();
@@ -193,11 +204,21 @@ export class RunSession extends DurableObject<Env> {
       this.store.update(patch, now);
       // Once a step is saved, the answer that led to it has been delivered.
       this.store.setLoop(checkpoint ? { checkpoint, resume: null, failures: 0 } : {}, tokens);
-      // The D1 rows these events imply go in with them: stored together or not at all.
-      this.outbox.add(rowsOf(stored, traces));
+      // The D1 rows these events imply go in with them: stored together or not at all. Each model
+      // request is kept as a delta against the run's previous one.
+      this.outbox.add(rowsOf(stored, this.encodeTraces(stored, traces)));
       return stored;
     });
     this.broadcast(events);
+  }
+
+  private encodeTraces(events: readonly RunEvent[], traces: ReadonlyMap<string, Trace>): Map<string, Trace> {
+    const encoded = new Map(traces);
+    for (const event of events) {
+      const trace = event.type === 'llm_call' ? traces.get(event.callId) : undefined;
+      if (event.type === 'llm_call' && trace) encoded.set(event.callId, { ...trace, request: this.requests.encode(`${event.runId}:${event.seq}`, trace.request) });
+    }
+    return encoded;
   }
 
   /** What happens after a call: wait for a person, finish, go again, or retry with backoff. */

@@ -46,6 +46,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));
     req.on('end', () => {
+      // What the endpoint was sent, for tests that cannot hold this object (the worker's, in workerd).
+      if (req.method === 'GET' && req.url === '/__requests') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(requests.map((r) => r.body)));
+        return;
+      }
       if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
         res.writeHead(404).end();
         return;

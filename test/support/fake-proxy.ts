@@ -113,7 +113,7 @@ const SCRIPTS: Record<string, Script> = {
 export type FakeProxy = { url: string; close: () => Promise<void> };
 
 /** Scripted runs answer here; the rest goes to `realProxyUrl`. */
-export async function startFakeProxy(realProxyUrl: string): Promise<FakeProxy> {
+export async function startFakeProxy(realProxyUrl: string, moreModelsFrom: string[] = []): Promise<FakeProxy> {
   const calls: FakeProxyCall[] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -121,7 +121,7 @@ export async function startFakeProxy(realProxyUrl: string): Promise<FakeProxy> {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(calls.filter((c) => c.runId === url.searchParams.get('runId'))));
       return;
     }
-    if (url.pathname === '/v1/models') return listModels(realProxyUrl, req, res);
+    if (url.pathname === '/v1/models') return listModels([realProxyUrl, ...moreModelsFrom], req, res);
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
@@ -146,12 +146,15 @@ export async function startFakeProxy(realProxyUrl: string): Promise<FakeProxy> {
   };
 }
 
-/** The real proxy's models plus the scripts, so the worker lets runs start on a script. */
-function listModels(target: string, req: IncomingMessage, res: ServerResponse): void {
-  fetch(`${target}/v1/models`, { headers: { authorization: req.headers.authorization ?? '' } })
-    .then(async (answer) => {
-      if (!answer.ok) return res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
-      const { models } = (await answer.json()) as { models: unknown[] };
+/** The real proxies' models plus the scripts, so the worker lets runs start on a script. */
+function listModels(proxies: string[], req: IncomingMessage, res: ServerResponse): void {
+  const headers = { authorization: req.headers.authorization ?? '' };
+  Promise.all(proxies.map((url) => fetch(`${url}/v1/models`, { headers }).then(async (r) => ({ ok: r.ok, status: r.status, body: await r.text() }))))
+    .then((answers) => {
+      const failed = answers.find((a) => !a.ok);
+      if (failed) return res.writeHead(failed.status, { 'content-type': 'application/json' }).end(failed.body);
+      const listed = answers.flatMap((a) => (JSON.parse(a.body) as { models: { id: string }[] }).models);
+      const models = listed.filter((m, i) => listed.findIndex((n) => n.id === m.id) === i);
       const scripts = Object.keys(SCRIPTS).map((id) => ({ id, provider: 'openai', available: true }));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ models: [...models, ...scripts] }));
     })

@@ -1,0 +1,21 @@
+// Keeps the run's last model request whole, in the Durable Object's SQLite, so that each new one
+// can be stored in D1 as a delta against it (schema/request-delta.ts): flat bytes per call.
+import { encodeRequest } from '../schema/request-delta.ts';
+
+/** The previous request of a run, and the encoding of the next one against it. */
+export class RequestChain {
+  private readonly sql: SqlStorage;
+
+  constructor(sql: SqlStorage) {
+    this.sql = sql;
+    this.sql.exec('CREATE TABLE IF NOT EXISTS last_request (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), id TEXT NOT NULL, json TEXT NOT NULL)');
+  }
+
+  /** `request`, stored as `id`, encoded against the previous one; it becomes the previous one. */
+  encode(id: string, request: unknown): unknown {
+    const last = this.sql.exec<{ id: string; json: string }>('SELECT id, json FROM last_request').toArray()[0];
+    const encoded = encodeRequest(last ? JSON.parse(last.json) : null, last?.id ?? null, request);
+    this.sql.exec('INSERT OR REPLACE INTO last_request (singleton, id, json) VALUES (1, ?, ?)', id, JSON.stringify(request));
+    return encoded;
+  }
+}

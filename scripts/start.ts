@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { healthSchema } from '../schema/api.ts';
 import type { Health } from '../schema/api.ts';
+import { RestartBudget } from './restart-budget.ts';
 import { assertPortsFree, readStackSettings } from './stack-settings.ts';
 import type { StackSettings } from './stack-settings.ts';
 import { Supervisor } from './supervisor.ts';
@@ -14,6 +15,10 @@ import { ensureWebBuild } from './web-build.ts';
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const wrangler = join(root, 'node_modules/wrangler/bin/wrangler.js');
 const READY_TIMEOUT_MS = 120_000;
+/** A crashed proxy or range is started again after this long… */
+const RESTART_DELAY_MS = 200;
+/** …at most this many times a minute each; past that the stack stops, saying why. */
+const RESTARTS_PER_MINUTE = 20;
 
 /** Environment for wrangler: no telemetry and no update checks, since nothing beyond loopback is reachable. */
 const quietWrangler = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
@@ -26,9 +31,17 @@ async function main(): Promise<void> {
   await run('migrate', process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', join(settings.stateDir, 'wrangler')]);
 
   let shuttingDown = false;
+  const restarts = new RestartBudget(RESTARTS_PER_MINUTE, 60_000);
   const supervisor = new Supervisor((name, code) => {
     if (shuttingDown) return;
-    console.error(`[start] ${name} exited (code ${code}); stopping the stack`);
+    // The proxy and the range keep no state a run needs (the Durable Object holds it), so a crash
+    // costs a retry, not the stack. The worker, or a child that keeps crashing, stops everything.
+    if (name !== 'worker' && restarts.take(name)) {
+      console.error(`[start] ${name} exited (${code}); starting it again`);
+      setTimeout(() => supervisor.restart(name), RESTART_DELAY_MS);
+      return;
+    }
+    console.error(`[start] ${name} exited (${code}); stopping the stack`);
     void shutdown(1);
   });
   const shutdown = async (code: number) => {

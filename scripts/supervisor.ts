@@ -4,35 +4,56 @@ import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-type Child = { name: string; process: ChildProcess; exited: Promise<number | null> };
+type Spec = { name: string; command: string; args: string[]; env: NodeJS.ProcessEnv };
+type Child = Spec & { process: ChildProcess; exited: Promise<number | null> };
 
 /** A set of long-running child processes started and stopped together. */
 export class Supervisor {
   private readonly children: Child[] = [];
   private stopping = false;
-  private readonly onUnexpectedExit: (name: string, code: number | null) => void;
+  private readonly onUnexpectedExit: (name: string, code: number | string | null) => void;
 
-  constructor(onUnexpectedExit: (name: string, code: number | null) => void) {
+  constructor(onUnexpectedExit: (name: string, code: number | string | null) => void) {
     this.onUnexpectedExit = onUnexpectedExit;
   }
 
   /** Starts `command` in its own process group so that stop() reaches its descendants too. */
   start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): void {
+    this.launch({ name, command, args, env });
+  }
+
+  /** Starts `name` again after it exited, with what it was started with; false when it is still running. */
+  restart(name: string): boolean {
+    const index = this.children.findIndex((c) => c.name === name);
+    const old = this.children[index];
+    if (!old || this.stopping || (old.process.exitCode === null && old.process.signalCode === null)) return false;
+    this.children.splice(index, 1);
+    this.launch(old);
+    return true;
+  }
+
+  /** The process id of a running child, or null. */
+  pid(name: string): number | null {
+    return this.children.find((c) => c.name === name)?.process.pid ?? null;
+  }
+
+  private launch(spec: Spec): void {
+    const { name, command, args, env } = spec;
     const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
     }
     const exited = new Promise<number | null>((resolve) => {
-      child.on('exit', (code) => {
-        if (!this.stopping) this.onUnexpectedExit(name, code);
+      child.on('exit', (code, signal) => {
         resolve(code);
+        if (!this.stopping) this.onUnexpectedExit(name, code ?? signal);
       });
       child.on('error', (err) => {
         console.error(`[${name}] could not start: ${err.message}`);
         resolve(null);
       });
     });
-    this.children.push({ name, process: child, exited });
+    this.children.push({ ...spec, process: child, exited });
   }
 
   /** SIGTERM to every group, SIGKILL to any still alive after `graceMs`. */

@@ -85,7 +85,8 @@ export async function callProxy(settings: WorkerSettings, request: ProxyRequest,
   return timeout.aborted ? timedOut() : { kind: 'retry', message: 'the proxy closed the stream before its end line' };
 }
 
-function parseLine(raw: string): { ok: true; line: ProxyLine } | { ok: false; message: string } {
+/** One NDJSON line from the proxy, validated; never throws. */
+export function parseLine(raw: string): { ok: true; line: ProxyLine } | { ok: false; message: string } {
   let json: unknown;
   try {
     json = JSON.parse(raw);

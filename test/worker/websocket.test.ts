@@ -1,39 +1,9 @@
 // A WebSocket through the worker to the run's Durable Object: welcome, snapshot, replay after
 // `since`, live broadcast to every client, and clear errors for bad messages.
 import { describe, expect, it } from 'vitest';
-import type { ServerMessage } from '../../schema/protocol.ts';
-import { eventsOf, serverMessageSchema } from '../../schema/protocol.ts';
+import { eventsOf } from '../../schema/protocol.ts';
 import { call, createRun, postJson } from './http.ts';
-
-/** An open socket whose messages are parsed with the protocol schema and queued for `next()`. */
-async function connect(path: string) {
-  const response = await call(path, { headers: { Upgrade: 'websocket' } });
-  expect(response.status).toBe(101);
-  const ws = response.webSocket!;
-  const queue: ServerMessage[] = [];
-  const waiters: ((m: ServerMessage) => void)[] = [];
-  ws.addEventListener('message', (e) => {
-    const message = serverMessageSchema.parse(JSON.parse(e.data as string));
-    const waiter = waiters.shift();
-    if (waiter) waiter(message);
-    else queue.push(message);
-  });
-  ws.accept();
-  return {
-    ws,
-    send: (data: unknown) => ws.send(typeof data === 'string' ? data : JSON.stringify(data)),
-    next: () =>
-      new Promise<ServerMessage>((resolve, reject) => {
-        const queued = queue.shift();
-        if (queued) return resolve(queued);
-        const timer = setTimeout(() => reject(new Error('no message within 2 s')), 2_000);
-        waiters.push((m) => {
-          clearTimeout(timer);
-          resolve(m);
-        });
-      }),
-  };
-}
+import { connect } from './socket-client.ts';
 
 describe('run WebSocket', () => {
   it('sends the protocol version first, then a snapshot and the history on hello', async () => {

@@ -1,5 +1,6 @@
 // POST /v1/advance refuses what it cannot run before any stream opens: a wrong secret, bad JSON,
 // an invalid body, a level the target lacks, a foreign or broken checkpoint, a resume out of place.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceBody, postAdvance } from '../support/advance-client.ts';
 import { startLoopbackServices } from '../support/loopback-services.ts';
@@ -61,6 +62,28 @@ describe('POST /v1/advance refuses bad requests with a clear error', () => {
   it('413 for a body over the request cap', async () => {
     const huge = { ...advanceBody(RUN, {}), padding: 'x'.repeat(5 * 1024 * 1024) };
     expect(await refused(huge)).toMatchObject({ status: 413, body: { error: { code: 'body_too_large' } } });
+  });
+
+  it('answers a fuzzed corpus of bad bodies with 4xx, never a 5xx or a stream', async () => {
+    const value = fc.oneof(fc.jsonValue(), fc.string(), fc.constant(null), fc.constant(-1));
+    const body = fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.record({ runId: value, config: fc.oneof(value, fc.record({ model: value, endLevel: value, target: value }, { requiredKeys: [] })), checkpoint: value, resume: value }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+      fc.string({ maxLength: 200 }),
+    );
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(body, async (text) => {
+        const response = await postAdvance(services, text);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        expect(response.status).toBeGreaterThanOrEqual(400);
+        expect(response.status).toBeLessThan(500);
+        expect(response.headers.get('content-type')).toMatch(/application\/json/);
+        await response.text();
+      }),
+      { numRuns: 500 },
+    );
+    console.log(`fuzz /v1/advance: ${[...statuses].map(([s, n]) => `${n}×${s}`).join(', ')}`);
   });
 
   it('409 for an answer when nothing is waiting for one', async () => {

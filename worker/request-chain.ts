@@ -1,6 +1,9 @@
 // Keeps the run's last model request whole, in the Durable Object's SQLite, so that each new one
 // can be stored in D1 as a delta against it (schema/request-delta.ts): flat bytes per call.
+import type { RunEvent } from '../schema/protocol.ts';
 import { encodeRequest } from '../schema/request-delta.ts';
+
+type Trace = { request: unknown; response: unknown };
 
 /** The previous request of a run, and the encoding of the next one against it. */
 export class RequestChain {
@@ -9,6 +12,16 @@ export class RequestChain {
   constructor(sql: SqlStorage) {
     this.sql = sql;
     this.sql.exec('CREATE TABLE IF NOT EXISTS last_request (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), id TEXT NOT NULL, json TEXT NOT NULL)');
+  }
+
+  /** The traces of stored events with each llm_call's request encoded, in the order the calls were made. */
+  encodeTraces(events: readonly RunEvent[], traces: ReadonlyMap<string, Trace>): Map<string, Trace> {
+    const encoded = new Map(traces);
+    for (const event of events) {
+      const trace = event.type === 'llm_call' ? traces.get(event.callId) : undefined;
+      if (event.type === 'llm_call' && trace) encoded.set(event.callId, { ...trace, request: this.encode(`${event.runId}:${event.seq}`, trace.request) });
+    }
+    return encoded;
   }
 
   /** `request`, stored as `id`, encoded against the previous one; it becomes the previous one. */

@@ -73,11 +73,7 @@ export class RunSession extends DurableObject<Env> {
    */
   async eventPage(since: number, limit: number): Promise<string | null> {
     if (!this.store.summary()) return null;
-    const page = this.store.eventTextAfter(since, limit, REPLAY_PAGE_BYTES);
-    const lastSeq = this.store.lastSeq();
-    const last = page.at(-1)?.seq ?? since;
-    const nextSince = last < lastSeq ? last : null;
-    return `{"events":[${page.map((row) => row.json).join(',')}],"lastSeq":${lastSeq},"nextSince":${nextSince}}`;
+    return this.store.eventPageJson(since, limit, REPLAY_PAGE_BYTES);
   }
 
   /** Applies a person's action from REST or a socket, checked against the run's state. */
@@ -206,19 +202,10 @@ export class RunSession extends DurableObject<Env> {
       this.store.setLoop(checkpoint ? { checkpoint, resume: null, failures: 0 } : {}, tokens);
       // The D1 rows these events imply go in with them: stored together or not at all. Each model
       // request is kept as a delta against the run's previous one.
-      this.outbox.add(rowsOf(stored, this.encodeTraces(stored, traces)));
+      this.outbox.add(rowsOf(stored, this.requests.encodeTraces(stored, traces)));
       return stored;
     });
     this.broadcast(events);
-  }
-
-  private encodeTraces(events: readonly RunEvent[], traces: ReadonlyMap<string, Trace>): Map<string, Trace> {
-    const encoded = new Map(traces);
-    for (const event of events) {
-      const trace = event.type === 'llm_call' ? traces.get(event.callId) : undefined;
-      if (event.type === 'llm_call' && trace) encoded.set(event.callId, { ...trace, request: this.requests.encode(`${event.runId}:${event.seq}`, trace.request) });
-    }
-    return encoded;
   }
 
   /** What happens after a call: wait for a person, finish, go again, or retry with backoff. */

@@ -149,6 +149,15 @@ export class RunStore {
     return event;
   }
 
+  /** A page of events after `since` as the JSON text of `{ events, lastSeq, nextSince }`, built from the stored text. */
+  eventPageJson(since: number, limit: number, maxBytes: number): string {
+    const page = this.eventTextAfter(since, limit, maxBytes);
+    const lastSeq = this.lastSeq();
+    const last = page.at(-1)?.seq ?? since;
+    const nextSince = last < lastSeq ? last : null;
+    return `{"events":[${page.map((row) => row.json).join(',')}],"lastSeq":${lastSeq},"nextSince":${nextSince}}`;
+  }
+
   /** The highest seq stored, 0 when there are no events. */
   lastSeq(): number {
     return this.sql.exec<{ seq: number | null }>('SELECT max(seq) AS seq FROM events').one().seq ?? 0;

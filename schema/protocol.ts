@@ -53,6 +53,10 @@ export const llmErrorClassSchema = z.enum([
   'malformed_response',
   'context_too_long',
   'unknown',
+  // Added after protocol version 1 shipped; additive.
+  'quota_exceeded',
+  'truncated_response',
+  'unknown_model',
 ]);
 export type LlmErrorClass = z.infer<typeof llmErrorClassSchema>;
 

@@ -6,6 +6,8 @@ import type { Checkpoint, PendingAction, ProxyEvent, ProxyLine, Resume, RunEvent
 import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../schema/protocol.ts';
 import type { RunAction, RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
 import { FINAL_STATUSES } from '../schema/run.ts';
+import { diagnose } from '../schema/diagnose.ts';
+import type { TroubleCard } from '../schema/failures.ts';
 import { rowsOf, sendToD1 } from './d1-mirror.ts';
 import type { MirrorRows } from './d1-mirror.ts';
 import { D1Outbox } from './d1-outbox.ts';
@@ -24,6 +26,9 @@ import { effectsOf } from './step-effects.ts';
 const REPLAY_PAGE = 1000;
 /** …and about this many bytes, well under any WebSocket frame limit. */
 const REPLAY_PAGE_BYTES = 512 * 1024;
+
+/** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
+const DIAGNOSIS_EVENTS = 2_000;
 
 /** The outcome of an action: the run after it, or why it was refused (HTTP 409). */
 export type ActionResult = { ok: true; run: RunSummary } | { ok: false; code: 'conflict' | 'not_found'; message: string };
@@ -74,6 +79,14 @@ export class RunSession extends DurableObject<Env> {
   async eventPage(since: number, limit: number): Promise<string | null> {
     if (!this.store.summary()) return null;
     return this.store.eventPageJson(since, limit, REPLAY_PAGE_BYTES);
+  }
+
+  /** Why the run paused or ended badly, read from the tail of its log; null when it did not. */
+  async diagnosis(): Promise<{ card: TroubleCard | null } | null> {
+    if (!this.store.summary()) return null;
+    const since = Math.max(0, this.store.lastSeq() - DIAGNOSIS_EVENTS);
+    const events = this.store.eventTextAfter(since, DIAGNOSIS_EVENTS, Number.MAX_SAFE_INTEGER).map((row) => JSON.parse(row.json) as RunEvent);
+    return { card: diagnose(events) };
   }
 
   /** Applies a person's action from REST or a socket, checked against the run's state. */

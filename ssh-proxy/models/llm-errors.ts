@@ -20,7 +20,7 @@ export function classifyLlmError(err: unknown, model: string, baseUrl: string): 
   }
   if (err instanceof OpenAI.RateLimitError) {
     if (err.code === 'insufficient_quota') {
-      return { errorClass: 'rate_limited', retryable: false, message: `the account behind OPENAI_API_KEY is out of quota; add credit or use another key` };
+      return { errorClass: 'quota_exceeded', retryable: false, message: `the account behind OPENAI_API_KEY is out of quota; add credit or use another key` };
     }
     return { errorClass: 'rate_limited', retryable: true, message: `${baseUrl} kept rate-limiting ${model}; wait a minute, then continue`, ...retryAfter(err.headers) };
   }
@@ -28,7 +28,7 @@ export function classifyLlmError(err: unknown, model: string, baseUrl: string): 
     return { errorClass: 'context_too_long', retryable: false, message: `the conversation is too long for ${model}; lower the run's budget or pick a model with a longer context` };
   }
   if (err instanceof OpenAI.NotFoundError) {
-    return { errorClass: 'unknown', retryable: false, message: `${baseUrl} does not know the model "${model}"; check the model name` };
+    return { errorClass: 'unknown_model', retryable: false, message: `${baseUrl} does not know the model "${model}"; check the name in OPENAI_MODELS` };
   }
   if (err instanceof OpenAI.APIError && typeof err.status === 'number' && err.status >= 500) {
     return { errorClass: 'server_error', retryable: true, message: `${baseUrl} kept failing (HTTP ${err.status}); try again later or use another endpoint` };

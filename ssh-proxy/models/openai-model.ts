@@ -103,6 +103,10 @@ export class OpenAiModel implements AgentModel {
     if (!message) return { ok: false, errorClass: 'empty_response', message: `${this.id} returned no message; try again or pick another model` };
     const thinking = (message.content ?? '').trim();
     const call = message.tool_calls?.find((c) => c.type === 'function');
+    // Cut at the output limit: whatever came is incomplete, whether text or half a tool call.
+    if (completion.choices[0]?.finish_reason === 'length') {
+      return { ok: false, errorClass: 'truncated_response', message: `${this.id}'s answer was cut off at its output limit before a complete tool call; pick a model with a larger output limit` };
+    }
     if (!call || call.type !== 'function') {
       return thinking
         ? { ok: false, errorClass: 'malformed_response', message: `${this.id} answered in text without calling run_command or submit_password; pick a model that supports tool calls` }

@@ -59,6 +59,9 @@ describe('the web UI', () => {
     const modal = page.getByRole('dialog', { name: 'The run needs you' });
     await modal.waitFor(WAIT);
     expect(await modal.textContent()).toContain('used all 1 attempt on level 13');
+    // The troubleshooting card, in the dialog and on the page, from the one taxonomy.
+    expect(await modal.locator('.trouble-card').getAttribute('data-failure')).toMatch(/^(max_retries|budget_spent)$/);
+    expect(await page.locator('main > .trouble-card .trouble-evidence li').count()).toBeGreaterThan(0);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Continue');
     expect(await page.locator('[data-status]').first().getAttribute('data-status')).toBe('paused_for_user_action');
     await screenshot(page, '03-first-pause-modal');
@@ -118,6 +121,7 @@ describe('the web UI', () => {
     await modal.waitFor({ state: 'hidden', ...WAIT });
     await page.locator('[data-event="run_complete"]').waitFor(WAIT);
     expect(await page.locator('.run-header [data-status]').getAttribute('data-status')).toBe('stopped');
+    expect(await page.locator('main > .trouble-card').getAttribute('data-failure')).toBe('stopped');
     await screenshot(page, '07-stopped');
     await secondModal.getByRole('button', { name: 'Continue', exact: true }).click();
     await secondModal.getByRole('alert').waitFor(WAIT);

@@ -156,6 +156,31 @@ describe('agent with an OpenAI-compatible model', () => {
   });
 });
 
+describe('model failures the taxonomy names', () => {
+  const cases: [string, () => FakeReply, string, RegExp][] = [
+    ['an account out of quota', () => ({ status: 429, body: { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } } }), 'quota_exceeded', /out of quota/],
+    ['a model the endpoint does not know', () => ({ status: 404, body: { error: { message: 'The model does not exist', code: 'model_not_found' } } }), 'unknown_model', /does not know the model "fake-model"/],
+    [
+      'an answer cut at the output limit',
+      () => {
+        const reply = toolCall('run_command', '{"command": "ls -');
+        (reply.body as { choices: { finish_reason: string }[] }).choices[0]!.finish_reason = 'length';
+        return reply;
+      },
+      'truncated_response',
+      /cut off at its output limit/,
+    ],
+  ];
+  for (const [name, reply, errorClass, message] of cases) {
+    it(`classifies ${name} as ${errorClass} and pauses with llm_error`, async () => {
+      fake.respond(reply);
+      const result = await play({ endLevel: 0 });
+      expect(ofType(result.events, 'llm_call').map((c) => c.errorClass)).toContain(errorClass);
+      expect(result.end.interrupt).toMatchObject({ reason: 'llm_error', lastError: expect.stringMatching(message) });
+    });
+  }
+});
+
 describe('agent that cannot reach its target', () => {
   it('pauses with ssh_error, telling an unreachable host from a wrong password', async () => {
     const nowhere = await startLoopbackServices({ PRACTICE_PORT: String(await freePort()) });

@@ -19,7 +19,7 @@ export function ChatLog({ events }: { events: readonly RunEvent[] }) {
       {visible.length === 0 && <p className="muted">Waiting for the agent's first move…</p>}
       <ol ref={ref} className="chat-log" aria-live="polite" aria-relevant="additions" tabIndex={0} aria-label="What the agent did, oldest first">
         {visible.map((event) => (
-          <li key={event.seq} data-seq={event.seq} data-event={event.type} className={`entry entry-${event.type}`}>
+          <li key={event.seq} id={`seq-${event.seq}`} data-seq={event.seq} data-event={event.type} className={`entry entry-${event.type}`}>
             <Entry event={event} />
           </li>
         ))}

@@ -1,7 +1,8 @@
 'use client';
 // The live run page: header with status and connection, counters, level strip, the agent's chat and
 // the terminal side by side (stacked on a phone), and the user-action modal when the run waits.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { diagnose } from '../../schema/diagnose.ts';
 import type { PendingAction } from '../../schema/protocol.ts';
 import { FINAL_STATUSES, runIdSchema } from '../../schema/run.ts';
 import type { RunAction } from '../../schema/run.ts';
@@ -13,6 +14,7 @@ import { LevelStrip } from './level-strip.tsx';
 import { RunCounters } from './run-counters.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { TerminalPane } from './terminal-pane.tsx';
+import { TroubleCard } from './trouble-card.tsx';
 import { UserActionModal } from './user-action-modal.tsx';
 
 export function RunView({ runId }: { runId: string | null }) {
@@ -33,6 +35,8 @@ export function RunView({ runId }: { runId: string | null }) {
   }, [runId, valid]);
 
   const { view, connection, notice } = useRunSocket(found ? runId : null);
+  // The same reading of the log as GET /api/runs/:id/diagnosis, done on the events already here.
+  const card = useMemo(() => diagnose(view.events), [view.events]);
   const [dismissed, setDismissed] = useState<PendingAction | null>(null);
   const [actionProblem, setActionProblem] = useState<string | null>(null);
 
@@ -78,13 +82,14 @@ export function RunView({ runId }: { runId: string | null }) {
         {actionProblem && <p role="alert" className="problem">{actionProblem}</p>}
         {notice && <p role="status" className="muted">Server: {notice}</p>}
       </header>
+      {card && <TroubleCard card={card} />}
       <RunCounters view={view} />
       {run && <LevelStrip from={run.config.startLevel} to={run.config.endLevel} current={view.currentLevel} solved={view.solved} />}
       <div className="run-columns">
         <ChatLog events={view.events} />
         <TerminalPane events={view.events} />
       </div>
-      {pending && <UserActionModal runId={runId!} pending={pending} open={modalOpen} onDismiss={() => setDismissed(pending)} />}
+      {pending && <UserActionModal runId={runId!} pending={pending} card={card} open={modalOpen} onDismiss={() => setDismissed(pending)} />}
     </main>
   );
 }

@@ -9,10 +9,12 @@ import { runActionSchema } from '../../schema/run.ts';
 import type { RunAction } from '../../schema/run.ts';
 import { ApiFailure, sendAction } from '../lib/api.ts';
 import { pauseReasonText } from '../lib/format.ts';
+import { TroubleCard } from './trouble-card.tsx';
+import type { TroubleCard as Card } from '../../schema/failures.ts';
 
 type Mode = 'choose' | 'hint' | 'password';
 
-export function UserActionModal({ runId, pending, open, onDismiss }: { runId: string; pending: PendingAction; open: boolean; onDismiss: () => void }) {
+export function UserActionModal({ runId, pending, card, open, onDismiss }: { runId: string; pending: PendingAction; card: Card | null; open: boolean; onDismiss: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [mode, setMode] = useState<Mode>('choose');
   const [text, setText] = useState('');
@@ -65,6 +67,7 @@ export function UserActionModal({ runId, pending, open, onDismiss }: { runId: st
         <div><dt>Retries used</dt><dd>{pending.retryCount} of {pending.maxRetries}</dd></div>
       </dl>
       {pending.lastError && <p className="modal-error"><strong>Last error:</strong> {pending.lastError}</p>}
+      {card && <TroubleCard card={card} compact />}
       {pending.lessons.length > 0 && (
         <>
           <h3>Lessons so far</h3>

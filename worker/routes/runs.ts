@@ -44,6 +44,13 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     return c.body(page, 200, { 'content-type': 'application/json; charset=utf-8' });
   })
   .all('/:id/events', methodNotAllowed(['GET']))
+  .get('/:id/diagnosis', async (c) => {
+    const id = checkedId(c.req.param('id'));
+    const diagnosis = await sessionFor(c.env, id).diagnosis();
+    if (!diagnosis) throw unknownRun(id);
+    return c.json(diagnosis);
+  })
+  .all('/:id/diagnosis', methodNotAllowed(['GET']))
   .post('/:id/actions', async (c) => {
     const id = checkedId(c.req.param('id'));
     const action = await readJson(c, runActionSchema);

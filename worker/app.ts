@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { requireAccess } from './auth.ts';
 import { onError, onNotFound } from './errors.ts';
 import { healthRoutes } from './routes/health.ts';
+import { llmCallRoutes } from './routes/llm-calls.ts';
 import { modelRoutes } from './routes/models.ts';
 import { runRoutes } from './routes/runs.ts';
 
@@ -13,6 +14,7 @@ export const app = new Hono<{ Bindings: Env }>()
   .use('/api', requireAccess)
   .route('/api/health', healthRoutes)
   .route('/api/runs', runRoutes)
+  .route('/api/runs', llmCallRoutes)
   .route('/api/models', modelRoutes)
   .onError(onError)
   .notFound(onNotFound);

@@ -1,7 +1,7 @@
 // D1 access through drizzle: the run index that the run list and analytics read.
-import { and, count, desc, eq, lt, or } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, lt, lte, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
-import { runs } from '../schema/db.ts';
+import { llmCalls, runs } from '../schema/db.ts';
 import type { RunList, RunListItem, RunStatus } from '../schema/run.ts';
 import { runConfigSchema } from '../schema/run.ts';
 import { runTimes } from './run-times.ts';
@@ -63,4 +63,18 @@ function toListItem(row: typeof runs.$inferSelect): RunListItem {
     completionTokens: row.completionTokens,
     costUsd: row.costUsd,
   };
+}
+
+/** A model call's row and the rows its stored request needs to be rebuilt (newest first). */
+export async function llmCallWithChain(env: Env, runId: string, seq: number, chainRows: number) {
+  const db = database(env);
+  const [row] = await db.select().from(llmCalls).where(eq(llmCalls.id, `${runId}:${seq}`));
+  if (!row) return null;
+  const chain = await db
+    .select({ id: llmCalls.id, request: llmCalls.request })
+    .from(llmCalls)
+    .where(and(eq(llmCalls.runId, runId), lte(llmCalls.seq, seq), isNotNull(llmCalls.request)))
+    .orderBy(desc(llmCalls.seq))
+    .limit(chainRows);
+  return { row, chain };
 }

@@ -89,6 +89,11 @@ export class RunSession extends DurableObject<Env> {
     return { card: diagnose(events) };
   }
 
+  /** The seq of a model call in this run's log; null for an unknown run or call. */
+  async callSeq(callId: string): Promise<number | null> {
+    return this.store.summary() ? this.store.seqOfCall(callId) : null;
+  }
+
   /** Applies a person's action from REST or a socket, checked against the run's state. */
   async act(action: RunAction, by: string): Promise<ActionResult> {
     const run = this.store.summary();

@@ -158,6 +158,12 @@ export class RunStore {
     return `{"events":[${page.map((row) => row.json).join(',')}],"lastSeq":${lastSeq},"nextSince":${nextSince}}`;
   }
 
+  /** The seq of the llm_call event with this callId, or null. */
+  seqOfCall(callId: string): number | null {
+    const row = this.sql.exec<{ seq: number }>("SELECT seq FROM events WHERE type = 'llm_call' AND json_extract(json, '$.callId') = ? LIMIT 1", callId).toArray()[0];
+    return row?.seq ?? null;
+  }
+
   /** The highest seq stored, 0 when there are no events. */
   lastSeq(): number {
     return this.sql.exec<{ seq: number | null }>('SELECT max(seq) AS seq FROM events').one().seq ?? 0;

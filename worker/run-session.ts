@@ -3,10 +3,11 @@
 // store each step's events with its checkpoint, broadcast them, and go again or wait for a person.
 import { DurableObject } from 'cloudflare:workers';
 import type { Checkpoint, PendingAction, ProxyEvent, ProxyLine, Resume, RunEvent, RunEventBody } from '../schema/protocol.ts';
-import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../schema/protocol.ts';
 import type { RunAction, RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
 import { FINAL_STATUSES } from '../schema/run.ts';
 import { diagnose } from '../schema/diagnose.ts';
+import { buildTimeline } from '../schema/timeline.ts';
+import type { Timeline } from '../schema/timeline.ts';
 import type { TroubleCard } from '../schema/failures.ts';
 import { rowsOf, sendToD1 } from './d1-mirror.ts';
 import type { MirrorRows } from './d1-mirror.ts';
@@ -18,14 +19,10 @@ import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
 import { RequestChain } from './request-chain.ts';
 import { RunSchedule } from './run-schedule.ts';
+import { RunSockets, REPLAY_PAGE_BYTES } from './run-sockets.ts';
 import { RunStore } from './run-store.ts';
-import { eventsMessage, getState, parseClientMessage, send, sendText, setState, stripType } from './sockets.ts';
+import { parseClientMessage, send, stripType } from './sockets.ts';
 import { effectsOf } from './step-effects.ts';
-
-/** Events are replayed to a connecting client in messages of at most this many events… */
-const REPLAY_PAGE = 1000;
-/** …and about this many bytes, well under any WebSocket frame limit. */
-const REPLAY_PAGE_BYTES = 512 * 1024;
 
 /** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
 const DIAGNOSIS_EVENTS = 2_000;
@@ -40,6 +37,7 @@ export class RunSession extends DurableObject<Env> {
   private readonly outbox: D1Outbox;
   private readonly schedule: RunSchedule;
   private readonly requests: RequestChain;
+  private readonly sockets: RunSockets;
   /** The proxy call in progress, so stop and pause can cut it. */
   private inflight: AbortController | null = null;
 
@@ -49,6 +47,7 @@ export class RunSession extends DurableObject<Env> {
     this.outbox = new D1Outbox(ctx.storage.sql);
     this.schedule = new RunSchedule(ctx.storage);
     this.requests = new RequestChain(ctx.storage.sql);
+    this.sockets = new RunSockets(ctx, this.store);
   }
 
   /** Health: proves the object is reachable and its storage answers. */
@@ -83,10 +82,12 @@ export class RunSession extends DurableObject<Env> {
 
   /** Why the run paused or ended badly, read from the tail of its log; null when it did not. */
   async diagnosis(): Promise<{ card: TroubleCard | null } | null> {
-    if (!this.store.summary()) return null;
-    const since = Math.max(0, this.store.lastSeq() - DIAGNOSIS_EVENTS);
-    const events = this.store.eventTextAfter(since, DIAGNOSIS_EVENTS, Number.MAX_SAFE_INTEGER).map((row) => JSON.parse(row.json) as RunEvent);
-    return { card: diagnose(events) };
+    return this.store.summary() ? { card: diagnose(this.store.lastEvents(DIAGNOSIS_EVENTS)) } : null;
+  }
+
+  /** The run's spans (level → attempt → node → model call or command), folded from its whole log. */
+  async timeline(): Promise<Timeline | null> {
+    return this.store.summary() ? { spans: buildTimeline(this.store.lastEvents(Number.MAX_SAFE_INTEGER)) } : null;
   }
 
   /** The seq of a model call in this run's log; null for an unknown run or call. */
@@ -223,7 +224,7 @@ export class RunSession extends DurableObject<Env> {
       this.outbox.add(rowsOf(stored, this.requests.encodeTraces(stored, traces)));
       return stored;
     });
-    this.broadcast(events);
+    this.sockets.broadcast(events);
   }
 
   /** What happens after a call: wait for a person, finish, go again, or retry with backoff. */
@@ -274,17 +275,7 @@ export class RunSession extends DurableObject<Env> {
   override async fetch(request: Request): Promise<Response> {
     const run = this.store.summary();
     if (!run) return Response.json({ error: { code: 'not_found', message: 'no such run' } }, { status: 404 });
-    const pair = new WebSocketPair();
-    const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server);
-    setState(server, { live: false });
-    send(server, { type: 'welcome', protocolVersion: PROTOCOL_VERSION, runId: run.id });
-    const since = new URL(request.url).searchParams.get('since');
-    if (since !== null) this.replay(server, Number.parseInt(since, 10) || 0);
-    // A browser offering subprotocols needs one picked; the fixed name, never its token.<value>.
-    const offered = request.headers.get('Sec-WebSocket-Protocol')?.split(',').map((p) => p.trim()) ?? [];
-    const headers: HeadersInit = offered.includes(WS_SUBPROTOCOL) ? { 'Sec-WebSocket-Protocol': WS_SUBPROTOCOL } : {};
-    return new Response(null, { status: 101, webSocket: client, headers });
+    return this.sockets.accept(request, run);
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -293,7 +284,7 @@ export class RunSession extends DurableObject<Env> {
     const msg = parsed.message;
     switch (msg.type) {
       case 'hello':
-        return this.replay(ws, msg.since ?? 0);
+        return this.sockets.replay(ws, msg.since ?? 0);
       case 'ping':
         return send(ws, { type: 'pong', ts: new Date().toISOString() });
       case 'user_action':
@@ -313,37 +304,13 @@ export class RunSession extends DurableObject<Env> {
     if (code !== 1005 && code !== 1006) ws.close(code, 'closing');
   }
 
-  /** Sends the snapshot, then every event after `since`, then marks the socket live. */
-  private replay(ws: WebSocket, since: number): void {
-    const run = this.store.summary();
-    if (!run) return;
-    send(ws, { type: 'snapshot', run, lastSeq: this.store.lastSeq(), pendingAction: this.store.pendingAction() });
-    // Pages until one comes back empty: a page may end early on its byte limit.
-    for (let after = since; ; ) {
-      const page = this.store.eventTextAfter(after, REPLAY_PAGE, REPLAY_PAGE_BYTES);
-      if (page.length === 0) break;
-      sendText(ws, eventsMessage(page.map((row) => row.json)));
-      after = page[page.length - 1]!.seq;
-    }
-    setState(ws, { live: true });
-  }
-
   /** Stores an event, then sends it to every live client: stored before broadcast, always. */
   private record(body: RunEventBody, now: number): RunEvent {
     const run = this.store.summary();
     if (!run) throw new Error('record() before create()');
     const event = this.store.append(run.id, body, now);
-    this.broadcast([event]);
+    this.sockets.broadcast([event]);
     return event;
-  }
-
-  private broadcast(events: readonly RunEvent[]): void {
-    if (events.length === 0) return;
-    // One message per step for every client, serialised once.
-    const text = eventsMessage(events.map((event) => JSON.stringify(event)));
-    for (const ws of this.ctx.getWebSockets()) {
-      if (getState(ws).live) sendText(ws, text);
-    }
   }
 
   private transition(from: RunStatus, to: RunStatus, now: number, reason: string): void {

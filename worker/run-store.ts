@@ -164,6 +164,12 @@ export class RunStore {
     return row?.seq ?? null;
   }
 
+  /** The newest `count` events, parsed, oldest first. */
+  lastEvents(count: number): RunEvent[] {
+    const since = Math.max(0, this.lastSeq() - count);
+    return this.eventTextAfter(since, count, Number.MAX_SAFE_INTEGER).map((row) => JSON.parse(row.json) as RunEvent);
+  }
+
   /** The highest seq stored, 0 when there are no events. */
   lastSeq(): number {
     return this.sql.exec<{ seq: number | null }>('SELECT max(seq) AS seq FROM events').one().seq ?? 0;

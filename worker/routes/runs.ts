@@ -51,6 +51,13 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     return c.json(diagnosis);
   })
   .all('/:id/diagnosis', methodNotAllowed(['GET']))
+  .get('/:id/timeline', async (c) => {
+    const id = checkedId(c.req.param('id'));
+    const timeline = await sessionFor(c.env, id).timeline();
+    if (!timeline) throw unknownRun(id);
+    return c.json(timeline);
+  })
+  .all('/:id/timeline', methodNotAllowed(['GET']))
   .post('/:id/actions', async (c) => {
     const id = checkedId(c.req.param('id'));
     const action = await readJson(c, runActionSchema);

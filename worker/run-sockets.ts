@@ -1,0 +1,62 @@
+// A run's WebSocket clients: the handshake, the replay that makes a socket live, and the broadcast
+// of stored events to every live socket. The Durable Object's hooks call in here.
+import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../schema/protocol.ts';
+import type { RunEvent } from '../schema/protocol.ts';
+import type { RunSummary } from '../schema/run.ts';
+import type { RunStore } from './run-store.ts';
+import { eventsMessage, getState, send, sendText, setState } from './sockets.ts';
+
+/** Events are replayed to a connecting client in messages of at most this many events… */
+const REPLAY_PAGE = 1000;
+/** …and about this many bytes, well under any WebSocket frame limit. */
+export const REPLAY_PAGE_BYTES = 512 * 1024;
+
+/** The sockets of one run's Durable Object. */
+export class RunSockets {
+  private readonly ctx: DurableObjectState;
+  private readonly store: RunStore;
+
+  constructor(ctx: DurableObjectState, store: RunStore) {
+    this.ctx = ctx;
+    this.store = store;
+  }
+
+  /** Accepts an upgrade: welcome first, and the replay at once when the URL carries `?since=N`. */
+  accept(request: Request, run: RunSummary): Response {
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server);
+    setState(server, { live: false });
+    send(server, { type: 'welcome', protocolVersion: PROTOCOL_VERSION, runId: run.id });
+    const since = new URL(request.url).searchParams.get('since');
+    if (since !== null) this.replay(server, Number.parseInt(since, 10) || 0);
+    // A browser offering subprotocols needs one picked; the fixed name, never its token.<value>.
+    const offered = request.headers.get('Sec-WebSocket-Protocol')?.split(',').map((p) => p.trim()) ?? [];
+    const headers: HeadersInit = offered.includes(WS_SUBPROTOCOL) ? { 'Sec-WebSocket-Protocol': WS_SUBPROTOCOL } : {};
+    return new Response(null, { status: 101, webSocket: client, headers });
+  }
+
+  /** Sends the snapshot, then every event after `since`, then marks the socket live. */
+  replay(ws: WebSocket, since: number): void {
+    const run = this.store.summary();
+    if (!run) return;
+    send(ws, { type: 'snapshot', run, lastSeq: this.store.lastSeq(), pendingAction: this.store.pendingAction() });
+    // Pages until one comes back empty: a page may end early on its byte limit.
+    for (let after = since; ; ) {
+      const page = this.store.eventTextAfter(after, REPLAY_PAGE, REPLAY_PAGE_BYTES);
+      if (page.length === 0) break;
+      sendText(ws, eventsMessage(page.map((row) => row.json)));
+      after = page[page.length - 1]!.seq;
+    }
+    setState(ws, { live: true });
+  }
+
+  /** Sends stored events to every live socket, as one message serialised once. */
+  broadcast(events: readonly RunEvent[]): void {
+    if (events.length === 0) return;
+    const text = eventsMessage(events.map((event) => JSON.stringify(event)));
+    for (const ws of this.ctx.getWebSockets()) {
+      if (getState(ws).live) sendText(ws, text);
+    }
+  }
+}

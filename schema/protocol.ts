@@ -282,6 +282,27 @@ export const modelInfoSchema = z.object({
   reason: z.string().optional(),
 });
 export const modelListSchema = z.object({ models: z.array(modelInfoSchema) });
+
+/** GET /api/runs/:id/llm-calls/:callId: one model call, its exact request and its response. */
+export const llmCallDetailSchema = z.object({
+  call: z.object({
+    callId: z.string(),
+    runId: runIdSchema,
+    seq: z.number().int().min(1),
+    level,
+    model: z.string(),
+    stage: z.string(),
+    promptTokens: count,
+    completionTokens: count,
+    latencyMs: count,
+    costUsd: z.number().nullable(),
+    errorClass: z.string().nullable(),
+    createdAt: timestamp,
+  }),
+  request: z.unknown(),
+  response: z.unknown(),
+});
+export type LlmCallDetail = z.infer<typeof llmCallDetailSchema>;
 export type ModelInfo = z.infer<typeof modelInfoSchema>;
 
 /** An event before the Durable Object numbers it: no seq, runId or ts. */

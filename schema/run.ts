@@ -123,3 +123,9 @@ export const runListQuerySchema = z.strictObject({
   limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20),
   cursor: z.string().regex(/^\d+:run_[0-9a-z]+$/, 'is not a cursor from a previous page').optional(),
 });
+
+/** GET /api/runs/:id/events?since=N&limit=M: events after seq N, at most M (1-1000, default 500) and about 512 KiB. */
+export const eventsQuerySchema = z.strictObject({
+  since: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(0),
+  limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(500),
+});

@@ -7,6 +7,7 @@ import { onError, onNotFound } from './errors.ts';
 import { healthRoutes } from './routes/health.ts';
 import { llmCallRoutes } from './routes/llm-calls.ts';
 import { modelRoutes } from './routes/models.ts';
+import { openApiRoutes } from './routes/openapi.ts';
 import { runRoutes } from './routes/runs.ts';
 
 export const app = new Hono<{ Bindings: Env }>()
@@ -16,5 +17,6 @@ export const app = new Hono<{ Bindings: Env }>()
   .route('/api/runs', runRoutes)
   .route('/api/runs', llmCallRoutes)
   .route('/api/models', modelRoutes)
+  .route('/api/openapi.json', openApiRoutes)
   .onError(onError)
   .notFound(onNotFound);

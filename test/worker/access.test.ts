@@ -56,6 +56,19 @@ describe('deny by default', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes every registered route and method, and is itself behind access', async () => {
+    const doc = (await (await request('/api/openapi.json', { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as { paths: Record<string, Record<string, unknown>> };
+    const described = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)));
+    const registered = app.routes
+      .filter((r) => !r.path.includes('*') && r.method !== 'ALL')
+      .map((r) => `${r.method} ${r.path.replace(/\/+$/, '').replace(/:(\w+)/g, '{$1}')}`);
+    expect(registered.length).toBeGreaterThanOrEqual(12);
+    expect([...new Set(registered)].filter((route) => !described.has(route))).toEqual([]);
+    expect((await request('/api/openapi.json')).status).toBe(401);
+  });
+});
+
 describe('with API_TOKEN', () => {
   it('takes the bearer token whatever the case of the scheme, and nothing in the URL', async () => {
     for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {

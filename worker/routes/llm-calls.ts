@@ -2,6 +2,7 @@
 // its figures, the exact request rebuilt from the stored deltas, and the response.
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { LlmCallDetail } from '../../schema/protocol.ts';
 import { rebuildRequest } from '../../schema/request-delta.ts';
 import { runIdSchema } from '../../schema/run.ts';
 import { llmCallWithChain } from '../db.ts';
@@ -25,7 +26,7 @@ export const llmCallRoutes = new Hono<{ Bindings: Env }>()
     const stored = new Map(found.chain.map((row) => [row.id, row.request]));
     const { row } = found;
     const request = row.request === null ? null : rebuildRequest(row.id, (key) => stored.get(key));
-    return c.json({
+    const detail: LlmCallDetail = {
       call: {
         callId,
         runId: id,
@@ -42,6 +43,7 @@ export const llmCallRoutes = new Hono<{ Bindings: Env }>()
       },
       request,
       response: row.response,
-    });
+    };
+    return c.json(detail);
   })
   .all('/:id/llm-calls/:callId', methodNotAllowed(['GET']));

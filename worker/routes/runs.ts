@@ -1,8 +1,7 @@
 // /api/runs: create a run, read it, act on it, and watch it over a WebSocket.
 import { Hono } from 'hono';
-import { createRunBodySchema, runActionSchema, runIdSchema, runListQuerySchema } from '../../schema/run.ts';
+import { createRunBodySchema, eventsQuerySchema, runActionSchema, runIdSchema, runListQuerySchema } from '../../schema/run.ts';
 import { listRuns } from '../db.ts';
-import { z } from 'zod';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { errorText } from '../error-text.ts';
@@ -74,12 +73,6 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     return sessionFor(c.env, id).fetch(c.req.raw);
   })
   .all('/:id/ws', methodNotAllowed(['GET']));
-
-/** ?since=N&limit=M: events after seq N, at most M (1-1000, default 500) and about 512 KiB. */
-const eventsQuerySchema = z.strictObject({
-  since: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(0),
-  limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(500),
-});
 
 function sessionFor(env: Env, id: string) {
   return env.RUN_SESSION.get(env.RUN_SESSION.idFromName(id));

@@ -1,6 +1,6 @@
 // The D1 database: a cross-run index for the run list and analytics. The Durable Object owns each
 // run's truth; these tables mirror it. Migrations come from `npm run db:generate` (drizzle-kit).
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** One row per run, kept current by its Durable Object. Times are epoch milliseconds. */
 export const runs = sqliteTable(
@@ -88,6 +88,35 @@ export const commands = sqliteTable(
     createdAt: integer('created_at').notNull(),
   },
   (t) => [uniqueIndex('commands_run_seq_idx').on(t.runId, t.seq), index('commands_level_idx').on(t.level)],
+);
+
+/** One row per run and level it reached: the roll-up the per-model and per-level analytics read. */
+export const runLevels = sqliteTable(
+  'run_levels',
+  {
+    runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+    level: integer('level').notNull(),
+    model: text('model').notNull(),
+    target: text('target').notNull(),
+    startedAt: integer('started_at').notNull(),
+    endedAt: integer('ended_at'),
+    attempts: integer('attempts').notNull(),
+    retries: integer('retries').notNull(),
+    pauses: integer('pauses').notNull(),
+    solved: integer('solved', { mode: 'boolean' }).notNull(),
+    /** A person gave a hint or a password at this level. */
+    helped: integer('helped', { mode: 'boolean' }).notNull(),
+    commands: integer('commands').notNull(),
+    promptTokens: integer('prompt_tokens').notNull(),
+    completionTokens: integer('completion_tokens').notNull(),
+    costUsd: real('cost_usd').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.level] }),
+    // The models × levels matrix and its filters read these without a scan of the runs.
+    index('run_levels_model_level_idx').on(t.model, t.level, t.solved),
+    index('run_levels_started_idx').on(t.startedAt),
+  ],
 );
 
 export type RunRow = typeof runs.$inferSelect;

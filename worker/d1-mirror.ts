@@ -1,10 +1,11 @@
 // The D1 index of a run, fed from its stored events: the llm_calls, executions and commands rows a
 // step implies (queued in the outbox with the step), and the batch that writes them with the run row.
 // Every insert is idempotent on (run_id, seq), so a batch sent twice after a lost answer adds nothing.
-import { commands, executions, llmCalls, runs } from '../schema/db.ts';
+import { commands, executions, llmCalls, runLevels, runs } from '../schema/db.ts';
 import type { RunEvent } from '../schema/protocol.ts';
 import type { RunSummary } from '../schema/run.ts';
 import { database } from './db.ts';
+import type { LevelStatsRow } from './level-stats.ts';
 import type { LoopState } from './run-store.ts';
 
 type Trace = { request: unknown; response: unknown };
@@ -70,8 +71,8 @@ export function rowsOf(events: readonly RunEvent[], traces: ReadonlyMap<string, 
   return rows;
 }
 
-/** Writes the run row and the given rows in one D1 batch; throws when D1 fails. */
-export async function sendToD1(env: Env, run: RunSummary, loop: LoopState, rows: MirrorRows): Promise<void> {
+/** Writes the run row, the given rows and the changed level roll-ups in one D1 batch; throws when D1 fails. */
+export async function sendToD1(env: Env, run: RunSummary, loop: LoopState, rows: MirrorRows, levels: readonly LevelStatsRow[] = []): Promise<void> {
   const db = database(env);
   const row = {
     id: run.id,
@@ -101,6 +102,13 @@ export async function sendToD1(env: Env, run: RunSummary, loop: LoopState, rows:
     ...chunks(rows.llmCalls, 6).map((part) => db.insert(llmCalls).values(part).onConflictDoNothing()),
     ...chunks(rows.executions, 10).map((part) => db.insert(executions).values(part).onConflictDoNothing()),
     ...chunks(rows.commands, 10).map((part) => db.insert(commands).values(part).onConflictDoNothing()),
+    ...levels.map(({ level, ...figures }) => {
+      const { version: _version, ...values } = figures as typeof figures & { version?: number };
+      return db
+        .insert(runLevels)
+        .values({ runId: run.id, level, model: run.config.model, target: run.config.target, ...values })
+        .onConflictDoUpdate({ target: [runLevels.runId, runLevels.level], set: values });
+    }),
   ] as const;
   await db.batch(statements as unknown as [(typeof statements)[0], ...(typeof statements)[number][]]);
 }

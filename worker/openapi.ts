@@ -2,6 +2,7 @@
 // with, so it cannot drift from them. Served at GET /api/openapi.json; a test validates it with a
 // real OpenAPI validator and checks that every registered route is in it.
 import { z } from 'zod';
+import { analyticsLevelsSchema, analyticsQuerySchema, analyticsSummarySchema } from '../schema/analytics.ts';
 import { apiErrorSchema, healthSchema } from '../schema/api.ts';
 import { troubleCardSchema } from '../schema/failures.ts';
 import { llmCallDetailSchema, modelListSchema, runEventSchema } from '../schema/protocol.ts';
@@ -99,6 +100,12 @@ function buildDocument(): Json {
     },
     '/api/runs/{id}/ws': {
       get: { summary: 'The run\'s WebSocket (see docs/protocol.md)', parameters: [runId], responses: { '101': { description: 'Switching to the WebSocket protocol' }, '404': error('No such run'), '426': error('Not a WebSocket upgrade'), ...common } },
+    },
+    '/api/analytics/summary': {
+      get: { summary: 'Runs, levels, tokens, cost and model-call figures', parameters: query(analyticsQuerySchema), responses: { '200': json(component('AnalyticsSummary', analyticsSummarySchema), 'The summary'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },
+    },
+    '/api/analytics/levels': {
+      get: { summary: 'The models × levels matrix', parameters: query(analyticsQuerySchema), responses: { '200': json(component('AnalyticsLevels', analyticsLevelsSchema), 'One cell per model and level'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },
     },
     '/api/models': { get: { summary: 'Models a run can use', responses: { '200': json(component('ModelList', modelListSchema), 'The models'), '503': error('The proxy did not answer'), ...common } } },
   };

@@ -12,6 +12,7 @@ import type { TroubleCard } from '../schema/failures.ts';
 import { rowsOf, sendToD1 } from './d1-mirror.ts';
 import type { MirrorRows } from './d1-mirror.ts';
 import { D1Outbox } from './d1-outbox.ts';
+import { LevelStats } from './level-stats.ts';
 import { mirrorRetryMs, readSettings } from './env.ts';
 import type { WorkerSettings } from './env.ts';
 import { callProxy } from './proxy-link.ts';
@@ -38,6 +39,7 @@ export class RunSession extends DurableObject<Env> {
   private readonly schedule: RunSchedule;
   private readonly requests: RequestChain;
   private readonly sockets: RunSockets;
+  private readonly levels: LevelStats;
   /** The proxy call in progress, so stop and pause can cut it. */
   private inflight: AbortController | null = null;
 
@@ -48,6 +50,7 @@ export class RunSession extends DurableObject<Env> {
     this.schedule = new RunSchedule(ctx.storage);
     this.requests = new RequestChain(ctx.storage.sql);
     this.sockets = new RunSockets(ctx, this.store);
+    this.levels = new LevelStats(ctx.storage.sql);
   }
 
   /** Health: proves the object is reachable and its storage answers. */
@@ -215,6 +218,7 @@ export class RunSession extends DurableObject<Env> {
     const now = Date.now();
     const events = this.ctx.storage.transactionSync(() => {
       const stored = bodies.map((body) => this.store.append(run.id, body, now));
+      for (const event of stored) this.levels.apply(event, run.currentLevel);
       const { patch, tokens } = effectsOf(stored, run.levelsSolved);
       this.store.update(patch, now);
       // Once a step is saved, the answer that led to it has been delivered.
@@ -309,6 +313,7 @@ export class RunSession extends DurableObject<Env> {
     const run = this.store.summary();
     if (!run) throw new Error('record() before create()');
     const event = this.store.append(run.id, body, now);
+    this.levels.apply(event, run.currentLevel);
     this.sockets.broadcast([event]);
     return event;
   }
@@ -358,8 +363,11 @@ export class RunSession extends DurableObject<Env> {
     const run = this.store.summary();
     if (!run) throw new Error('mirror() before create()');
     this.outbox.touch();
-    const send = (rows: MirrorRows) => sendToD1(this.env, this.store.summary() ?? run, this.store.loop(), rows);
+    // Level roll-ups are sent whole (an upsert), so a batch sent twice changes nothing.
+    const levels = this.levels.unsent();
+    const send = (rows: MirrorRows) => sendToD1(this.env, this.store.summary() ?? run, this.store.loop(), rows, levels);
     const result = await this.outbox.flush(send, mirrorRetryMs(this.env), Date.now);
+    if (result.ok) this.levels.sent(levels);
     if (!result.ok) console.error(`run ${run.id}: D1 mirror failed, ${this.outbox.pending()} rows kept, retrying: ${result.error}`);
     this.schedule.mirror(result.ok ? null : result.retryAt);
     await this.schedule.arm();

@@ -1,0 +1,50 @@
+// Shapes of the analytics API: the filters every query takes and what each answers.
+import { z } from 'zod';
+import { targetSchema } from './levels.ts';
+import { runStatusSchema } from './run.ts';
+
+/** ?from=&to=&model=&target=&level= — every analytics query takes these; all are optional. */
+export const analyticsQuerySchema = z.strictObject({
+  from: z.iso.datetime({ error: 'must be an ISO 8601 time such as 2026-11-01T00:00:00Z' }).optional(),
+  to: z.iso.datetime({ error: 'must be an ISO 8601 time such as 2026-11-30T00:00:00Z' }).optional(),
+  model: z.string().min(1).max(100).optional(),
+  target: targetSchema.optional(),
+  level: z.coerce.number().int('must be a whole number').min(0).max(40).optional(),
+});
+export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
+
+const percentiles = z.object({ p50: z.number().nullable(), p95: z.number().nullable(), p99: z.number().nullable() });
+
+/** GET /api/analytics/summary */
+export const analyticsSummarySchema = z.object({
+  runs: z.object({ total: z.number().int(), byStatus: z.partialRecord(runStatusSchema, z.number().int()) }),
+  levels: z.object({ attempted: z.number().int(), solved: z.number().int(), solveRate: z.number().nullable(), solvedWithHelp: z.number().int() }),
+  tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),
+  costUsd: z.number(),
+  modelCalls: z.object({ count: z.number().int(), errors: z.number().int(), errorRate: z.number().nullable(), latencyMs: percentiles }),
+});
+export type AnalyticsSummary = z.infer<typeof analyticsSummarySchema>;
+
+/** One cell of the models × levels matrix. */
+export const levelStatsSchema = z.object({
+  model: z.string(),
+  level: z.number().int(),
+  runs: z.number().int(),
+  solved: z.number().int(),
+  solveRate: z.number(),
+  /** Solved with no hint or password from a person. */
+  solvedAlone: z.number().int(),
+  solvedWithHelp: z.number().int(),
+  attempts: z.number().int(),
+  retries: z.number().int(),
+  pauses: z.number().int(),
+  medianCommandsToSolve: z.number().nullable(),
+  medianTimeToSolveMs: z.number().nullable(),
+  tokens: z.number().int(),
+  costUsd: z.number(),
+});
+export type LevelStats = z.infer<typeof levelStatsSchema>;
+
+/** GET /api/analytics/levels */
+export const analyticsLevelsSchema = z.object({ cells: z.array(levelStatsSchema) });
+export type AnalyticsLevels = z.infer<typeof analyticsLevelsSchema>;

@@ -1,0 +1,100 @@
+// The analytics queries against a small fixture data set whose answers are worked out by hand, and
+// the run_levels roll-up the mirror keeps for a real run.
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { analyticsLevelsSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
+import { call, createRun, waitForStatus } from './http.ts';
+
+const T0 = Date.parse('2025-01-01T00:00:00Z');
+const HOUR = 3_600_000;
+const run = (id: string, model: string, status: string, createdAt: number) =>
+  env.DB.prepare(
+    `INSERT INTO runs (id, status, target, model, start_level, end_level, max_retries, budget, current_level, levels_solved, created_at, updated_at)
+     VALUES (?, ?, 'practice', ?, 0, 5, 3, 15, 0, 0, ?, ?)`,
+  ).bind(id, status, model, createdAt, createdAt);
+type Level = { level: number; solved: boolean; helped: boolean; attempts: number; retries: number; pauses: number; commands: number; prompt: number; completion: number; cost: number; ms: number };
+const level = (runId: string, model: string, startedAt: number, l: Level) =>
+  env.DB.prepare(
+    `INSERT INTO run_levels (run_id, level, model, target, started_at, ended_at, attempts, retries, pauses, solved, helped, commands, prompt_tokens, completion_tokens, cost_usd)
+     VALUES (?, ?, ?, 'practice', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).bind(runId, l.level, model, startedAt, l.solved ? startedAt + l.ms : null, l.attempts, l.retries, l.pauses, l.solved ? 1 : 0, l.helped ? 1 : 0, l.commands, l.prompt, l.completion, l.cost);
+const llmCall = (runId: string, seq: number, model: string, latencyMs: number, errorClass: string | null, at: number) =>
+  env.DB.prepare(
+    `INSERT INTO llm_calls (id, run_id, seq, level, model, stage, prompt_tokens, completion_tokens, latency_ms, cost_usd, error_class, created_at)
+     VALUES (?, ?, ?, 0, ?, 'plan', 1, 1, ?, 0, ?, ?)`,
+  ).bind(`${runId}:${seq}`, runId, seq, model, latencyMs, errorClass, at);
+
+const A = 'fixture-a';
+const B = 'fixture-b';
+const R1 = 'run_fixture0000000000000001';
+const R2 = 'run_fixture0000000000000002';
+const R3 = 'run_fixture0000000000000003';
+beforeAll(async () => {
+  await env.DB.batch([
+    run(R1, A, 'completed', T0),
+    run(R2, A, 'paused_for_user_action', T0 + HOUR),
+    run(R3, B, 'failed', T0 + 24 * HOUR),
+    level(R1, A, T0, { level: 0, solved: true, helped: false, attempts: 1, retries: 0, pauses: 0, commands: 2, prompt: 100, completion: 20, cost: 0.01, ms: 2_000 }),
+    level(R1, A, T0 + 10, { level: 1, solved: true, helped: true, attempts: 3, retries: 2, pauses: 1, commands: 10, prompt: 300, completion: 60, cost: 0.03, ms: 10_000 }),
+    level(R2, A, T0 + HOUR, { level: 0, solved: true, helped: false, attempts: 1, retries: 0, pauses: 0, commands: 4, prompt: 200, completion: 40, cost: 0.02, ms: 4_000 }),
+    level(R2, A, T0 + HOUR + 10, { level: 1, solved: false, helped: false, attempts: 2, retries: 2, pauses: 1, commands: 8, prompt: 100, completion: 10, cost: 0.01, ms: 0 }),
+    level(R3, B, T0 + 24 * HOUR, { level: 0, solved: false, helped: false, attempts: 1, retries: 1, pauses: 0, commands: 15, prompt: 50, completion: 5, cost: 0.005, ms: 0 }),
+    ...[10, 20, 30, 40, 100].map((latency, i) => llmCall(i < 3 ? R1 : R2, i + 1, A, latency, i === 4 ? 'timeout' : null, T0 + i)),
+    llmCall(R3, 1, B, 7, null, T0 + 24 * HOUR),
+  ]);
+});
+
+const get = async (path: string) => {
+  const response = await call(path);
+  return { status: response.status, body: (await response.json()) as unknown };
+};
+
+describe('analytics over a hand-worked fixture', () => {
+  it('summarises one model: runs by status, levels, help, tokens, cost, errors and latency percentiles', async () => {
+    const summary = analyticsSummarySchema.parse((await get(`/api/analytics/summary?model=${A}`)).body);
+    expect(summary.runs).toEqual({ total: 2, byStatus: { completed: 1, paused_for_user_action: 1 } });
+    expect(summary.levels).toEqual({ attempted: 4, solved: 3, solveRate: 0.75, solvedWithHelp: 1 });
+    expect(summary.tokens).toEqual({ prompt: 700, completion: 130 });
+    expect(summary.costUsd).toBeCloseTo(0.07, 10);
+    // Latencies 10, 20, 30, 40, 100 ms, one failed: nearest-rank p50 is the 3rd, p95 and p99 the 5th.
+    expect(summary.modelCalls).toEqual({ count: 5, errors: 1, errorRate: 0.2, latencyMs: { p50: 30, p95: 100, p99: 100 } });
+  });
+
+  it('filters by time window and level', async () => {
+    const later = analyticsSummarySchema.parse((await get(`/api/analytics/summary?model=${A}&from=2025-01-01T00:30:00Z&to=2025-01-02T00:00:00Z`)).body);
+    expect(later.runs).toEqual({ total: 1, byStatus: { paused_for_user_action: 1 } });
+    expect(later.levels).toEqual({ attempted: 2, solved: 1, solveRate: 0.5, solvedWithHelp: 0 });
+    const levelOne = analyticsSummarySchema.parse((await get(`/api/analytics/summary?model=${A}&level=1`)).body);
+    expect(levelOne.levels).toEqual({ attempted: 2, solved: 1, solveRate: 0.5, solvedWithHelp: 1 });
+    expect(levelOne.tokens).toEqual({ prompt: 400, completion: 70 });
+  });
+
+  it('gives the models × levels matrix with solves alone and helped, and medians to solve', async () => {
+    const { cells } = analyticsLevelsSchema.parse((await get('/api/analytics/levels?from=2025-01-01T00:00:00Z&to=2025-01-03T00:00:00Z')).body);
+    expect(cells.map((c) => ({ ...c, costUsd: Math.round(c.costUsd * 1000) / 1000 }))).toEqual([
+      { model: A, level: 0, runs: 2, solved: 2, solveRate: 1, solvedAlone: 2, solvedWithHelp: 0, attempts: 2, retries: 0, pauses: 0, medianCommandsToSolve: 3, medianTimeToSolveMs: 3_000, tokens: 360, costUsd: 0.03 },
+      { model: A, level: 1, runs: 2, solved: 1, solveRate: 0.5, solvedAlone: 0, solvedWithHelp: 1, attempts: 5, retries: 4, pauses: 2, medianCommandsToSolve: 10, medianTimeToSolveMs: 10_000, tokens: 470, costUsd: 0.04 },
+      { model: B, level: 0, runs: 1, solved: 0, solveRate: 0, solvedAlone: 0, solvedWithHelp: 0, attempts: 1, retries: 1, pauses: 0, medianCommandsToSolve: null, medianTimeToSolveMs: null, tokens: 55, costUsd: 0.005 },
+    ]);
+  });
+
+  it('refuses a bad filter with the issues', async () => {
+    const bad = await get('/api/analytics/levels?from=yesterday&level=-1&colour=red');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: { code: 'invalid_query', issues: expect.arrayContaining([expect.stringMatching(/^from: /), expect.stringMatching(/^level: /)]) } });
+  });
+});
+
+describe('the run_levels roll-up', () => {
+  it('is kept by the mirror for a real run: one row per level reached, with its figures', async () => {
+    const created = await createRun({ maxRetries: 1, endLevel: 3 });
+    await waitForStatus(created.id, 'completed', 30_000);
+    const rows = await vi.waitFor(async () => {
+      const found = (await env.DB.prepare('SELECT level, solved, attempts, commands, helped FROM run_levels WHERE run_id = ? ORDER BY level').bind(created.id).all()).results;
+      expect(found).toHaveLength(4);
+      return found;
+    }, { timeout: 10_000, interval: 50 });
+    expect(rows.map((r) => r.level)).toEqual([0, 1, 2, 3]);
+    expect(rows.every((r) => r.solved === 1 && r.helped === 0 && (r.attempts as number) >= 1 && (r.commands as number) >= 1)).toBe(true);
+  });
+});

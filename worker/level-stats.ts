@@ -1,0 +1,93 @@
+// A run's figures per level, kept in its Durable Object as events are stored: attempts, retries,
+// pauses, whether a person helped, commands, tokens, cost, and when the level was solved. The D1
+// mirror upserts the rows that changed into run_levels, which the analytics read.
+import type { RunEvent } from '../schema/protocol.ts';
+
+/** One level's figures, as the D1 row holds them. */
+export type LevelStatsRow = {
+  level: number;
+  startedAt: number;
+  endedAt: number | null;
+  attempts: number;
+  retries: number;
+  pauses: number;
+  solved: boolean;
+  helped: boolean;
+  commands: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+};
+
+type Row = {
+  level: number; started_at: number; ended_at: number | null; attempts: number; retries: number; pauses: number;
+  solved: number; helped: number; commands: number; prompt_tokens: number; completion_tokens: number; cost_usd: number; version: number; sent: number;
+};
+
+/** The per-level figures of one run, and which of them D1 has not taken yet. */
+export class LevelStats {
+  private readonly sql: SqlStorage;
+
+  constructor(sql: SqlStorage) {
+    this.sql = sql;
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS level_stats (
+      level INTEGER PRIMARY KEY, started_at INTEGER NOT NULL, ended_at INTEGER, attempts INTEGER NOT NULL DEFAULT 0,
+      retries INTEGER NOT NULL DEFAULT 0, pauses INTEGER NOT NULL DEFAULT 0, solved INTEGER NOT NULL DEFAULT 0,
+      helped INTEGER NOT NULL DEFAULT 0, commands INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
+      completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0,
+      version INTEGER NOT NULL DEFAULT 0, sent INTEGER NOT NULL DEFAULT 0)`);
+  }
+
+  /** Counts a stored event against its level. `pausedAt` is the level a person's answer was for. */
+  apply(event: RunEvent, pausedAt: number | null): void {
+    const at = Date.parse(event.ts);
+    const bump = (level: number, set: string, ...values: (number | null)[]) => {
+      this.sql.exec('INSERT OR IGNORE INTO level_stats (level, started_at) VALUES (?, ?)', level, at);
+      this.sql.exec(`UPDATE level_stats SET ${set}, version = version + 1 WHERE level = ?`, ...values, level);
+    };
+    switch (event.type) {
+      case 'level_started':
+        return bump(event.level, 'attempts = attempts + 1');
+      case 'attempt_failed':
+        return bump(event.level, 'retries = retries + 1');
+      case 'user_action_required':
+        return bump(event.level, 'pauses = pauses + 1');
+      case 'user_action_resolved':
+        // A hint or a password is help; a bare continue or a stop is not.
+        if (pausedAt !== null && (event.action === 'password' || event.hint)) bump(pausedAt, 'helped = 1');
+        return;
+      case 'command':
+        return bump(event.level, 'commands = commands + 1');
+      case 'llm_call':
+        return bump(event.level, 'prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost_usd = cost_usd + ?', event.promptTokens, event.completionTokens, event.costUsd ?? 0);
+      case 'level_complete':
+        return bump(event.level, 'solved = 1, ended_at = ?', at);
+      default:
+        return;
+    }
+  }
+
+  /** Rows D1 has not taken in their current version. */
+  unsent(): (LevelStatsRow & { version: number })[] {
+    return this.sql.exec<Row>('SELECT * FROM level_stats WHERE version > sent ORDER BY level').toArray().map((r) => ({
+      level: r.level,
+      startedAt: r.started_at,
+      endedAt: r.ended_at,
+      attempts: r.attempts,
+      retries: r.retries,
+      pauses: r.pauses,
+      solved: r.solved === 1,
+      helped: r.helped === 1,
+      commands: r.commands,
+      promptTokens: r.prompt_tokens,
+      completionTokens: r.completion_tokens,
+      costUsd: r.cost_usd,
+      version: r.version,
+    }));
+  }
+
+  /** Notes that D1 took these rows at these versions. */
+  sent(rows: readonly { level: number; version: number }[]): void {
+    for (const row of rows) this.sql.exec('UPDATE level_stats SET sent = max(sent, ?) WHERE level = ?', row.version, row.level);
+  }
+}

@@ -1,0 +1,30 @@
+// /api/analytics: what the runs cost, solved and failed, from the D1 index and its roll-ups.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { analyticsQuerySchema } from '../../schema/analytics.ts';
+import type { AnalyticsQuery } from '../../schema/analytics.ts';
+import { describeIssues, issueList } from '../../schema/issues.ts';
+import { analyticsLevels } from '../analytics/levels.ts';
+import { analyticsSummary } from '../analytics/summary.ts';
+import { errorText } from '../error-text.ts';
+import { ApiError, methodNotAllowed } from '../errors.ts';
+
+/** The validated filters, or a 400 naming each bad one. */
+function filters(c: Context): AnalyticsQuery {
+  const query = analyticsQuerySchema.safeParse(c.req.query());
+  if (!query.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(query.error)}`, issueList(query.error));
+  return query.data;
+}
+
+/** Runs a query against D1, turning its failure into a 503 that says so. */
+function fromD1<T>(work: Promise<T>): Promise<T> {
+  return work.catch((err: unknown) => {
+    throw new ApiError(503, 'd1_unavailable', `the run index (D1) did not answer: ${errorText(err)}; try again shortly`);
+  });
+}
+
+export const analyticsRoutes = new Hono<{ Bindings: Env }>()
+  .get('/summary', async (c) => c.json(await fromD1(analyticsSummary(c.env.DB, filters(c)))))
+  .all('/summary', methodNotAllowed(['GET']))
+  .get('/levels', async (c) => c.json(await fromD1(analyticsLevels(c.env.DB, filters(c)))))
+  .all('/levels', methodNotAllowed(['GET']));

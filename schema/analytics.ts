@@ -48,3 +48,37 @@ export type LevelStats = z.infer<typeof levelStatsSchema>;
 /** GET /api/analytics/levels */
 export const analyticsLevelsSchema = z.object({ cells: z.array(levelStatsSchema) });
 export type AnalyticsLevels = z.infer<typeof analyticsLevelsSchema>;
+
+/** ?…filters&limit=&cursor= for GET /api/analytics/failures. */
+export const failuresQuerySchema = analyticsQuerySchema.extend({
+  limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200').default(50),
+  cursor: z.string().regex(/^\d+:run_[0-9a-z]+:\d+$/, 'is not a cursor from a previous page').optional(),
+});
+export type FailuresQuery = z.infer<typeof failuresQuerySchema>;
+
+/** One failed model call or graph node, with where to find it and what to do. */
+export const failureRowSchema = z.object({
+  kind: z.enum(['model_call', 'node']),
+  runId: z.string(),
+  seq: z.number().int(),
+  level: z.number().int(),
+  model: z.string(),
+  /** The model call's stage (plan, reflect) or the node's name. */
+  stage: z.string(),
+  /** The model call's error class, or "node_error". */
+  errorClass: z.string(),
+  message: z.string().nullable(),
+  fix: z.string(),
+  at: z.iso.datetime(),
+  /** Where the run page shows it: /run?id=…#seq-N. */
+  link: z.string(),
+});
+export type FailureRow = z.infer<typeof failureRowSchema>;
+
+/** GET /api/analytics/failures: the newest failures first, and the common ones grouped by class. */
+export const analyticsFailuresSchema = z.object({
+  failures: z.array(failureRowSchema),
+  nextCursor: z.string().nullable(),
+  byClass: z.array(z.object({ errorClass: z.string(), count: z.number().int(), fix: z.string() })),
+});
+export type AnalyticsFailures = z.infer<typeof analyticsFailuresSchema>;

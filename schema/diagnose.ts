@@ -5,7 +5,8 @@ import type { FailureClass, Evidence, TroubleCard } from './failures.ts';
 import { FAILURE_CLASSES } from './failures.ts';
 import type { LlmErrorClass, RunEvent } from './protocol.ts';
 
-const LLM_FAILURES: Record<LlmErrorClass, FailureClass> = {
+/** The taxonomy class of each way a model call can fail. */
+export const LLM_FAILURES: Record<LlmErrorClass, FailureClass> = {
   missing_key: 'model_missing_key',
   bad_key: 'model_bad_key',
   quota_exceeded: 'model_quota',

@@ -2,7 +2,7 @@
 // with, so it cannot drift from them. Served at GET /api/openapi.json; a test validates it with a
 // real OpenAPI validator and checks that every registered route is in it.
 import { z } from 'zod';
-import { analyticsLevelsSchema, analyticsQuerySchema, analyticsSummarySchema } from '../schema/analytics.ts';
+import { analyticsFailuresSchema, analyticsLevelsSchema, analyticsQuerySchema, analyticsSummarySchema, failuresQuerySchema } from '../schema/analytics.ts';
 import { apiErrorSchema, healthSchema } from '../schema/api.ts';
 import { troubleCardSchema } from '../schema/failures.ts';
 import { llmCallDetailSchema, modelListSchema, runEventSchema } from '../schema/protocol.ts';
@@ -106,6 +106,9 @@ function buildDocument(): Json {
     },
     '/api/analytics/levels': {
       get: { summary: 'The models × levels matrix', parameters: query(analyticsQuerySchema), responses: { '200': json(component('AnalyticsLevels', analyticsLevelsSchema), 'One cell per model and level'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },
+    },
+    '/api/analytics/failures': {
+      get: { summary: 'Failed model calls and nodes with their fixes, and the common ones by class', parameters: query(failuresQuerySchema), responses: { '200': json(component('AnalyticsFailures', analyticsFailuresSchema), 'A page of failures'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },
     },
     '/api/models': { get: { summary: 'Models a run can use', responses: { '200': json(component('ModelList', modelListSchema), 'The models'), '503': error('The proxy did not answer'), ...common } } },
   };

@@ -2,7 +2,8 @@
 // the run_levels roll-up the mirror keeps for a real run.
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { analyticsLevelsSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
+import { analyticsFailuresSchema, analyticsLevelsSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
+import { FAILURE_CLASSES } from '../../schema/failures.ts';
 import { call, createRun, waitForStatus } from './http.ts';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
@@ -41,6 +42,7 @@ beforeAll(async () => {
     level(R3, B, T0 + 24 * HOUR, { level: 0, solved: false, helped: false, attempts: 1, retries: 1, pauses: 0, commands: 15, prompt: 50, completion: 5, cost: 0.005, ms: 0 }),
     ...[10, 20, 30, 40, 100].map((latency, i) => llmCall(i < 3 ? R1 : R2, i + 1, A, latency, i === 4 ? 'timeout' : null, T0 + i)),
     llmCall(R3, 1, B, 7, null, T0 + 24 * HOUR),
+    env.DB.prepare(`INSERT INTO executions (run_id, seq, node, level, started_at, duration_ms, status, error) VALUES (?, 9, 'validate', 0, ?, 3, 'error', 'node "validate" failed: boom')`).bind(R3, T0 + 24 * HOUR + 5),
   ]);
 });
 
@@ -76,6 +78,23 @@ describe('analytics over a hand-worked fixture', () => {
       { model: A, level: 1, runs: 2, solved: 1, solveRate: 0.5, solvedAlone: 0, solvedWithHelp: 1, attempts: 5, retries: 4, pauses: 2, medianCommandsToSolve: 10, medianTimeToSolveMs: 10_000, tokens: 470, costUsd: 0.04 },
       { model: B, level: 0, runs: 1, solved: 0, solveRate: 0, solvedAlone: 0, solvedWithHelp: 0, attempts: 1, retries: 1, pauses: 0, medianCommandsToSolve: null, medianTimeToSolveMs: null, tokens: 55, costUsd: 0.005 },
     ]);
+  });
+
+  it('lists failures newest first with their fix and a link, pages them, and groups them by class', async () => {
+    const window = 'from=2025-01-01T00:00:00Z&to=2025-01-03T00:00:00Z';
+    const first = analyticsFailuresSchema.parse((await get(`/api/analytics/failures?${window}&limit=1`)).body);
+    expect(first.failures).toEqual([
+      { kind: 'node', runId: R3, seq: 9, level: 0, model: B, stage: 'validate', errorClass: 'node_error', message: 'node "validate" failed: boom', fix: FAILURE_CLASSES.run_failed.fix, at: new Date(T0 + 24 * HOUR + 5).toISOString(), link: `/run?id=${R3}#seq-9` },
+    ]);
+    const second = analyticsFailuresSchema.parse((await get(`/api/analytics/failures?${window}&limit=1&cursor=${first.nextCursor}`)).body);
+    expect(second.failures).toEqual([expect.objectContaining({ kind: 'model_call', runId: R2, seq: 5, errorClass: 'timeout', fix: FAILURE_CLASSES.model_timeout.fix })]);
+    expect(second.nextCursor).toBeNull();
+    expect(first.byClass).toEqual([
+      { errorClass: 'node_error', count: 1, fix: FAILURE_CLASSES.run_failed.fix },
+      { errorClass: 'timeout', count: 1, fix: FAILURE_CLASSES.model_timeout.fix },
+    ]);
+    const onlyA = analyticsFailuresSchema.parse((await get(`/api/analytics/failures?${window}&model=${A}`)).body);
+    expect(onlyA.failures.map((f) => f.errorClass)).toEqual(['timeout']);
   });
 
   it('refuses a bad filter with the issues', async () => {

@@ -1,20 +1,24 @@
 // /api/analytics: what the runs cost, solved and failed, from the D1 index and its roll-ups.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { analyticsQuerySchema } from '../../schema/analytics.ts';
+import type { z } from 'zod';
+import { analyticsQuerySchema, failuresQuerySchema } from '../../schema/analytics.ts';
 import type { AnalyticsQuery } from '../../schema/analytics.ts';
 import { describeIssues, issueList } from '../../schema/issues.ts';
+import { analyticsFailures } from '../analytics/failures.ts';
 import { analyticsLevels } from '../analytics/levels.ts';
 import { analyticsSummary } from '../analytics/summary.ts';
 import { errorText } from '../error-text.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 
-/** The validated filters, or a 400 naming each bad one. */
-function filters(c: Context): AnalyticsQuery {
-  const query = analyticsQuerySchema.safeParse(c.req.query());
+/** The validated query, or a 400 naming each bad field. */
+function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  const query = schema.safeParse(c.req.query());
   if (!query.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(query.error)}`, issueList(query.error));
   return query.data;
 }
+
+const filters = (c: Context): AnalyticsQuery => parseQuery(c, analyticsQuerySchema);
 
 /** Runs a query against D1, turning its failure into a 503 that says so. */
 function fromD1<T>(work: Promise<T>): Promise<T> {
@@ -27,4 +31,6 @@ export const analyticsRoutes = new Hono<{ Bindings: Env }>()
   .get('/summary', async (c) => c.json(await fromD1(analyticsSummary(c.env.DB, filters(c)))))
   .all('/summary', methodNotAllowed(['GET']))
   .get('/levels', async (c) => c.json(await fromD1(analyticsLevels(c.env.DB, filters(c)))))
-  .all('/levels', methodNotAllowed(['GET']));
+  .all('/levels', methodNotAllowed(['GET']))
+  .get('/failures', async (c) => c.json(await fromD1(analyticsFailures(c.env.DB, parseQuery(c, failuresQuerySchema)))))
+  .all('/failures', methodNotAllowed(['GET']));

@@ -82,3 +82,53 @@ export const analyticsFailuresSchema = z.object({
   byClass: z.array(z.object({ errorClass: z.string(), count: z.number().int(), fix: z.string() })),
 });
 export type AnalyticsFailures = z.infer<typeof analyticsFailuresSchema>;
+
+/** ?…filters&overMs=&limit= for GET /api/analytics/slow. */
+export const slowQuerySchema = analyticsQuerySchema.extend({
+  overMs: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(5_000),
+  limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200').default(50),
+});
+export type SlowQuery = z.infer<typeof slowQuerySchema>;
+
+/** GET /api/analytics/slow: node executions over the threshold, slowest first, with the model's share. */
+export const analyticsSlowSchema = z.object({
+  executions: z.array(
+    z.object({
+      runId: z.string(),
+      seq: z.number().int(),
+      node: z.string(),
+      level: z.number().int(),
+      model: z.string(),
+      durationMs: z.number(),
+      /** Time spent in model calls during the node. */
+      modelMs: z.number(),
+      /** durationMs − modelMs: the platform's and the shell's share. */
+      overheadMs: z.number(),
+      at: z.iso.datetime(),
+      link: z.string(),
+    }),
+  ),
+});
+export type AnalyticsSlow = z.infer<typeof analyticsSlowSchema>;
+
+/** ?…filters&bucket=hour|day for GET /api/analytics/series. */
+export const seriesQuerySchema = analyticsQuerySchema.extend({ bucket: z.enum(['hour', 'day']).default('day') });
+export type SeriesQuery = z.infer<typeof seriesQuerySchema>;
+
+/** GET /api/analytics/series: per hour or day, for the charts. */
+export const analyticsSeriesSchema = z.object({
+  bucket: z.enum(['hour', 'day']),
+  points: z.array(
+    z.object({
+      t: z.iso.datetime(),
+      runs: z.number().int(),
+      byStatus: z.partialRecord(runStatusSchema, z.number().int()),
+      modelCalls: z.number().int(),
+      errors: z.number().int(),
+      tokens: z.number().int(),
+      costUsd: z.number(),
+      avgLatencyMs: z.number().nullable(),
+    }),
+  ),
+});
+export type AnalyticsSeries = z.infer<typeof analyticsSeriesSchema>;

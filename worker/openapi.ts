@@ -2,7 +2,17 @@
 // with, so it cannot drift from them. Served at GET /api/openapi.json; a test validates it with a
 // real OpenAPI validator and checks that every registered route is in it.
 import { z } from 'zod';
-import { analyticsFailuresSchema, analyticsLevelsSchema, analyticsQuerySchema, analyticsSummarySchema, failuresQuerySchema } from '../schema/analytics.ts';
+import {
+  analyticsFailuresSchema,
+  analyticsLevelsSchema,
+  analyticsQuerySchema,
+  analyticsSeriesSchema,
+  analyticsSlowSchema,
+  analyticsSummarySchema,
+  failuresQuerySchema,
+  seriesQuerySchema,
+  slowQuerySchema,
+} from '../schema/analytics.ts';
 import { apiErrorSchema, healthSchema } from '../schema/api.ts';
 import { troubleCardSchema } from '../schema/failures.ts';
 import { llmCallDetailSchema, modelListSchema, runEventSchema } from '../schema/protocol.ts';
@@ -109,6 +119,12 @@ function buildDocument(): Json {
     },
     '/api/analytics/failures': {
       get: { summary: 'Failed model calls and nodes with their fixes, and the common ones by class', parameters: query(failuresQuerySchema), responses: { '200': json(component('AnalyticsFailures', analyticsFailuresSchema), 'A page of failures'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },
+    },
+    '/api/analytics/slow': {
+      get: { summary: 'Node executions over a threshold, with the model\'s share and the overhead', parameters: query(slowQuerySchema), responses: { '200': json(component('AnalyticsSlow', analyticsSlowSchema), 'Slowest first'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },
+    },
+    '/api/analytics/series': {
+      get: { summary: 'Runs, calls, errors, tokens, cost and latency per hour or day', parameters: query(seriesQuerySchema), responses: { '200': json(component('AnalyticsSeries', analyticsSeriesSchema), 'Points in time order'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },
     },
     '/api/models': { get: { summary: 'Models a run can use', responses: { '200': json(component('ModelList', modelListSchema), 'The models'), '503': error('The proxy did not answer'), ...common } } },
   };

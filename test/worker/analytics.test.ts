@@ -2,7 +2,7 @@
 // the run_levels roll-up the mirror keeps for a real run.
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { analyticsFailuresSchema, analyticsLevelsSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
+import { analyticsFailuresSchema, analyticsLevelsSchema, analyticsSeriesSchema, analyticsSlowSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
 import { FAILURE_CLASSES } from '../../schema/failures.ts';
 import { call, createRun, waitForStatus } from './http.ts';
 
@@ -25,6 +25,9 @@ const llmCall = (runId: string, seq: number, model: string, latencyMs: number, e
      VALUES (?, ?, ?, 0, ?, 'plan', 1, 1, ?, 0, ?, ?)`,
   ).bind(`${runId}:${seq}`, runId, seq, model, latencyMs, errorClass, at);
 
+const execution = (runId: string, seq: number, node: string, startedAt: number, durationMs: number) =>
+  env.DB.prepare(`INSERT INTO executions (run_id, seq, node, level, started_at, duration_ms, status, error) VALUES (?, ?, ?, 0, ?, ?, 'ok', NULL)`).bind(runId, seq, node, startedAt, durationMs);
+
 const A = 'fixture-a';
 const B = 'fixture-b';
 const R1 = 'run_fixture0000000000000001';
@@ -43,6 +46,10 @@ beforeAll(async () => {
     ...[10, 20, 30, 40, 100].map((latency, i) => llmCall(i < 3 ? R1 : R2, i + 1, A, latency, i === 4 ? 'timeout' : null, T0 + i)),
     llmCall(R3, 1, B, 7, null, T0 + 24 * HOUR),
     env.DB.prepare(`INSERT INTO executions (run_id, seq, node, level, started_at, duration_ms, status, error) VALUES (?, 9, 'validate', 0, ?, 3, 'error', 'node "validate" failed: boom')`).bind(R3, T0 + 24 * HOUR + 5),
+    // Two slow plan nodes: R1's made calls 1-3 (60 ms of model time), R2's calls 4-5 (140 ms).
+    execution(R1, 4, 'plan', T0 + 100, 6_000),
+    execution(R1, 6, 'execute', T0 + 6_200, 100),
+    execution(R2, 8, 'plan', T0 + HOUR + 5, 7_000),
   ]);
 });
 
@@ -95,6 +102,27 @@ describe('analytics over a hand-worked fixture', () => {
     ]);
     const onlyA = analyticsFailuresSchema.parse((await get(`/api/analytics/failures?${window}&model=${A}`)).body);
     expect(onlyA.failures.map((f) => f.errorClass)).toEqual(['timeout']);
+  });
+
+  it('lists slow executions with the model\'s share and the overhead', async () => {
+    const { executions } = analyticsSlowSchema.parse((await get('/api/analytics/slow?from=2025-01-01T00:00:00Z&to=2025-01-03T00:00:00Z&overMs=5000')).body);
+    expect(executions.map((e) => [e.runId, e.seq, e.node, e.durationMs, e.modelMs, e.overheadMs, e.link])).toEqual([
+      [R2, 8, 'plan', 7_000, 140, 6_860, `/run?id=${R2}#seq-8`],
+      [R1, 4, 'plan', 6_000, 60, 5_940, `/run?id=${R1}#seq-4`],
+    ]);
+  });
+
+  it('gives a daily series of runs by status, calls, errors, tokens, cost and latency', async () => {
+    const series = analyticsSeriesSchema.parse((await get('/api/analytics/series?from=2025-01-01T00:00:00Z&to=2025-01-03T00:00:00Z&bucket=day')).body);
+    expect(series.points).toEqual([
+      { t: '2025-01-01T00:00:00.000Z', runs: 2, byStatus: { completed: 1, paused_for_user_action: 1 }, modelCalls: 5, errors: 1, tokens: 10, costUsd: 0, avgLatencyMs: 40 },
+      { t: '2025-01-02T00:00:00.000Z', runs: 1, byStatus: { failed: 1 }, modelCalls: 1, errors: 0, tokens: 2, costUsd: 0, avgLatencyMs: 7 },
+    ]);
+    const hourly = analyticsSeriesSchema.parse((await get(`/api/analytics/series?from=2025-01-01T00:00:00Z&to=2025-01-01T02:00:00Z&bucket=hour&model=${A}`)).body);
+    expect(hourly.points.map((p) => [p.t, p.runs])).toEqual([
+      ['2025-01-01T00:00:00.000Z', 1],
+      ['2025-01-01T01:00:00.000Z', 1],
+    ]);
   });
 
   it('refuses a bad filter with the issues', async () => {

@@ -2,11 +2,13 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { analyticsQuerySchema, failuresQuerySchema } from '../../schema/analytics.ts';
+import { analyticsQuerySchema, failuresQuerySchema, seriesQuerySchema, slowQuerySchema } from '../../schema/analytics.ts';
 import type { AnalyticsQuery } from '../../schema/analytics.ts';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { analyticsFailures } from '../analytics/failures.ts';
 import { analyticsLevels } from '../analytics/levels.ts';
+import { analyticsSeries } from '../analytics/series.ts';
+import { analyticsSlow } from '../analytics/slow.ts';
 import { analyticsSummary } from '../analytics/summary.ts';
 import { errorText } from '../error-text.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
@@ -33,4 +35,8 @@ export const analyticsRoutes = new Hono<{ Bindings: Env }>()
   .get('/levels', async (c) => c.json(await fromD1(analyticsLevels(c.env.DB, filters(c)))))
   .all('/levels', methodNotAllowed(['GET']))
   .get('/failures', async (c) => c.json(await fromD1(analyticsFailures(c.env.DB, parseQuery(c, failuresQuerySchema)))))
-  .all('/failures', methodNotAllowed(['GET']));
+  .all('/failures', methodNotAllowed(['GET']))
+  .get('/slow', async (c) => c.json(await fromD1(analyticsSlow(c.env.DB, parseQuery(c, slowQuerySchema)))))
+  .all('/slow', methodNotAllowed(['GET']))
+  .get('/series', async (c) => c.json(await fromD1(analyticsSeries(c.env.DB, parseQuery(c, seriesQuerySchema)))))
+  .all('/series', methodNotAllowed(['GET']));

@@ -28,11 +28,7 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     return c.json(list);
   })
   .all('/', methodNotAllowed(['GET', 'POST']))
-  .get('/:id', async (c) => {
-    const run = await sessionFor(c.env, checkedId(c.req.param('id'))).summary();
-    if (!run) throw unknownRun(c.req.param('id'));
-    return c.json(run);
-  })
+  .get('/:id', async (c) => c.json(await fromRun(c.env, c.req.param('id'), (run) => run.summary())))
   .all('/:id', methodNotAllowed(['GET']))
   .get('/:id/events', async (c) => {
     const id = checkedId(c.req.param('id'));
@@ -43,19 +39,9 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     return c.body(page, 200, { 'content-type': 'application/json; charset=utf-8' });
   })
   .all('/:id/events', methodNotAllowed(['GET']))
-  .get('/:id/diagnosis', async (c) => {
-    const id = checkedId(c.req.param('id'));
-    const diagnosis = await sessionFor(c.env, id).diagnosis();
-    if (!diagnosis) throw unknownRun(id);
-    return c.json(diagnosis);
-  })
+  .get('/:id/diagnosis', async (c) => c.json(await fromRun(c.env, c.req.param('id'), (run) => run.diagnosis())))
   .all('/:id/diagnosis', methodNotAllowed(['GET']))
-  .get('/:id/timeline', async (c) => {
-    const id = checkedId(c.req.param('id'));
-    const timeline = await sessionFor(c.env, id).timeline();
-    if (!timeline) throw unknownRun(id);
-    return c.json(timeline);
-  })
+  .get('/:id/timeline', async (c) => c.json(await fromRun(c.env, c.req.param('id'), (run) => run.timeline())))
   .all('/:id/timeline', methodNotAllowed(['GET']))
   .post('/:id/actions', async (c) => {
     const id = checkedId(c.req.param('id'));
@@ -76,6 +62,13 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
 
 function sessionFor(env: Env, id: string) {
   return env.RUN_SESSION.get(env.RUN_SESSION.idFromName(id));
+}
+
+/** What `read` gets from the run's object; 404 for an id that names no run. */
+async function fromRun<T>(env: Env, id: string, read: (run: ReturnType<typeof sessionFor>) => Promise<T | null>): Promise<T> {
+  const found = await read(sessionFor(env, checkedId(id)));
+  if (found === null) throw unknownRun(id);
+  return found;
 }
 
 /** A syntactically valid run id; anything else cannot name a run, so it is a 404. */

@@ -1,6 +1,8 @@
-// The shell of every page: dark theme, readable type, nothing loaded from other origins.
+// The shell of every page: dark theme, readable type, nothing loaded from other origins, and the
+// API token handed from the address bar to session storage before anything else runs.
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { handOffToken } from '../lib/token-handoff.ts';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -13,6 +15,10 @@ export const viewport: Viewport = { width: 'device-width', initialScale: 1, colo
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
+      <head>
+        {/* First thing on the page: ?token= leaves the address bar before anything renders or loads. */}
+        <script dangerouslySetInnerHTML={{ __html: `(${handOffToken.toString()})();` }} />
+      </head>
       <body>{children}</body>
     </html>
   );

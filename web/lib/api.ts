@@ -6,6 +6,7 @@ import type { Health } from '../../schema/api.ts';
 import { modelListSchema } from '../../schema/protocol.ts';
 import type { ModelInfo } from '../../schema/protocol.ts';
 import { runListSchema, runSummarySchema } from '../../schema/run.ts';
+import { handOffToken, TOKEN_KEY } from './token-handoff.ts';
 import type { RunAction, RunConfig, RunList, RunStatus, RunSummary } from '../../schema/run.ts';
 
 /** An API call that did not succeed: what the server said (or why there was no answer), and its status. */
@@ -22,22 +23,14 @@ export class ApiFailure extends Error {
   }
 }
 
-const TOKEN_KEY = 'bandit-runner.api-token';
-
 /**
- * The API token (API_TOKEN set on the worker). Opening the UI once as /?token=… hands it over: it is
- * kept in this tab's session storage and taken out of the address bar at once, so it stays out of
- * history, bookmarks, links and Referer headers.
+ * The API token (API_TOKEN set on the worker). Opening the UI once as /?token=… hands it over: the
+ * page head's inline script (token-handoff.ts) keeps it in this tab's session storage and takes it
+ * out of the address bar before anything renders.
  */
 export function apiToken(): string | null {
   if (typeof window === 'undefined') return null;
-  const url = new URL(window.location.href);
-  const given = url.searchParams.get('token');
-  if (given !== null) {
-    if (given) window.sessionStorage.setItem(TOKEN_KEY, given);
-    url.searchParams.delete('token');
-    window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
-  }
+  handOffToken();
   return window.sessionStorage.getItem(TOKEN_KEY);
 }
 

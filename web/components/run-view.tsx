@@ -14,6 +14,7 @@ import { LevelStrip } from './level-strip.tsx';
 import { RunCounters } from './run-counters.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { TerminalPane } from './terminal-pane.tsx';
+import { TimelineView } from './timeline-view.tsx';
 import { TroubleCard } from './trouble-card.tsx';
 import { UserActionModal } from './user-action-modal.tsx';
 
@@ -89,6 +90,7 @@ export function RunView({ runId }: { runId: string | null }) {
         <ChatLog events={view.events} />
         <TerminalPane events={view.events} />
       </div>
+      {runId && <TimelineView runId={runId} events={view.events} />}
       {pending && <UserActionModal runId={runId!} pending={pending} card={card} open={modalOpen} onDismiss={() => setDismissed(pending)} />}
     </main>
   );

@@ -3,8 +3,8 @@
 import type { z } from 'zod';
 import { apiErrorSchema, healthSchema } from '../../schema/api.ts';
 import type { Health } from '../../schema/api.ts';
-import { modelListSchema } from '../../schema/protocol.ts';
-import type { ModelInfo } from '../../schema/protocol.ts';
+import { llmCallDetailSchema, modelListSchema } from '../../schema/protocol.ts';
+import type { LlmCallDetail, ModelInfo } from '../../schema/protocol.ts';
 import { runListSchema, runSummarySchema } from '../../schema/run.ts';
 import { handOffToken, TOKEN_KEY } from './token-handoff.ts';
 import type { RunAction, RunConfig, RunList, RunStatus, RunSummary } from '../../schema/run.ts';
@@ -83,4 +83,8 @@ export function createRun(config: RunConfig): Promise<RunSummary> {
 
 export function sendAction(runId: string, action: RunAction): Promise<RunSummary> {
   return request(`/api/runs/${encodeURIComponent(runId)}/actions`, runSummarySchema, { method: 'POST', body: JSON.stringify(action) });
+}
+
+export function fetchLlmCall(runId: string, callId: string, signal?: AbortSignal): Promise<LlmCallDetail> {
+  return request(`/api/runs/${encodeURIComponent(runId)}/llm-calls/${encodeURIComponent(callId)}`, llmCallDetailSchema, { signal });
 }

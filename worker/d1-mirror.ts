@@ -102,13 +102,12 @@ export async function sendToD1(env: Env, run: RunSummary, loop: LoopState, rows:
     ...chunks(rows.llmCalls, 6).map((part) => db.insert(llmCalls).values(part).onConflictDoNothing()),
     ...chunks(rows.executions, 10).map((part) => db.insert(executions).values(part).onConflictDoNothing()),
     ...chunks(rows.commands, 10).map((part) => db.insert(commands).values(part).onConflictDoNothing()),
-    ...levels.map(({ level, ...figures }) => {
-      const { version: _version, ...values } = figures as typeof figures & { version?: number };
-      return db
+    ...levels.map(({ level, ...values }) =>
+      db
         .insert(runLevels)
         .values({ runId: run.id, level, model: run.config.model, target: run.config.target, ...values })
-        .onConflictDoUpdate({ target: [runLevels.runId, runLevels.level], set: values });
-    }),
+        .onConflictDoUpdate({ target: [runLevels.runId, runLevels.level], set: values }),
+    ),
   ] as const;
   await db.batch(statements as unknown as [(typeof statements)[0], ...(typeof statements)[number][]]);
 }

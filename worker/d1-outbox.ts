@@ -56,9 +56,9 @@ export class D1Outbox {
   }
 
   /**
-   * Sends the run row (from `run()`, read as each batch goes) and every queued row; never throws.
-   * Concurrent callers share the flush in progress and then flush again, so nothing touched
-   * meanwhile is left behind.
+   * Hands every queued row to `send` (which writes them with the run row) in batches; never throws.
+   * A caller that finds a flush in progress waits for it, then flushes what is left, so nothing
+   * touched meanwhile is left behind.
    */
   async flush(send: (rows: MirrorRows) => Promise<void>, baseRetryMs: number, now: () => number): Promise<FlushResult> {
     while (this.flushing) await this.flushing;

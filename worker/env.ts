@@ -49,22 +49,24 @@ export type WorkerSettings = {
 
 export type SettingsResult = { ok: true; settings: WorkerSettings } | { ok: false; message: string };
 
-const cache = new WeakMap<object, SettingsResult>();
+/** `read` once per set of bindings: the runtime hands every request of an isolate the same env. */
+function perEnv<T>(read: (env: Env) => T): (env: Env) => T {
+  const cache = new WeakMap<object, T>();
+  return (env) => {
+    if (!cache.has(env)) cache.set(env, read(env));
+    return cache.get(env)!;
+  };
+}
 
 /** The settings, or an error saying which variable is wrong and how to fix it. */
-export function readSettings(env: Env): SettingsResult {
-  const cached = cache.get(env);
-  if (cached) return cached;
-  const result = parseSettings(env);
-  cache.set(env, result);
-  return result;
-}
+export const readSettings: (env: Env) => SettingsResult = perEnv(parseSettings);
 
 function parseSettings(env: Env): SettingsResult {
   const parsed = workerSettingsSchema.safeParse(env);
   if (!parsed.success) return { ok: false, message: `worker configuration is invalid: ${describeIssues(parsed.error)}` };
   const s = parsed.data;
   const proxyUrl = s.PROXY_URL.replace(/\/+$/, '');
+  const url = new URL(proxyUrl);
   return {
     ok: true,
     settings: {
@@ -74,7 +76,7 @@ function parseSettings(env: Env): SettingsResult {
       maxFailures: s.PROXY_MAX_FAILURES,
       proxyTimeoutMs: s.PROXY_TIMEOUT_MS,
       mirrorRetryMs: s.MIRROR_RETRY_MS,
-      insecureProxy: new URL(proxyUrl).protocol === 'http:' && !isLoopbackHost(new URL(proxyUrl).hostname),
+      insecureProxy: url.protocol === 'http:' && !isLoopbackHost(url.hostname),
     },
   };
 }
@@ -91,16 +93,11 @@ const accessSettingsSchema = z.object({
 });
 
 export type AccessSettings = { ok: true; apiToken: string | null } | { ok: false; message: string };
-const accessCache = new WeakMap<object, AccessSettings>();
 
 /** API_TOKEN alone, read apart from the rest so that a bad proxy setting cannot lock the API open or shut. */
-export function readAccessSettings(env: Env): AccessSettings {
-  const cached = accessCache.get(env);
-  if (cached) return cached;
+export const readAccessSettings: (env: Env) => AccessSettings = perEnv((env) => {
   const parsed = accessSettingsSchema.safeParse(env);
-  const result: AccessSettings = parsed.success
+  return parsed.success
     ? { ok: true, apiToken: parsed.data.API_TOKEN || null }
     : { ok: false, message: `worker configuration is invalid: ${describeIssues(parsed.error)}` };
-  accessCache.set(env, result);
-  return result;
-}
+});

@@ -67,27 +67,29 @@ export class LevelStats {
     }
   }
 
-  /** Rows D1 has not taken in their current version. */
-  unsent(): (LevelStatsRow & { version: number })[] {
+  /** Rows D1 has not taken in their current version, each with that version. */
+  unsent(): { row: LevelStatsRow; version: number }[] {
     return this.sql.exec<Row>('SELECT * FROM level_stats WHERE version > sent ORDER BY level').toArray().map((r) => ({
-      level: r.level,
-      startedAt: r.started_at,
-      endedAt: r.ended_at,
-      attempts: r.attempts,
-      retries: r.retries,
-      pauses: r.pauses,
-      solved: r.solved === 1,
-      helped: r.helped === 1,
-      commands: r.commands,
-      promptTokens: r.prompt_tokens,
-      completionTokens: r.completion_tokens,
-      costUsd: r.cost_usd,
+      row: {
+        level: r.level,
+        startedAt: r.started_at,
+        endedAt: r.ended_at,
+        attempts: r.attempts,
+        retries: r.retries,
+        pauses: r.pauses,
+        solved: r.solved === 1,
+        helped: r.helped === 1,
+        commands: r.commands,
+        promptTokens: r.prompt_tokens,
+        completionTokens: r.completion_tokens,
+        costUsd: r.cost_usd,
+      },
       version: r.version,
     }));
   }
 
   /** Notes that D1 took these rows at these versions. */
-  sent(rows: readonly { level: number; version: number }[]): void {
-    for (const row of rows) this.sql.exec('UPDATE level_stats SET sent = max(sent, ?) WHERE level = ?', row.version, row.level);
+  sent(taken: readonly { row: LevelStatsRow; version: number }[]): void {
+    for (const { row, version } of taken) this.sql.exec('UPDATE level_stats SET sent = max(sent, ?) WHERE level = ?', version, row.level);
   }
 }

@@ -66,7 +66,7 @@ export class RunSession extends DurableObject<Env> {
     this.store.setLoop({});
     this.record({ type: 'run_created', config }, now);
     this.schedule.step(now);
-    return this.mirror();
+    return this.mirrorAndArm();
   }
 
   /** The run, or null when this object holds none. */
@@ -139,7 +139,7 @@ export class RunSession extends DurableObject<Env> {
         this.schedule.step(null);
         break;
     }
-    return { ok: true, run: await this.mirror() };
+    return { ok: true, run: await this.mirrorAndArm() };
   }
 
   /** Wakes for what is due: a retry of the D1 outbox, the agent's next step, or both. */
@@ -356,7 +356,7 @@ export class RunSession extends DurableObject<Env> {
   }
 
   /**
-   * Sends the run row and the queued rows to D1 and returns the run. A D1 failure is kept for a
+   * Sends the run row and the queued rows to D1 and returns the run. A D1 failure is scheduled for a
    * retry with backoff, never thrown: the action or step it follows was already applied.
    */
   private async mirror(): Promise<RunSummary> {
@@ -365,12 +365,22 @@ export class RunSession extends DurableObject<Env> {
     this.outbox.touch();
     // Level roll-ups are sent whole (an upsert), so a batch sent twice changes nothing.
     const levels = this.levels.unsent();
-    const send = (rows: MirrorRows) => sendToD1(this.env, this.store.summary() ?? run, this.store.loop(), rows, levels);
+    const send = (rows: MirrorRows) => sendToD1(this.env, this.store.summary() ?? run, this.store.loop(), rows, levels.map((l) => l.row));
     const result = await this.outbox.flush(send, mirrorRetryMs(this.env), Date.now);
-    if (result.ok) this.levels.sent(levels);
-    if (!result.ok) console.error(`run ${run.id}: D1 mirror failed, ${this.outbox.pending()} rows kept, retrying: ${result.error}`);
-    this.schedule.mirror(result.ok ? null : result.retryAt);
-    await this.schedule.arm();
+    if (result.ok) {
+      this.levels.sent(levels);
+      this.schedule.mirror(null);
+    } else {
+      console.error(`run ${run.id}: D1 mirror failed, ${this.outbox.pending()} rows kept, retrying: ${result.error}`);
+      this.schedule.mirror(result.retryAt);
+    }
     return this.store.summary() ?? run;
+  }
+
+  /** mirror(), then the alarm set for what the action scheduled; alarm() arms once at its own end. */
+  private async mirrorAndArm(): Promise<RunSummary> {
+    const run = await this.mirror();
+    await this.schedule.arm();
+    return run;
   }
 }

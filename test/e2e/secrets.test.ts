@@ -5,7 +5,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { WS_SUBPROTOCOL } from '../../schema/protocol.ts';
 import { buildWorld } from '../../practice/world/world.ts';

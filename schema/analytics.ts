@@ -25,6 +25,28 @@ export const analyticsSummarySchema = z.object({
 });
 export type AnalyticsSummary = z.infer<typeof analyticsSummarySchema>;
 
+/** One model's figures over the filtered runs. */
+export const modelStatsSchema = z.object({
+  model: z.string(),
+  runs: z.number().int(),
+  levelsAttempted: z.number().int(),
+  levelsSolved: z.number().int(),
+  solveRate: z.number().nullable(),
+  /** Solved with no hint or password from a person. */
+  solvedAlone: z.number().int(),
+  solvedWithHelp: z.number().int(),
+  retries: z.number().int(),
+  pauses: z.number().int(),
+  tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),
+  costUsd: z.number(),
+  modelCalls: z.object({ count: z.number().int(), errors: z.number().int(), errorRate: z.number().nullable(), latencyMs: percentiles }),
+});
+export type ModelStats = z.infer<typeof modelStatsSchema>;
+
+/** GET /api/analytics/models */
+export const analyticsModelsSchema = z.object({ models: z.array(modelStatsSchema) });
+export type AnalyticsModels = z.infer<typeof analyticsModelsSchema>;
+
 /** One cell of the models × levels matrix. */
 export const levelStatsSchema = z.object({
   model: z.string(),

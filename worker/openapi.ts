@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   analyticsFailuresSchema,
   analyticsLevelsSchema,
+  analyticsModelsSchema,
   analyticsQuerySchema,
   analyticsSeriesSchema,
   analyticsSlowSchema,
@@ -116,6 +117,9 @@ function buildDocument(): Json {
     },
     '/api/analytics/levels': {
       get: { summary: 'The models × levels matrix', parameters: query(analyticsQuerySchema), responses: { '200': json(component('AnalyticsLevels', analyticsLevelsSchema), 'One cell per model and level'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },
+    },
+    '/api/analytics/models': {
+      get: { summary: 'Per model: runs, solves alone and helped, tokens, cost, errors and latency percentiles', parameters: query(analyticsQuerySchema), responses: { '200': json(component('AnalyticsModels', analyticsModelsSchema), 'One row per model'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },
     },
     '/api/analytics/failures': {
       get: { summary: 'Failed model calls and nodes with their fixes, and the common ones by class', parameters: query(failuresQuerySchema), responses: { '200': json(component('AnalyticsFailures', analyticsFailuresSchema), 'A page of failures'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },

@@ -2,7 +2,7 @@
 // the run_levels roll-up the mirror keeps for a real run.
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { analyticsFailuresSchema, analyticsLevelsSchema, analyticsSeriesSchema, analyticsSlowSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
+import { analyticsFailuresSchema, analyticsLevelsSchema, analyticsModelsSchema, analyticsSeriesSchema, analyticsSlowSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
 import { FAILURE_CLASSES } from '../../schema/failures.ts';
 import { call, createRun, waitForStatus } from './http.ts';
 
@@ -84,6 +84,20 @@ describe('analytics over a hand-worked fixture', () => {
       { model: A, level: 0, runs: 2, solved: 2, solveRate: 1, solvedAlone: 2, solvedWithHelp: 0, attempts: 2, retries: 0, pauses: 0, medianCommandsToSolve: 3, medianTimeToSolveMs: 3_000, tokens: 360, costUsd: 0.03 },
       { model: A, level: 1, runs: 2, solved: 1, solveRate: 0.5, solvedAlone: 0, solvedWithHelp: 1, attempts: 5, retries: 4, pauses: 2, medianCommandsToSolve: 10, medianTimeToSolveMs: 10_000, tokens: 470, costUsd: 0.04 },
       { model: B, level: 0, runs: 1, solved: 0, solveRate: 0, solvedAlone: 0, solvedWithHelp: 0, attempts: 1, retries: 1, pauses: 0, medianCommandsToSolve: null, medianTimeToSolveMs: null, tokens: 55, costUsd: 0.005 },
+    ]);
+  });
+
+  it('gives one row per model with solves alone and helped, tokens, cost, errors and latency percentiles', async () => {
+    const { models } = analyticsModelsSchema.parse((await get('/api/analytics/models?from=2025-01-01T00:00:00Z&to=2025-01-03T00:00:00Z')).body);
+    expect(models.map((m) => ({ ...m, costUsd: Math.round(m.costUsd * 1000) / 1000 }))).toEqual([
+      {
+        model: A, runs: 2, levelsAttempted: 4, levelsSolved: 3, solveRate: 0.75, solvedAlone: 2, solvedWithHelp: 1, retries: 4, pauses: 2,
+        tokens: { prompt: 700, completion: 130 }, costUsd: 0.07, modelCalls: { count: 5, errors: 1, errorRate: 0.2, latencyMs: { p50: 30, p95: 100, p99: 100 } },
+      },
+      {
+        model: B, runs: 1, levelsAttempted: 1, levelsSolved: 0, solveRate: 0, solvedAlone: 0, solvedWithHelp: 0, retries: 1, pauses: 0,
+        tokens: { prompt: 50, completion: 5 }, costUsd: 0.005, modelCalls: { count: 1, errors: 0, errorRate: 0, latencyMs: { p50: 7, p95: 7, p99: 7 } },
+      },
     ]);
   });
 

@@ -7,6 +7,7 @@ import type { AnalyticsQuery } from '../../schema/analytics.ts';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { analyticsFailures } from '../analytics/failures.ts';
 import { analyticsLevels } from '../analytics/levels.ts';
+import { analyticsModels } from '../analytics/models.ts';
 import { analyticsSeries } from '../analytics/series.ts';
 import { analyticsSlow } from '../analytics/slow.ts';
 import { analyticsSummary } from '../analytics/summary.ts';
@@ -34,6 +35,8 @@ export const analyticsRoutes = new Hono<{ Bindings: Env }>()
   .all('/summary', methodNotAllowed(['GET']))
   .get('/levels', async (c) => c.json(await fromD1(analyticsLevels(c.env.DB, filters(c)))))
   .all('/levels', methodNotAllowed(['GET']))
+  .get('/models', async (c) => c.json(await fromD1(analyticsModels(c.env.DB, filters(c)))))
+  .all('/models', methodNotAllowed(['GET']))
   .get('/failures', async (c) => c.json(await fromD1(analyticsFailures(c.env.DB, parseQuery(c, failuresQuerySchema)))))
   .all('/failures', methodNotAllowed(['GET']))
   .get('/slow', async (c) => c.json(await fromD1(analyticsSlow(c.env.DB, parseQuery(c, slowQuerySchema)))))

@@ -1,5 +1,6 @@
 // The D1 database: a cross-run index for the run list and analytics. The Durable Object owns each
 // run's truth; these tables mirror it. Migrations come from `npm run db:generate` (drizzle-kit).
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** One row per run, kept current by its Durable Object. Times are epoch milliseconds. */
@@ -52,7 +53,17 @@ export const llmCalls = sqliteTable(
     response: text('response', { mode: 'json' }),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [index('llm_calls_run_idx').on(t.runId, t.seq), index('llm_calls_model_idx').on(t.model, t.createdAt)],
+  (t) => [
+    index('llm_calls_run_idx').on(t.runId, t.seq),
+    index('llm_calls_model_idx').on(t.model, t.createdAt),
+    index('llm_calls_created_idx').on(t.createdAt),
+    // Latency percentiles walk these in order instead of sorting every call; the time and level
+    // filters are checked in the index, without reading the row.
+    index('llm_calls_latency_idx').on(t.latencyMs, t.createdAt, t.level),
+    index('llm_calls_model_latency_idx').on(t.model, t.latencyMs, t.createdAt, t.level),
+    // The failures list reads only the failed calls.
+    index('llm_calls_errors_idx').on(t.createdAt).where(sql`error_class IS NOT NULL`),
+  ],
 );
 
 /** Every graph node the agent ran: for timing and failure analysis. */
@@ -69,7 +80,13 @@ export const executions = sqliteTable(
     status: text('status').notNull(),
     error: text('error'),
   },
-  (t) => [uniqueIndex('executions_run_seq_idx').on(t.runId, t.seq), index('executions_node_idx').on(t.node, t.status)],
+  (t) => [
+    uniqueIndex('executions_run_seq_idx').on(t.runId, t.seq),
+    index('executions_node_idx').on(t.node, t.status),
+    // Slow executions, slowest first, and failed ones, newest first, without a scan.
+    index('executions_duration_idx').on(t.durationMs),
+    index('executions_errors_idx').on(t.startedAt).where(sql`status = 'error'`),
+  ],
 );
 
 /** Every shell command the agent ran, with its result. */
@@ -116,7 +133,32 @@ export const runLevels = sqliteTable(
     // The models × levels matrix and its filters read these without a scan of the runs.
     index('run_levels_model_level_idx').on(t.model, t.level, t.solved),
     index('run_levels_started_idx').on(t.startedAt),
+    // Medians of commands and of time to solve: the middle rows of each (model, level), in index order.
+    index('run_levels_commands_idx').on(t.model, t.level, t.solved, t.commands),
+    index('run_levels_solve_ms_idx').on(t.model, t.level, t.solved, sql`(${t.endedAt} - ${t.startedAt})`),
   ],
+);
+
+/**
+ * Model calls summed per hour, model, level and target: the roll-up that counts, errors, tokens,
+ * cost and the latency series read. A trigger on llm_calls keeps it (migration 0004), so every row
+ * the mirror inserts is counted once; the mirror's retries insert nothing and so count nothing.
+ */
+export const llmHourly = sqliteTable(
+  'llm_hourly',
+  {
+    hour: integer('hour').notNull(),
+    model: text('model').notNull(),
+    level: integer('level').notNull(),
+    target: text('target').notNull(),
+    calls: integer('calls').notNull(),
+    errors: integer('errors').notNull(),
+    promptTokens: integer('prompt_tokens').notNull(),
+    completionTokens: integer('completion_tokens').notNull(),
+    costUsd: real('cost_usd').notNull(),
+    latencyMsSum: integer('latency_ms_sum').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.model, t.level, t.target] }), index('llm_hourly_model_idx').on(t.model, t.hour)],
 );
 
 export type RunRow = typeof runs.$inferSelect;

@@ -1,17 +1,19 @@
 // GET /api/analytics/models: one row per model — runs, levels attempted and solved (alone or with a
 // person's help), retries, pauses, tokens, cost, and its model calls' error rate and latency
-// percentiles (nearest rank, from the (model, latency_ms) index in order).
+// percentiles (nearest rank, from the (model, latency_ms) index in order). Counts come first, since
+// each percentile's offset depends on its model's count.
 import type { AnalyticsModels, AnalyticsQuery, ModelStats } from '../../schema/analytics.ts';
+import { callUsage } from './call-usage.ts';
 import { filterSql } from './filter-sql.ts';
+import { latencyPercentiles } from './latency.ts';
 
 type LevelRow = { model: string; attempted: number; solved: number; alone: number; helped: number; retries: number; pauses: number; prompt: number; completion: number; cost: number };
-type CallRow = { model: string; n: number; errors: number; p50: number; p95: number; p99: number };
+type CallRow = { model: string; n: number; errors: number };
 
 export async function analyticsModels(db: D1Database, query: AnalyticsQuery): Promise<AnalyticsModels> {
   const runs = filterSql({ ...query, level: undefined }, { time: 'created_at', model: 'model', target: 'target' });
   const levels = filterSql(query, { time: 'started_at', model: 'model', target: 'target', level: 'level' });
-  const calls = filterSql(query, { time: 'created_at', model: 'model', level: 'level' });
-  // Nearest rank: the ceil(p·n)-th smallest, written in integers as (p·n + 99) / 100.
+  const usage = callUsage(query);
   const [runRows, levelRows, callRows] = await db.batch<Record<string, number | string>>([
     db.prepare(`SELECT model, count(*) AS n FROM runs${runs.where} GROUP BY model`).bind(...runs.params),
     db
@@ -21,18 +23,7 @@ export async function analyticsModels(db: D1Database, query: AnalyticsQuery): Pr
          FROM run_levels${levels.where} GROUP BY model`,
       )
       .bind(...levels.params),
-    db
-      .prepare(
-        `WITH c AS (
-           SELECT model, latency_ms AS v, error_class, ROW_NUMBER() OVER (PARTITION BY model ORDER BY latency_ms) AS r, COUNT(*) OVER (PARTITION BY model) AS n
-           FROM llm_calls${calls.where})
-         SELECT model, max(n) AS n, sum(error_class IS NOT NULL) AS errors,
-           max(CASE WHEN r = max(1, (50 * n + 99) / 100) THEN v END) AS p50,
-           max(CASE WHEN r = max(1, (95 * n + 99) / 100) THEN v END) AS p95,
-           max(CASE WHEN r = max(1, (99 * n + 99) / 100) THEN v END) AS p99
-         FROM c GROUP BY model`,
-      )
-      .bind(...calls.params),
+    db.prepare(`SELECT model, sum(calls) AS n, sum(errors) AS errors FROM ${usage.sql} GROUP BY model`).bind(...usage.params),
   ]);
   const byModel = new Map<string, ModelStats>();
   const of = (model: string): ModelStats => {
@@ -53,8 +44,10 @@ export async function analyticsModels(db: D1Database, query: AnalyticsQuery): Pr
       retries: r.retries, pauses: r.pauses, tokens: { prompt: r.prompt, completion: r.completion }, costUsd: r.cost,
     });
   }
-  for (const r of callRows!.results as CallRow[]) {
-    of(r.model).modelCalls = { count: r.n, errors: r.errors, errorRate: r.n ? r.errors / r.n : null, latencyMs: { p50: r.p50, p95: r.p95, p99: r.p99 } };
-  }
+  const counted = callRows!.results as CallRow[];
+  const latencies = await latencyPercentiles(db, query, counted.map((r) => ({ model: r.model, count: r.n })));
+  counted.forEach((r, i) => {
+    of(r.model).modelCalls = { count: r.n, errors: r.errors, errorRate: r.n ? r.errors / r.n : null, latencyMs: latencies[i]! };
+  });
   return { models: [...byModel.values()].sort((a, b) => a.model.localeCompare(b.model)) };
 }

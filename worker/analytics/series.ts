@@ -1,7 +1,8 @@
 // GET /api/analytics/series: runs (by status), model calls, errors, tokens, cost and mean model
-// latency per hour or day, for the charts. Buckets are UTC.
+// latency per hour or day, for the charts (calls from the llm_hourly roll-up). Buckets are UTC.
 import type { AnalyticsSeries, SeriesQuery } from '../../schema/analytics.ts';
 import type { RunStatus } from '../../schema/run.ts';
+import { callUsage } from './call-usage.ts';
 import { filterSql } from './filter-sql.ts';
 
 type Point = AnalyticsSeries['points'][number];
@@ -9,16 +10,16 @@ type Point = AnalyticsSeries['points'][number];
 export async function analyticsSeries(db: D1Database, query: SeriesQuery): Promise<AnalyticsSeries> {
   const size = query.bucket === 'hour' ? 3_600_000 : 86_400_000;
   const runs = filterSql({ ...query, level: undefined }, { time: 'created_at', model: 'model', target: 'target' });
-  const calls = filterSql(query, { time: 'created_at', model: 'model', level: 'level' });
+  const usage = callUsage(query);
   const [byStatus, byCalls] = await db.batch<Record<string, number | string>>([
     db.prepare(`SELECT (created_at / CAST(? AS INTEGER)) * CAST(? AS INTEGER) AS t, status, count(*) AS n FROM runs${runs.where} GROUP BY t, status`).bind(size, size, ...runs.params),
     db
       .prepare(
-        `SELECT (created_at / CAST(? AS INTEGER)) * CAST(? AS INTEGER) AS t, count(*) AS n, coalesce(sum(error_class IS NOT NULL), 0) AS errors,
-         coalesce(sum(prompt_tokens + completion_tokens), 0) AS tokens, coalesce(sum(cost_usd), 0) AS cost, avg(latency_ms) AS latency
-         FROM llm_calls${calls.where} GROUP BY t`,
+        `SELECT (hour / CAST(? AS INTEGER)) * CAST(? AS INTEGER) AS t, sum(calls) AS n, sum(errors) AS errors,
+         sum(prompt_tokens + completion_tokens) AS tokens, sum(cost_usd) AS cost, sum(latency_ms_sum) * 1.0 / sum(calls) AS latency
+         FROM ${usage.sql} GROUP BY t`,
       )
-      .bind(size, size, ...calls.params),
+      .bind(size, size, ...usage.params),
   ]);
   const points = new Map<number, Point>();
   const at = (t: number): Point => {

@@ -1,16 +1,15 @@
 // GET /api/analytics/summary: runs by status, levels attempted and solved, tokens and cost (from the
-// run_levels roll-up), and the model calls' error rate and latency percentiles.
+// run_levels roll-up), and the model calls' error rate (llm_hourly) and latency percentiles.
 import type { AnalyticsQuery, AnalyticsSummary } from '../../schema/analytics.ts';
 import type { RunStatus } from '../../schema/run.ts';
+import { callUsage } from './call-usage.ts';
 import { filterSql } from './filter-sql.ts';
-
-/** Nearest-rank percentile positions (0-based) in n sorted values. */
-const rank = (p: number, n: number) => Math.max(0, Math.ceil(p * n) - 1);
+import { latencyPercentiles } from './latency.ts';
 
 export async function analyticsSummary(db: D1Database, query: AnalyticsQuery): Promise<AnalyticsSummary> {
   const runs = filterSql({ ...query, level: undefined }, { time: 'created_at', model: 'model', target: 'target' });
   const levels = filterSql(query, { time: 'started_at', model: 'model', target: 'target', level: 'level' });
-  const calls = filterSql(query, { time: 'created_at', model: 'model', level: 'level' });
+  const usage = callUsage(query);
   const [byStatus, levelRow, callRow] = await db.batch<Record<string, number | string | null>>([
     db.prepare(`SELECT status, count(*) AS n FROM runs${runs.where} GROUP BY status`).bind(...runs.params),
     db
@@ -20,23 +19,17 @@ export async function analyticsSummary(db: D1Database, query: AnalyticsQuery): P
          FROM run_levels${levels.where}`,
       )
       .bind(...levels.params),
-    db.prepare(`SELECT count(*) AS n, coalesce(sum(error_class IS NOT NULL), 0) AS errors FROM llm_calls${calls.where}`).bind(...calls.params),
+    db.prepare(`SELECT coalesce(sum(calls), 0) AS n, coalesce(sum(errors), 0) AS errors FROM ${usage.sql}`).bind(...usage.params),
   ]);
   const counts = Object.fromEntries((byStatus!.results as { status: RunStatus; n: number }[]).map((r) => [r.status, r.n])) as Partial<Record<RunStatus, number>>;
   const l = levelRow!.results[0] as { attempted: number; solved: number; helped: number; prompt: number; completion: number; cost: number };
   const c = callRow!.results[0] as { n: number; errors: number };
-  const latency = { p50: null as number | null, p95: null as number | null, p99: null as number | null };
-  if (c.n > 0) {
-    const ranks = { p50: rank(0.5, c.n), p95: rank(0.95, c.n), p99: rank(0.99, c.n) };
-    const sql = `SELECT latency_ms AS v FROM llm_calls${calls.where} ORDER BY latency_ms LIMIT 1 OFFSET ?`;
-    const answers = await db.batch<{ v: number }>(Object.values(ranks).map((offset) => db.prepare(sql).bind(...calls.params, offset)));
-    [latency.p50, latency.p95, latency.p99] = answers.map((a) => a.results[0]?.v ?? null) as [number, number, number];
-  }
+  const [latency] = await latencyPercentiles(db, query, [{ count: c.n }]);
   return {
     runs: { total: Object.values(counts).reduce((a, b) => a + (b ?? 0), 0), byStatus: counts },
     levels: { attempted: l.attempted, solved: l.solved, solveRate: l.attempted ? l.solved / l.attempted : null, solvedWithHelp: l.helped },
     tokens: { prompt: l.prompt, completion: l.completion },
     costUsd: l.cost,
-    modelCalls: { count: c.n, errors: c.errors, errorRate: c.n ? c.errors / c.n : null, latencyMs: latency },
+    modelCalls: { count: c.n, errors: c.errors, errorRate: c.n ? c.errors / c.n : null, latencyMs: latency! },
   };
 }

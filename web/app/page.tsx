@@ -9,6 +9,7 @@ export default function Home() {
       <header>
         <h1>bandit-runner</h1>
         <p className="lede">Watch LLM agents play SSH wargames live — every run durable, resumable and recorded in full.</p>
+        <nav aria-label="Pages"><a href="/analytics">Analytics</a></nav>
       </header>
       <RunList />
       <NewRunForm />

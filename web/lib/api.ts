@@ -1,6 +1,7 @@
 // Typed calls to the worker's REST API, validated with the shared schemas. Every failure becomes an
 // ApiFailure whose message is fit to show a person.
 import type { z } from 'zod';
+import { analyticsFailuresSchema, analyticsLevelsSchema, analyticsModelsSchema, analyticsSeriesSchema, analyticsSlowSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
 import { apiErrorSchema, healthSchema } from '../../schema/api.ts';
 import type { Health } from '../../schema/api.ts';
 import { llmCallDetailSchema, modelListSchema } from '../../schema/protocol.ts';
@@ -88,3 +89,25 @@ export function sendAction(runId: string, action: RunAction): Promise<RunSummary
 export function fetchLlmCall(runId: string, callId: string, signal?: AbortSignal): Promise<LlmCallDetail> {
   return request(`/api/runs/${encodeURIComponent(runId)}/llm-calls/${encodeURIComponent(callId)}`, llmCallDetailSchema, { signal });
 }
+
+/** The filters of the Analytics page, as the analytics API takes them. */
+export type AnalyticsFilter = Partial<Record<'from' | 'model' | 'target', string>>;
+
+const analyticsPath = (name: string, filter: AnalyticsFilter, extra: Record<string, string> = {}) => {
+  const query = new URLSearchParams({ ...Object.fromEntries(Object.entries(filter).filter(([, v]) => v)), ...extra });
+  return `/api/analytics/${name}${query.size ? `?${query}` : ''}`;
+};
+
+/** Everything the Analytics page draws, fetched together. */
+export async function fetchAnalytics(filter: AnalyticsFilter, bucket: 'hour' | 'day', signal?: AbortSignal) {
+  const [summary, models, levels, failures, slow, series] = await Promise.all([
+    request(analyticsPath('summary', filter), analyticsSummarySchema, { signal }),
+    request(analyticsPath('models', filter), analyticsModelsSchema, { signal }),
+    request(analyticsPath('levels', filter), analyticsLevelsSchema, { signal }),
+    request(analyticsPath('failures', filter, { limit: '25' }), analyticsFailuresSchema, { signal }),
+    request(analyticsPath('slow', filter, { limit: '10' }), analyticsSlowSchema, { signal }),
+    request(analyticsPath('series', filter, { bucket }), analyticsSeriesSchema, { signal }),
+  ]);
+  return { summary, models, levels, failures, slow, series };
+}
+export type AnalyticsData = Awaited<ReturnType<typeof fetchAnalytics>>;

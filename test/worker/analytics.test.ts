@@ -146,6 +146,26 @@ describe('analytics over a hand-worked fixture', () => {
   });
 });
 
+describe('the llm_hourly roll-up', () => {
+  it('counts a model call once however often the mirror sends it, with its target from the run', async () => {
+    const at = T0 + 48 * HOUR + 1_234;
+    const send = () =>
+      env.DB.prepare(
+        `INSERT INTO llm_calls (id, run_id, seq, level, model, stage, prompt_tokens, completion_tokens, latency_ms, cost_usd, error_class, created_at)
+         VALUES (?, ?, 50, 2, ?, 'plan', 11, 3, 250, 0.5, 'rate_limited', ?) ON CONFLICT DO NOTHING`,
+      ).bind(`${R3}:50`, R3, B, at).run();
+    await send();
+    await send();
+    const rows = (await env.DB.prepare('SELECT * FROM llm_hourly WHERE hour = ?').bind(T0 + 48 * HOUR).all()).results;
+    expect(rows).toEqual([{ hour: T0 + 48 * HOUR, model: B, level: 2, target: 'practice', calls: 1, errors: 1, prompt_tokens: 11, completion_tokens: 3, cost_usd: 0.5, latency_ms_sum: 250 }]);
+    // A window that starts and ends inside hours reads the roll-up for whole hours and the calls at the edges.
+    const edges = analyticsSummarySchema.parse((await get(`/api/analytics/summary?model=${B}&from=2025-01-02T00:00:00.005Z&to=2025-01-03T00:20:00Z`)).body);
+    expect(edges.modelCalls).toMatchObject({ count: 1, errors: 1 });
+    const all = analyticsSummarySchema.parse((await get(`/api/analytics/summary?model=${B}&from=2025-01-01T23:59:00Z&to=2025-01-03T00:20:00Z`)).body);
+    expect(all.modelCalls).toMatchObject({ count: 2, errors: 1, latencyMs: { p50: 7, p95: 250, p99: 250 } });
+  });
+});
+
 describe('the run_levels roll-up', () => {
   it('is kept by the mirror for a real run: one row per level reached, with its figures', async () => {
     const created = await createRun({ maxRetries: 1, endLevel: 3 });

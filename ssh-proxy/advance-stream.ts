@@ -10,6 +10,7 @@ import type { AgentModel } from './models/agent-model.ts';
 import type { ModelRegistry } from './models/model-registry.ts';
 import type { SessionPool } from './ssh/session-pool.ts';
 import { Redactor } from './redactor.ts';
+import type { RunTelemetry } from './telemetry/run-telemetry.ts';
 import type { GameTarget } from './targets/target.ts';
 
 type CheckpointLine = Extract<ProxyLine, { type: 'checkpoint' }>;
@@ -28,6 +29,8 @@ export type AdvanceDeps = {
   inFlight: { count: number };
   /** The proxy's own secrets (API key, shared secret): never in a line it sends. */
   secrets: string[];
+  /** OpenTelemetry export (OTEL_EXPORTER_OTLP_ENDPOINT), or null when off. */
+  telemetry: RunTelemetry | null;
 };
 
 /** The response body for one call; `signal` is the request's (aborted when the caller hangs up). */
@@ -47,7 +50,12 @@ export function advanceStream(request: ProxyRequest, target: GameTarget, model: 
       const resumed = request.resume?.action === 'password' ? request.resume.value : null;
       const held = 'checkpoint' in from ? from.checkpoint.state.secrets : from.state.secrets;
       const redactor = new Redactor([...deps.secrets, ...held, resumed]);
-      const emit: BanditDeps['emit'] = (event) => write({ type: 'event', event: { ...event, ts: new Date().toISOString() } as ProxyEvent });
+      const tracer = deps.telemetry?.forCall(request.runId, redactor) ?? null;
+      const emit: BanditDeps['emit'] = (event) => {
+        const stamped = { ...event, ts: new Date().toISOString() } as ProxyEvent;
+        tracer?.observe(stamped);
+        write({ type: 'event', event: stamped });
+      };
       const started = Date.now();
       const ctx: BanditDeps = {
         config: request.config,
@@ -75,7 +83,10 @@ export function advanceStream(request: ProxyRequest, target: GameTarget, model: 
           deps.inFlight.count -= 1;
           deps.running.delete(request.runId);
         });
-      if (result.outcome === 'aborted') return closeQuietly(controller);
+      if (result.outcome === 'aborted') {
+        tracer?.end('aborted', null);
+        return closeQuietly(controller);
+      }
       // The run's last words are emitted here, after the final node's own events and checkpoint,
       // so they are the last events of the call (and are said again if a caller comes back).
       if (result.outcome === 'end') {
@@ -95,6 +106,7 @@ export function advanceStream(request: ProxyRequest, target: GameTarget, model: 
         console.error(`ssh-proxy: run ${request.runId} failed: ${result.error}`);
         write({ type: 'end', outcome: 'failed', error: result.error ?? 'the agent failed' });
       }
+      tracer?.end(result.outcome, result.outcome === 'error' ? (result.error ?? 'the agent failed') : null);
       closeQuietly(controller);
     },
     cancel: () => abort.abort(),

@@ -10,6 +10,7 @@ import { MAX_PROXY_REQUEST_BYTES, PROTOCOL_VERSION } from '../schema/protocol.ts
 import { buildBanditGraph } from './agent/bandit-graph.ts';
 import { ModelRegistry } from './models/model-registry.ts';
 import { advanceRoute } from './routes/advance.ts';
+import { RunTelemetry } from './telemetry/run-telemetry.ts';
 import type { ProxySettings } from './settings.ts';
 import { probeSsh } from './ssh/probe-ssh.ts';
 import { SessionPool } from './ssh/session-pool.ts';
@@ -34,6 +35,7 @@ export function createProxyApp(settings: ProxySettings) {
     inFlight: { count: 0 },
     running: new Set<string>(),
     secrets,
+    telemetry: settings.otel ? new RunTelemetry(settings.otel.endpoint, settings.otel.serviceName) : null,
   };
   const expected = Buffer.from(`Bearer ${settings.secret}`);
 
@@ -68,7 +70,7 @@ export function createProxyApp(settings: ProxySettings) {
       console.error('ssh-proxy: unhandled error', err);
       return c.json(errorBody('internal', 'the proxy failed while handling this request; see its log'), 500);
     });
-  return { app, pool, inFlight: deps.inFlight };
+  return { app, pool, inFlight: deps.inFlight, telemetry: deps.telemetry };
 }
 
 /** A running proxy: its port and how to stop it. */
@@ -76,7 +78,7 @@ export type RunningProxy = { port: number; activeSessions: () => number; activeR
 
 /** Listens on settings.host:settings.port (0 picks a free port). */
 export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
-  const { app, pool, inFlight } = createProxyApp(settings);
+  const { app, pool, inFlight, telemetry } = createProxyApp(settings);
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: settings.host, port: settings.port }, (info: AddressInfo) => {
       resolve({
@@ -86,7 +88,8 @@ export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
         close: () =>
           new Promise<void>((done) => {
             pool.closeAll();
-            server.close(() => done());
+            // The spans still buffered are sent before the proxy says it has stopped.
+            server.close(() => void (telemetry?.shutdown().catch(() => undefined) ?? Promise.resolve()).then(() => done()));
             // Streams still open (a run mid-slice) would hold close() forever.
             (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
           }),

@@ -32,6 +32,9 @@ const proxyEnvBaseSchema = z.object({
   LLM_MAX_ATTEMPTS: z.coerce.number().int().min(1, 'must be at least 1').max(10, 'must be at most 10').default(4),
   LLM_BACKOFF_MS: ms(1_000),
   LLM_BACKOFF_MAX_MS: ms(30_000),
+  // OpenTelemetry export, off unless an endpoint is given (docs/agent.md).
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url('must be the OTLP/HTTP base URL, such as http://127.0.0.1:4318').optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('bandit-runner-proxy'),
   OPENAI_PRICES: z
     .string()
     .default('{}')
@@ -69,6 +72,8 @@ export type ProxySettings = {
   bandit: { host: string; port: number };
   ssh: PoolOptions;
   openai: OpenAiSettings & { models: string[] };
+  /** Where runs are sent as OpenTelemetry traces; null: nowhere. */
+  otel: { endpoint: string; serviceName: string } | null;
 };
 
 /** Settings from `env`, or an Error whose message names each bad variable. */
@@ -96,5 +101,6 @@ export function readProxySettings(env: Readonly<Record<string, string | undefine
       prices: e.OPENAI_PRICES,
       models: e.OPENAI_MODELS.split(',').map((m) => m.trim()).filter(Boolean),
     },
+    otel: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME } : null,
   };
 }

@@ -1,7 +1,7 @@
 // Shapes of the analytics API: the filters every query takes and what each answers.
 import { z } from 'zod';
 import { targetSchema } from './levels.ts';
-import { runStatusSchema } from './run.ts';
+import { pauseReasonSchema, runStatusSchema } from './run.ts';
 
 /** ?from=&to=&model=&target=&level= — every analytics query takes these; all are optional. */
 export const analyticsQuerySchema = z.strictObject({
@@ -60,6 +60,8 @@ export const levelStatsSchema = z.object({
   attempts: z.number().int(),
   retries: z.number().int(),
   pauses: z.number().int(),
+  /** The pauses by why the run waited for a person. */
+  pausesByReason: z.partialRecord(pauseReasonSchema, z.number().int()),
   medianCommandsToSolve: z.number().nullable(),
   medianTimeToSolveMs: z.number().nullable(),
   tokens: z.number().int(),

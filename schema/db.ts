@@ -2,6 +2,7 @@
 // run's truth; these tables mirror it. Migrations come from `npm run db:generate` (drizzle-kit).
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { PauseReason } from './run.ts';
 
 /** One row per run, kept current by its Durable Object. Times are epoch milliseconds. */
 export const runs = sqliteTable(
@@ -123,6 +124,8 @@ export const runLevels = sqliteTable(
     solved: integer('solved', { mode: 'boolean' }).notNull(),
     /** A person gave a hint or a password at this level. */
     helped: integer('helped', { mode: 'boolean' }).notNull(),
+    /** Pauses at this level by reason, e.g. {"max_retries":1}. */
+    pauseReasons: text('pause_reasons', { mode: 'json' }).$type<Partial<Record<PauseReason, number>>>().notNull().default({}),
     commands: integer('commands').notNull(),
     promptTokens: integer('prompt_tokens').notNull(),
     completionTokens: integer('completion_tokens').notNull(),

@@ -2,6 +2,7 @@
 // pauses, whether a person helped, commands, tokens, cost, and when the level was solved. The D1
 // mirror upserts the rows that changed into run_levels, which the analytics read.
 import type { RunEvent } from '../schema/protocol.ts';
+import type { PauseReason } from '../schema/run.ts';
 
 /** One level's figures, as the D1 row holds them. */
 export type LevelStatsRow = {
@@ -11,6 +12,7 @@ export type LevelStatsRow = {
   attempts: number;
   retries: number;
   pauses: number;
+  pauseReasons: Partial<Record<PauseReason, number>>;
   solved: boolean;
   helped: boolean;
   commands: number;
@@ -20,7 +22,7 @@ export type LevelStatsRow = {
 };
 
 type Row = {
-  level: number; started_at: number; ended_at: number | null; attempts: number; retries: number; pauses: number;
+  level: number; started_at: number; ended_at: number | null; attempts: number; retries: number; pauses: number; pause_reasons: string;
   solved: number; helped: number; commands: number; prompt_tokens: number; completion_tokens: number; cost_usd: number; version: number; sent: number;
 };
 
@@ -36,12 +38,18 @@ export class LevelStats {
       helped INTEGER NOT NULL DEFAULT 0, commands INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
       completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0,
       version INTEGER NOT NULL DEFAULT 0, sent INTEGER NOT NULL DEFAULT 0)`);
+    // Pauses by reason came later: the column is added here, once (then it exists and this throws).
+    try {
+      this.sql.exec(`ALTER TABLE level_stats ADD COLUMN pause_reasons TEXT NOT NULL DEFAULT '{}'`);
+    } catch {
+      // Already there.
+    }
   }
 
   /** Counts a stored event against its level. `pausedAt` is the level a person's answer was for. */
   apply(event: RunEvent, pausedAt: number | null): void {
     const at = Date.parse(event.ts);
-    const bump = (level: number, set: string, ...values: (number | null)[]) => {
+    const bump = (level: number, set: string, ...values: (number | string | null)[]) => {
       this.sql.exec('INSERT OR IGNORE INTO level_stats (level, started_at) VALUES (?, ?)', level, at);
       this.sql.exec(`UPDATE level_stats SET ${set}, version = version + 1 WHERE level = ?`, ...values, level);
     };
@@ -51,7 +59,7 @@ export class LevelStats {
       case 'attempt_failed':
         return bump(event.level, 'retries = retries + 1');
       case 'user_action_required':
-        return bump(event.level, 'pauses = pauses + 1');
+        return bump(event.level, `pauses = pauses + 1, pause_reasons = json_set(pause_reasons, '$.' || ?, coalesce(json_extract(pause_reasons, '$.' || ?), 0) + 1)`, event.reason, event.reason);
       case 'user_action_resolved':
         // A hint or a password is help; a bare continue or a stop is not.
         if (pausedAt !== null && (event.action === 'password' || event.hint)) bump(pausedAt, 'helped = 1');
@@ -77,6 +85,7 @@ export class LevelStats {
         attempts: r.attempts,
         retries: r.retries,
         pauses: r.pauses,
+        pauseReasons: JSON.parse(r.pause_reasons) as LevelStatsRow['pauseReasons'],
         solved: r.solved === 1,
         helped: r.helped === 1,
         commands: r.commands,

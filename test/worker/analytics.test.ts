@@ -13,12 +13,12 @@ const run = (id: string, model: string, status: string, createdAt: number) =>
     `INSERT INTO runs (id, status, target, model, start_level, end_level, max_retries, budget, current_level, levels_solved, created_at, updated_at)
      VALUES (?, ?, 'practice', ?, 0, 5, 3, 15, 0, 0, ?, ?)`,
   ).bind(id, status, model, createdAt, createdAt);
-type Level = { level: number; solved: boolean; helped: boolean; attempts: number; retries: number; pauses: number; commands: number; prompt: number; completion: number; cost: number; ms: number };
+type Level = { level: number; solved: boolean; helped: boolean; attempts: number; retries: number; pauses: number; commands: number; prompt: number; completion: number; cost: number; ms: number; reasons?: Record<string, number> };
 const level = (runId: string, model: string, startedAt: number, l: Level) =>
   env.DB.prepare(
-    `INSERT INTO run_levels (run_id, level, model, target, started_at, ended_at, attempts, retries, pauses, solved, helped, commands, prompt_tokens, completion_tokens, cost_usd)
-     VALUES (?, ?, ?, 'practice', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).bind(runId, l.level, model, startedAt, l.solved ? startedAt + l.ms : null, l.attempts, l.retries, l.pauses, l.solved ? 1 : 0, l.helped ? 1 : 0, l.commands, l.prompt, l.completion, l.cost);
+    `INSERT INTO run_levels (run_id, level, model, target, started_at, ended_at, attempts, retries, pauses, pause_reasons, solved, helped, commands, prompt_tokens, completion_tokens, cost_usd)
+     VALUES (?, ?, ?, 'practice', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).bind(runId, l.level, model, startedAt, l.solved ? startedAt + l.ms : null, l.attempts, l.retries, l.pauses, JSON.stringify(l.reasons ?? {}), l.solved ? 1 : 0, l.helped ? 1 : 0, l.commands, l.prompt, l.completion, l.cost);
 const llmCall = (runId: string, seq: number, model: string, latencyMs: number, errorClass: string | null, at: number) =>
   env.DB.prepare(
     `INSERT INTO llm_calls (id, run_id, seq, level, model, stage, prompt_tokens, completion_tokens, latency_ms, cost_usd, error_class, created_at)
@@ -39,9 +39,9 @@ beforeAll(async () => {
     run(R2, A, 'paused_for_user_action', T0 + HOUR),
     run(R3, B, 'failed', T0 + 24 * HOUR),
     level(R1, A, T0, { level: 0, solved: true, helped: false, attempts: 1, retries: 0, pauses: 0, commands: 2, prompt: 100, completion: 20, cost: 0.01, ms: 2_000 }),
-    level(R1, A, T0 + 10, { level: 1, solved: true, helped: true, attempts: 3, retries: 2, pauses: 1, commands: 10, prompt: 300, completion: 60, cost: 0.03, ms: 10_000 }),
+    level(R1, A, T0 + 10, { level: 1, solved: true, helped: true, attempts: 3, retries: 2, pauses: 1, commands: 10, prompt: 300, completion: 60, cost: 0.03, ms: 10_000, reasons: { max_retries: 1 } }),
     level(R2, A, T0 + HOUR, { level: 0, solved: true, helped: false, attempts: 1, retries: 0, pauses: 0, commands: 4, prompt: 200, completion: 40, cost: 0.02, ms: 4_000 }),
-    level(R2, A, T0 + HOUR + 10, { level: 1, solved: false, helped: false, attempts: 2, retries: 2, pauses: 1, commands: 8, prompt: 100, completion: 10, cost: 0.01, ms: 0 }),
+    level(R2, A, T0 + HOUR + 10, { level: 1, solved: false, helped: false, attempts: 2, retries: 2, pauses: 1, commands: 8, prompt: 100, completion: 10, cost: 0.01, ms: 0, reasons: { llm_error: 1 } }),
     level(R3, B, T0 + 24 * HOUR, { level: 0, solved: false, helped: false, attempts: 1, retries: 1, pauses: 0, commands: 15, prompt: 50, completion: 5, cost: 0.005, ms: 0 }),
     ...[10, 20, 30, 40, 100].map((latency, i) => llmCall(i < 3 ? R1 : R2, i + 1, A, latency, i === 4 ? 'timeout' : null, T0 + i)),
     llmCall(R3, 1, B, 7, null, T0 + 24 * HOUR),
@@ -81,9 +81,9 @@ describe('analytics over a hand-worked fixture', () => {
   it('gives the models × levels matrix with solves alone and helped, and medians to solve', async () => {
     const { cells } = analyticsLevelsSchema.parse((await get('/api/analytics/levels?from=2025-01-01T00:00:00Z&to=2025-01-03T00:00:00Z')).body);
     expect(cells.map((c) => ({ ...c, costUsd: Math.round(c.costUsd * 1000) / 1000 }))).toEqual([
-      { model: A, level: 0, runs: 2, solved: 2, solveRate: 1, solvedAlone: 2, solvedWithHelp: 0, attempts: 2, retries: 0, pauses: 0, medianCommandsToSolve: 3, medianTimeToSolveMs: 3_000, tokens: 360, costUsd: 0.03 },
-      { model: A, level: 1, runs: 2, solved: 1, solveRate: 0.5, solvedAlone: 0, solvedWithHelp: 1, attempts: 5, retries: 4, pauses: 2, medianCommandsToSolve: 10, medianTimeToSolveMs: 10_000, tokens: 470, costUsd: 0.04 },
-      { model: B, level: 0, runs: 1, solved: 0, solveRate: 0, solvedAlone: 0, solvedWithHelp: 0, attempts: 1, retries: 1, pauses: 0, medianCommandsToSolve: null, medianTimeToSolveMs: null, tokens: 55, costUsd: 0.005 },
+      { model: A, level: 0, runs: 2, solved: 2, solveRate: 1, solvedAlone: 2, solvedWithHelp: 0, attempts: 2, retries: 0, pauses: 0, pausesByReason: {}, medianCommandsToSolve: 3, medianTimeToSolveMs: 3_000, tokens: 360, costUsd: 0.03 },
+      { model: A, level: 1, runs: 2, solved: 1, solveRate: 0.5, solvedAlone: 0, solvedWithHelp: 1, attempts: 5, retries: 4, pauses: 2, pausesByReason: { max_retries: 1, llm_error: 1 }, medianCommandsToSolve: 10, medianTimeToSolveMs: 10_000, tokens: 470, costUsd: 0.04 },
+      { model: B, level: 0, runs: 1, solved: 0, solveRate: 0, solvedAlone: 0, solvedWithHelp: 0, attempts: 1, retries: 1, pauses: 0, pausesByReason: {}, medianCommandsToSolve: null, medianTimeToSolveMs: null, tokens: 55, costUsd: 0.005 },
     ]);
   });
 
@@ -177,5 +177,19 @@ describe('the run_levels roll-up', () => {
     }, { timeout: 10_000, interval: 50 });
     expect(rows.map((r) => r.level)).toEqual([0, 1, 2, 3]);
     expect(rows.every((r) => r.solved === 1 && r.helped === 0 && (r.attempts as number) >= 1 && (r.commands as number) >= 1)).toBe(true);
+  });
+
+  it('counts a real run\'s pause by its reason', async () => {
+    const created = await createRun({ model: 'script-pause' });
+    await waitForStatus(created.id, 'paused_for_user_action', 30_000);
+    const { events } = (await (await call(`/api/runs/${created.id}/events`)).json()) as { events: { type: string; reason?: string }[] };
+    const reason = events.find((e) => e.type === 'user_action_required')!.reason!;
+    const row = await vi.waitFor(async () => {
+      const found = await env.DB.prepare('SELECT pauses, pause_reasons FROM run_levels WHERE run_id = ? AND pauses > 0').bind(created.id).first<{ pauses: number; pause_reasons: string }>();
+      expect(found).not.toBeNull();
+      return found!;
+    }, { timeout: 10_000, interval: 50 });
+    expect(row.pauses).toBe(1);
+    expect(JSON.parse(row.pause_reasons)).toEqual({ [reason]: 1 });
   });
 });

@@ -4,6 +4,7 @@
 // of its cell, read at an offset along an index (run_levels_commands_idx, run_levels_solve_ms_idx)
 // rather than by sorting every row, which window functions did.
 import type { AnalyticsLevels, AnalyticsQuery } from '../../schema/analytics.ts';
+import type { PauseReason } from '../../schema/run.ts';
 import { filterSql } from './filter-sql.ts';
 
 type Row = { model: string; level: number; runs: number; solved: number; alone: number; helped: number; attempts: number; retries: number; pauses: number; tokens: number; cost: number };
@@ -23,7 +24,14 @@ export async function analyticsLevels(db: D1Database, query: AnalyticsQuery): Pr
     SELECT model, level, count(*) AS runs, sum(solved) AS solved, sum(solved AND NOT helped) AS alone, sum(solved AND helped) AS helped,
       sum(attempts) AS attempts, sum(retries) AS retries, sum(pauses) AS pauses, sum(prompt_tokens + completion_tokens) AS tokens, sum(cost_usd) AS cost
     FROM run_levels${where} GROUP BY model, level ORDER BY model, level`;
-  const rows = (await db.prepare(sql).bind(...params).all<Row>()).results;
+  const reasonsSql = `SELECT model, level, j.key AS reason, sum(j.value) AS n FROM run_levels, json_each(run_levels.pause_reasons) AS j${where} GROUP BY model, level, reason`;
+  const [grouped, reasonRows] = await db.batch<Record<string, string | number>>([db.prepare(sql).bind(...params), db.prepare(reasonsSql).bind(...params)]);
+  const rows = grouped!.results as Row[];
+  const reasons = new Map<string, Partial<Record<PauseReason, number>>>();
+  for (const r of reasonRows!.results as { model: string; level: number; reason: PauseReason; n: number }[]) {
+    const key = `${r.model}\u0000${r.level}`;
+    reasons.set(key, { ...reasons.get(key), [r.reason]: r.n });
+  }
   const solved = rows.filter((r) => r.solved > 0);
   // The expression matches run_levels_solve_ms_idx, so SQLite walks that index.
   const medians = solved.length
@@ -44,6 +52,7 @@ export async function analyticsLevels(db: D1Database, query: AnalyticsQuery): Pr
         attempts: r.attempts,
         retries: r.retries,
         pauses: r.pauses,
+        pausesByReason: reasons.get(`${r.model}\u0000${r.level}`) ?? {},
         medianCommandsToSolve: m?.commands ?? null,
         medianTimeToSolveMs: m?.ms ?? null,
         tokens: r.tokens,

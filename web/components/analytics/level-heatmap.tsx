@@ -29,7 +29,7 @@ export function LevelHeatmap({ cells }: { cells: LevelStats[] }) {
                 if (!cell) return <td key={level} className="empty">·</td>;
                 const title = [
                   `${model}, level ${level}: solved ${cell.solved} of ${cell.runs} (${cell.solvedAlone} alone, ${cell.solvedWithHelp} with help)`,
-                  `${cell.attempts} attempts, ${cell.retries} retries, ${cell.pauses} pauses`,
+                  `${cell.attempts} attempts, ${cell.retries} retries, ${cell.pauses} pauses${cell.pauses ? ` (${Object.entries(cell.pausesByReason).map(([reason, n]) => `${reason.replaceAll('_', ' ')} ${n}`).join(', ')})` : ''}`,
                   cell.medianCommandsToSolve === null ? null : `median ${cell.medianCommandsToSolve} commands, ${formatDuration(cell.medianTimeToSolveMs ?? 0)} to solve`,
                 ].filter(Boolean).join('; ');
                 return (

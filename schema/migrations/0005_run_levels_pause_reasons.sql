@@ -1,0 +1,1 @@
+ALTER TABLE `run_levels` ADD `pause_reasons` text DEFAULT '{}' NOT NULL;

@@ -7,7 +7,7 @@ import type { RunEvent } from '../../schema/protocol.ts';
 import { findRun } from '../../worker/db.ts';
 import { call, createRun, postJson, waitForStatus } from './http.ts';
 
-const TABLES = ['commands', 'executions', 'llm_calls', 'run_levels', 'runs', 'd1_migrations'];
+const TABLES = ['commands', 'executions', 'llm_calls', 'llm_hourly', 'run_levels', 'runs', 'd1_migrations'];
 const breakD1 = () => env.DB.exec(TABLES.map((t) => `DROP TABLE IF EXISTS ${t};`).join(' '));
 const repairD1 = () => applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 const count = async (table: string, runId: string) =>

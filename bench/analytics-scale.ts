@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getPlatformProxy } from 'wrangler';
 import { freePort } from '../test/support/free-port.ts';
-import { DAYS, seed, T0 } from './analytics-seed.ts';
+import { DAYS, ROWS_PER_RUN, seed, T0 } from './analytics-seed.ts';
 import { median } from './stats.ts';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
@@ -62,7 +62,7 @@ async function measure(runs: number): Promise<Map<string, number>> {
     } finally {
       await proxy.dispose();
     }
-    console.log(`seeded ${runs} runs (${runs * 187} rows) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`seeded ${runs} runs (${(runs * ROWS_PER_RUN).toLocaleString('en')} rows) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const { url, child } = await startWorker(stateDir);
     try {
       const times = new Map<string, number>();

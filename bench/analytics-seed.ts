@@ -5,6 +5,8 @@
 export const T0 = Date.parse('2026-10-01T00:00:00Z');
 export const DAYS = 30;
 const MODELS = 5;
+/** Rows per run: the run, 6 level roll-ups, 30 model calls, 60 commands and 90 node executions. */
+export const ROWS_PER_RUN = 1 + 6 + 30 + 60 + 90;
 /** Runs per batch: small enough that workerd answers each batch in well under a second. */
 const CHUNK = 500;
 
@@ -28,10 +30,10 @@ async function seedChunk(db: D1Database, runs: number, first: number, end: numbe
         CASE i % 3 WHEN 0 THEN 'bandit' ELSE 'practice' END, ${model('i')}, 0, 12, 3, 15, 6, 5, 30000, 6000, 0.3,
         ${at('i')}, ${at('i')} + 60000, ${at('i')}, ${at('i')} + 60000 FROM n`),
     db.prepare(`${numbers(6)}
-      INSERT INTO run_levels (run_id, level, model, target, started_at, ended_at, attempts, retries, pauses, solved, helped, commands, prompt_tokens, completion_tokens, cost_usd)
+      INSERT INTO run_levels (run_id, level, model, target, started_at, ended_at, attempts, retries, pauses, pause_reasons, solved, helped, commands, prompt_tokens, completion_tokens, cost_usd)
       SELECT ${id('i / 6')}, i % 6, ${model('i / 6')}, CASE (i / 6) % 3 WHEN 0 THEN 'bandit' ELSE 'practice' END, ${at('i / 6')} + (i % 6) * 10000,
         CASE WHEN (i * 7) % 10 < 8 THEN ${at('i / 6')} + (i % 6) * 10000 + 2000 + (i * 7919) % 8000 END,
-        1 + (i % 3), i % 3, CASE WHEN i % 11 = 0 THEN 1 ELSE 0 END, (i * 7) % 10 < 8, i % 13 = 0, 10, 5000, 1000, 0.05 FROM n`),
+        1 + (i % 3), i % 3, CASE WHEN i % 11 = 0 THEN 1 ELSE 0 END, CASE WHEN i % 11 = 0 THEN '{"max_retries":1}' ELSE '{}' END, (i * 7) % 10 < 8, i % 13 = 0, 10, 5000, 1000, 0.05 FROM n`),
     db.prepare(`${numbers(30)}
       INSERT INTO llm_calls (id, run_id, seq, level, model, stage, prompt_tokens, completion_tokens, latency_ms, cost_usd, error_class, request, response, created_at)
       SELECT ${id('i / 30')} || ':' || (i % 30), ${id('i / 30')}, (i % 30) * 6 + 1, (i % 30) / 5, ${model('i / 30')}, CASE i % 5 WHEN 4 THEN 'reflect' ELSE 'plan' END,

@@ -133,8 +133,13 @@ export const runLevels = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.runId, t.level] }),
-    // The models × levels matrix and its filters read these without a scan of the runs.
-    index('run_levels_model_level_idx').on(t.model, t.level, t.solved),
+    // The models × levels matrix sums every column it shows from this index alone, in group order
+    // (without it SQLite reads each row or sorts them all: 150 ms at 10,000 runs, against 30 ms).
+    index('run_levels_cells_idx').on(
+      t.model, t.level, t.solved, t.helped, t.attempts, t.retries, t.pauses, t.promptTokens, t.completionTokens, t.costUsd, t.startedAt, t.target,
+    ),
+    // Pauses by reason: only the levels that paused, with their reasons, in group order.
+    index('run_levels_paused_idx').on(t.model, t.level, t.startedAt, t.target, t.pauseReasons).where(sql`pauses > 0`),
     index('run_levels_started_idx').on(t.startedAt),
     // Medians of commands and of time to solve: the middle rows of each (model, level), in index order.
     index('run_levels_commands_idx').on(t.model, t.level, t.solved, t.commands),

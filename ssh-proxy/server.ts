@@ -89,7 +89,10 @@ export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
           new Promise<void>((done) => {
             pool.closeAll();
             // The spans still buffered are sent before the proxy says it has stopped.
-            server.close(() => void (telemetry?.shutdown().catch(() => undefined) ?? Promise.resolve()).then(() => done()));
+            server.close(async () => {
+              await telemetry?.shutdown().catch(() => undefined);
+              done();
+            });
             // Streams still open (a run mid-slice) would hold close() forever.
             (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
           }),

@@ -36,14 +36,11 @@ export class LevelStats {
       level INTEGER PRIMARY KEY, started_at INTEGER NOT NULL, ended_at INTEGER, attempts INTEGER NOT NULL DEFAULT 0,
       retries INTEGER NOT NULL DEFAULT 0, pauses INTEGER NOT NULL DEFAULT 0, solved INTEGER NOT NULL DEFAULT 0,
       helped INTEGER NOT NULL DEFAULT 0, commands INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
-      completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0,
+      completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0, pause_reasons TEXT NOT NULL DEFAULT '{}',
       version INTEGER NOT NULL DEFAULT 0, sent INTEGER NOT NULL DEFAULT 0)`);
-    // Pauses by reason came later: the column is added here, once (then it exists and this throws).
-    try {
-      this.sql.exec(`ALTER TABLE level_stats ADD COLUMN pause_reasons TEXT NOT NULL DEFAULT '{}'`);
-    } catch {
-      // Already there.
-    }
+    // Objects made before pauses were counted by reason have the table without the column.
+    const columns = this.sql.exec<{ name: string }>('PRAGMA table_info(level_stats)').toArray();
+    if (!columns.some((c) => c.name === 'pause_reasons')) this.sql.exec(`ALTER TABLE level_stats ADD COLUMN pause_reasons TEXT NOT NULL DEFAULT '{}'`);
   }
 
   /** Counts a stored event against its level. `pausedAt` is the level a person's answer was for. */

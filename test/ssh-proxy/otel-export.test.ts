@@ -40,7 +40,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const address = receiver.address();
   fake = await startFakeOpenAi();
-  fake.respond((request, n) => (request.tools ? toolCall('run_command', { command: `cat readme; echo turn ${n}` }, 'reading') : textReply('try again')));
+  fake.respond((request, n) => (request.tools ? toolCall('run_command', { command: `cat readme; echo ${API_KEY} ${n}` }, 'reading') : textReply('try again')));
   services = await startLoopbackServices({
     PROXY_SLICE_MS: '60000',
     OPENAI_BASE_URL: fake.baseUrl,
@@ -90,6 +90,8 @@ describe('OpenTelemetry export', () => {
     const tools = spans.filter((s) => s.name === 'execute_tool run_command');
     expect(tools).toHaveLength(2);
     const commands = reply.events.flatMap((e) => (e.type === 'command' ? [e.command] : []));
+    // The model echoed the API key: the command line in the span is redacted as the stream's is.
+    expect(commands.every((c) => c.includes('[redacted]'))).toBe(true);
     expect(tools.map((t) => attr(t, 'process.command_line'))).toEqual(commands);
     expect(tools.every((t) => attr(t, 'gen_ai.tool.name') === 'run_command' && typeof attr(t, 'process.exit.code') === 'number')).toBe(true);
     for (const span of spans) expect(BigInt(span.endTimeUnixNano) >= BigInt(span.startTimeUnixNano)).toBe(true);

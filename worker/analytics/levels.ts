@@ -9,6 +9,9 @@ import { filterSql } from './filter-sql.ts';
 
 type Row = { model: string; level: number; runs: number; solved: number; alone: number; helped: number; attempts: number; retries: number; pauses: number; tokens: number; cost: number };
 
+/** A matrix cell's key. */
+const cellKey = (cell: { model: string; level: number }) => `${cell.model}\u0000${cell.level}`;
+
 /** The median of a cell's `n` solved rows ordered by `order`: the mean of the middle one or two. */
 function median(db: D1Database, query: AnalyticsQuery, cell: Row, order: string): D1PreparedStatement {
   const { where, params } = filterSql({ ...query, model: cell.model, level: cell.level }, { time: 'started_at', model: 'model', target: 'target', level: 'level' });
@@ -24,23 +27,24 @@ export async function analyticsLevels(db: D1Database, query: AnalyticsQuery): Pr
     SELECT model, level, count(*) AS runs, sum(solved) AS solved, sum(solved AND NOT helped) AS alone, sum(solved AND helped) AS helped,
       sum(attempts) AS attempts, sum(retries) AS retries, sum(pauses) AS pauses, sum(prompt_tokens + completion_tokens) AS tokens, sum(cost_usd) AS cost
     FROM run_levels${where} GROUP BY model, level ORDER BY model, level`;
-  const reasonsSql = `SELECT model, level, j.key AS reason, sum(j.value) AS n FROM run_levels, json_each(run_levels.pause_reasons) AS j${where} GROUP BY model, level, reason`;
+  // Only rows that paused are unpacked: reading the JSON of every row would cost more than the rest.
+  const reasonsSql = `SELECT model, level, j.key AS reason, sum(j.value) AS n FROM run_levels, json_each(run_levels.pause_reasons) AS j
+    ${where ? `${where} AND` : 'WHERE'} pauses > 0 GROUP BY model, level, reason`;
   const [grouped, reasonRows] = await db.batch<Record<string, string | number>>([db.prepare(sql).bind(...params), db.prepare(reasonsSql).bind(...params)]);
   const rows = grouped!.results as Row[];
   const reasons = new Map<string, Partial<Record<PauseReason, number>>>();
   for (const r of reasonRows!.results as { model: string; level: number; reason: PauseReason; n: number }[]) {
-    const key = `${r.model}\u0000${r.level}`;
-    reasons.set(key, { ...reasons.get(key), [r.reason]: r.n });
+    reasons.set(cellKey(r), { ...reasons.get(cellKey(r)), [r.reason]: r.n });
   }
   const solved = rows.filter((r) => r.solved > 0);
   // The expression matches run_levels_solve_ms_idx, so SQLite walks that index.
   const medians = solved.length
     ? await db.batch<{ m: number | null }>(solved.flatMap((r) => [median(db, query, r, 'commands'), median(db, query, r, '(ended_at - started_at)')]))
     : [];
-  const byCell = new Map(solved.map((r, i) => [`${r.model}\u0000${r.level}`, { commands: medians[2 * i]!.results[0]?.m ?? null, ms: medians[2 * i + 1]!.results[0]?.m ?? null }]));
+  const byCell = new Map(solved.map((r, i) => [cellKey(r), { commands: medians[2 * i]!.results[0]?.m ?? null, ms: medians[2 * i + 1]!.results[0]?.m ?? null }]));
   return {
     cells: rows.map((r) => {
-      const m = byCell.get(`${r.model}\u0000${r.level}`);
+      const m = byCell.get(cellKey(r));
       return {
         model: r.model,
         level: r.level,
@@ -52,7 +56,7 @@ export async function analyticsLevels(db: D1Database, query: AnalyticsQuery): Pr
         attempts: r.attempts,
         retries: r.retries,
         pauses: r.pauses,
-        pausesByReason: reasons.get(`${r.model}\u0000${r.level}`) ?? {},
+        pausesByReason: reasons.get(cellKey(r)) ?? {},
         medianCommandsToSolve: m?.commands ?? null,
         medianTimeToSolveMs: m?.ms ?? null,
         tokens: r.tokens,

@@ -1,0 +1,3 @@
+DROP INDEX `run_levels_model_level_idx`;--> statement-breakpoint
+CREATE INDEX `run_levels_cells_idx` ON `run_levels` (`model`,`level`,`solved`,`helped`,`attempts`,`retries`,`pauses`,`prompt_tokens`,`completion_tokens`,`cost_usd`,`started_at`,`target`);--> statement-breakpoint
+CREATE INDEX `run_levels_paused_idx` ON `run_levels` (`model`,`level`,`started_at`,`target`,`pause_reasons`) WHERE pauses > 0;

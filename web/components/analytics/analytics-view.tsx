@@ -19,6 +19,19 @@ const WINDOWS = { all: null, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 
 type WindowName = keyof typeof WINDOWS;
 const SLOW_MS = 5_000;
 
+/** A labelled select; options are [value, text]. */
+function FilterSelect({ label, value, onChange, options }: { label: string; value: string; onChange: (value: string) => void; options: [string, string][] }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map(([v, text]) => <option key={v} value={v}>{text}</option>)}
+      </select>
+    </div>
+  );
+}
+
 export function AnalyticsView() {
   const [window, setWindow] = useState<WindowName>('all');
   const [model, setModel] = useState('');
@@ -26,7 +39,6 @@ export function AnalyticsView() {
   const [data, setData] = useState<AnalyticsData | null>(null);
   const [knownModels, setKnownModels] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
-  const ids = { window: useId(), model: useId(), target: useId() };
 
   useEffect(() => {
     const controller = new AbortController();
@@ -50,29 +62,9 @@ export function AnalyticsView() {
   return (
     <>
       <section className="panel filters" aria-label="Filters">
-        <div className="field">
-          <label htmlFor={ids.window}>Time</label>
-          <select id={ids.window} value={window} onChange={(e) => setWindow(e.target.value as WindowName)}>
-            <option value="all">all time</option>
-            <option value="24h">last 24 hours</option>
-            <option value="7d">last 7 days</option>
-            <option value="30d">last 30 days</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.model}>Model</label>
-          <select id={ids.model} value={model} onChange={(e) => setModel(e.target.value)}>
-            <option value="">every model</option>
-            {knownModels.map((m) => <option key={m} value={m}>{m}</option>)}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.target}>Target</label>
-          <select id={ids.target} value={target} onChange={(e) => setTarget(e.target.value)}>
-            <option value="">every target</option>
-            {targetSchema.options.map((t) => <option key={t} value={t}>{t}</option>)}
-          </select>
-        </div>
+        <FilterSelect label="Time" value={window} onChange={(v) => setWindow(v as WindowName)} options={[['all', 'all time'], ['24h', 'last 24 hours'], ['7d', 'last 7 days'], ['30d', 'last 30 days']]} />
+        <FilterSelect label="Model" value={model} onChange={setModel} options={[['', 'every model'], ...knownModels.map((m): [string, string] => [m, m])]} />
+        <FilterSelect label="Target" value={target} onChange={setTarget} options={[['', 'every target'], ...targetSchema.options.map((t): [string, string] => [t, t])]} />
       </section>
       {problem ? <p className="problem" role="alert">{problem}</p> : null}
       {!data ? (

@@ -64,6 +64,20 @@ export type LlmErrorClass = z.infer<typeof llmErrorClassSchema>;
 export const attemptFailureSchema = z.enum(['budget_spent', 'loop_detected', 'wrong_password', 'no_progress']);
 export type AttemptFailure = z.infer<typeof attemptFailureSchema>;
 
+/** What a model call was for: the next step, lessons from a failed attempt, or the final attempt. */
+export const llmStageSchema = z.enum(['plan', 'reflect', 'final']);
+export type LlmStage = z.infer<typeof llmStageSchema>;
+
+export const solvedBySchema = z.enum(['agent', 'final_attempt', 'person']);
+export type SolvedBy = z.infer<typeof solvedBySchema>;
+
+/**
+ * A verification run's verdict on one level: the same password again (reproduced), a new error or a
+ * different password (drifted), or no password that logs in (failed).
+ */
+export const verifyVerdictSchema = z.enum(['reproduced', 'drifted', 'failed']);
+export type VerifyVerdict = z.infer<typeof verifyVerdictSchema>;
+
 /** The payload of user_action_required; also held in the snapshot while a run is paused. */
 export const pendingActionSchema = z.object({
   reason: pauseReasonSchema,
@@ -72,6 +86,8 @@ export const pendingActionSchema = z.object({
   maxRetries: count,
   lastError: z.string().nullable(),
   lessons: z.array(lessonSchema),
+  /** What the best-effort final attempt ran before this pause, when it ran. Additive. */
+  finalAttempt: z.object({ commands: z.array(z.string()), outcome: z.string() }).optional(),
 });
 export type PendingAction = z.infer<typeof pendingActionSchema>;
 
@@ -98,7 +114,15 @@ function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
       truncated: z.boolean(),
     }),
     variant({ type: z.literal('password_found'), level, password: z.string().min(1) }),
-    variant({ type: z.literal('level_complete'), level, nextLevel: level, commands: count, durationMs: count }),
+    variant({
+      type: z.literal('level_complete'),
+      level,
+      nextLevel: level,
+      commands: count,
+      durationMs: count,
+      // Who proved the password: the agent's attempts, its final attempt, or a person. Additive.
+      solvedBy: solvedBySchema.optional(),
+    }),
     variant({
       type: z.literal('attempt_failed'),
       level,
@@ -112,7 +136,7 @@ function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
       type: z.literal('llm_call'),
       callId: z.string().min(1),
       model: z.string().min(1),
-      stage: z.enum(['plan', 'reflect']),
+      stage: llmStageSchema,
       level,
       promptTokens: count,
       completionTokens: count,
@@ -142,6 +166,8 @@ function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
       hint: z.string().optional(),
       by: z.string().min(1),
     }),
+    // A verification run's finding for one level of the original run. Added after version 1; additive.
+    variant({ type: z.literal('verify_level'), level, verdict: verifyVerdictSchema, detail: z.string(), originalRunId: runIdSchema }),
     variant({
       type: z.literal('run_complete'),
       status: z.enum(['completed', 'failed', 'stopped']),

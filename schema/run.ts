@@ -7,13 +7,39 @@ export { targetSchema } from './levels.ts';
 
 /** The offline model every proxy has; a run may use it without asking the proxy. */
 export const BASELINE_MODEL = 'baseline';
+/** The model of a verification run: no model at all, the original run's solving commands again. */
+export const REPLAY_MODEL = 'replay';
 export type { Target } from './levels.ts';
+
+const modelNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'name a model, e.g. "baseline"')
+  .max(100, 'must be at most 100 characters')
+  .regex(/^[\w.:/@+-]+$/, 'may hold letters, digits and . : / @ + - _ only');
 
 const levelSchema = z
   .number({ error: 'must be a whole number' })
   .int('must be a whole number')
   .min(0, 'must be 0 or more')
   .max(MAX_LEVEL, `must be at most ${MAX_LEVEL}`);
+
+/** One solved level of the original run, as a verification run re-plays it. */
+export const replayLevelSchema = z.strictObject({
+  level: levelSchema,
+  /** The commands of the solving attempt, in order, with the exit code each had. */
+  commands: z.array(z.strictObject({ command: z.string().min(1).max(2000), exitCode: z.number().int().nullable() })).max(100),
+  /** sha256 (hex) of the password the original proved; the password itself is not carried. */
+  passwordSha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex'),
+});
+export type ReplayLevel = z.infer<typeof replayLevelSchema>;
+
+/** What a verification run re-plays: the original run and its solved levels. */
+export const replayPlanSchema = z.strictObject({
+  of: z.string().regex(/^run_[0-9a-z]{20,40}$/, 'is not a run id'),
+  levels: z.array(replayLevelSchema).min(1, 'needs at least one solved level').max(MAX_LEVEL + 1),
+});
+export type ReplayPlan = z.infer<typeof replayPlanSchema>;
 
 /**
  * What a person chooses when starting a run. "Level N" means: logged in as banditN, looking for
@@ -24,18 +50,32 @@ export const runConfigSchema = z
     target: targetSchema.default('practice'),
     startLevel: levelSchema.default(0),
     endLevel: levelSchema.default(20),
-    model: z
-      .string()
-      .trim()
-      .min(1, 'name a model, e.g. "baseline"')
-      .max(100, 'must be at most 100 characters')
-      .regex(/^[\w.:/@+-]+$/, 'may hold letters, digits and . : / @ + - _ only')
-      .default(BASELINE_MODEL),
+    model: modelNameSchema.default(BASELINE_MODEL),
     maxRetries: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').default(3),
     budget: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(15),
+    /**
+     * One best-effort attempt after the last retry, before pausing: on unless set, for every model
+     * but the offline baseline (which knows nothing more at the end than it did before).
+     */
+    finalAttempt: z.boolean({ error: 'must be true or false' }).optional(),
+    /** The model asked for the final attempt; the run's own model when unset. */
+    knowledgeModel: modelNameSchema.optional(),
+    /** Only on verification runs (model "replay"), made by POST /api/runs/:id/verify. */
+    replay: replayPlanSchema.optional(),
   })
   .superRefine((c, ctx) => {
     if (c.endLevel < c.startLevel) return ctx.addIssue({ code: 'custom', path: ['endLevel'], message: 'must be at least startLevel' });
+    if (c.knowledgeModel !== undefined && c.finalAttempt === false) {
+      ctx.addIssue({ code: 'custom', path: ['knowledgeModel'], message: 'is used only by the final attempt; drop it or set finalAttempt to true' });
+    }
+    const replaying = c.model === REPLAY_MODEL;
+    if (replaying !== (c.replay !== undefined)) {
+      const message = replaying ? 'the "replay" model re-runs another run; start it with POST /api/runs/:id/verify' : 'is set only on verification runs (model "replay")';
+      ctx.addIssue({ code: 'custom', path: [replaying ? 'model' : 'replay'], message });
+    }
+    if (replaying && (c.finalAttempt || c.knowledgeModel)) {
+      ctx.addIssue({ code: 'custom', path: ['finalAttempt'], message: 'a verification run has no model, so no final attempt' });
+    }
     // Refused at the door: a run the target cannot play would only fail later. (A level already
     // out of every target's bounds has its own issue.)
     if (c.startLevel > MAX_LEVEL || c.endLevel > MAX_LEVEL) return;
@@ -43,6 +83,12 @@ export const runConfigSchema = z
     if (problem) ctx.addIssue({ code: 'custom', path: ['endLevel'], message: problem });
   });
 export type RunConfig = z.infer<typeof runConfigSchema>;
+
+/** Whether a run makes the best-effort final attempt: as set, else on for every model but baseline. */
+export function finalAttemptOn(config: RunConfig): boolean {
+  if (config.model === REPLAY_MODEL) return false;
+  return config.finalAttempt ?? config.model !== BASELINE_MODEL;
+}
 export type RunConfigInput = z.input<typeof runConfigSchema>;
 
 /** queued → running ⇄ paused_for_user_action → completed | failed | stopped */

@@ -34,7 +34,15 @@ export type AdvanceDeps = {
 };
 
 /** The response body for one call; `signal` is the request's (aborted when the caller hangs up). */
-export function advanceStream(request: ProxyRequest, target: GameTarget, model: AgentModel, from: RunFrom<BanditState>, deps: AdvanceDeps, signal: AbortSignal): ReadableStream<Uint8Array> {
+export function advanceStream(
+  request: ProxyRequest,
+  target: GameTarget,
+  models: { model: AgentModel; knowledge: AgentModel },
+  from: RunFrom<BanditState>,
+  deps: AdvanceDeps,
+  signal: AbortSignal,
+): ReadableStream<Uint8Array> {
+  const { model, knowledge } = models;
   const abort = new AbortController();
   signal.addEventListener('abort', () => abort.abort(), { once: true });
   const encoder = new TextEncoder();
@@ -61,6 +69,7 @@ export function advanceStream(request: ProxyRequest, target: GameTarget, model: 
         config: request.config,
         target,
         model,
+        knowledge,
         shell: deps.pool.shellFor(request.runId, target),
         emit,
         trace: (callId, req, res) => write({ type: 'trace', callId, request: req, response: res }),
@@ -92,7 +101,7 @@ export function advanceStream(request: ProxyRequest, target: GameTarget, model: 
       if (result.outcome === 'end') {
         deps.pool.release(request.runId);
         const status = result.state.finished === 'stopped' ? 'stopped' : 'completed';
-        const reason = status === 'stopped' ? 'stopped by a person' : undefined;
+        const reason = status === 'stopped' ? (result.state.finishNote ?? 'stopped by a person') : undefined;
         emit({ type: 'run_complete', status, levelsSolved: result.state.levelsSolved, ...(reason ? { reason } : {}) });
         write({ type: 'end', outcome: status });
       } else if (result.outcome === 'interrupted') {

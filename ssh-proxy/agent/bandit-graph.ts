@@ -4,17 +4,21 @@
 //                     │ ─submit_password→ validate ─ok→ advance ─more levels→ connect
 //                     │                           └wrong→ plan        └last level→ END
 //                     └ budget spent / loop ─→ reflect ─retries left→ plan (fresh attempt + lessons)
-//                                                       └max retries→ pause ⇒ interrupt
+//                                                       ├max retries→ final_attempt ─solved→ advance
+//                                                       │              (once per reset)  └not→ pause
+//                                                       ├max retries, final attempt off or made→ pause ⇒ interrupt
+//                                                       └verification run's failed level→ END
 //  pause, resumed: continue{hint?} → connect/plan/reflect   password → validate   stop → END
 import { advance } from './nodes/advance.ts';
 import type { BanditDeps } from './nodes/bandit-deps.ts';
 import { connect } from './nodes/connect.ts';
 import { execute } from './nodes/execute.ts';
+import { finalAttempt } from './nodes/final-attempt.ts';
 import { PAUSE_ENDS, pause } from './nodes/pause.ts';
 import { plan } from './nodes/plan.ts';
 import { reflect } from './nodes/reflect.ts';
 import { validate } from './nodes/validate.ts';
-import { afterAdvance, afterConnect, afterExecute, afterPlan, afterReflect, afterValidate } from './bandit-routing.ts';
+import { afterAdvance, afterConnect, afterExecute, afterFinalAttempt, afterPlan, afterReflect, afterValidate } from './bandit-routing.ts';
 import type { BanditState } from './bandit-state.ts';
 import { BANDIT_STATE_VERSION, banditStateSchema } from './bandit-state.ts';
 import type { CompiledGraph } from '../engine/compiled-graph.ts';
@@ -29,6 +33,7 @@ export function buildBanditGraph(): CompiledGraph<BanditState, BanditDeps> {
     .addNode('validate', validate)
     .addNode('advance', advance)
     .addNode('reflect', reflect)
+    .addNode('final_attempt', finalAttempt)
     .addNode('pause', pause, { ends: PAUSE_ENDS })
     .addEdge(START, 'connect')
     .addConditionalEdges('connect', afterConnect, ['plan', 'pause'])
@@ -36,6 +41,7 @@ export function buildBanditGraph(): CompiledGraph<BanditState, BanditDeps> {
     .addConditionalEdges('execute', afterExecute, ['plan', 'reflect', 'pause'])
     .addConditionalEdges('validate', afterValidate, ['advance', 'plan', 'reflect', 'pause'])
     .addConditionalEdges('advance', afterAdvance, ['connect', END])
-    .addConditionalEdges('reflect', afterReflect, ['plan', 'pause'])
+    .addConditionalEdges('reflect', afterReflect, ['plan', 'final_attempt', 'pause', END])
+    .addConditionalEdges('final_attempt', afterFinalAttempt, ['advance', 'pause'])
     .compile();
 }

@@ -1,6 +1,7 @@
 // Where the Bandit graph goes after each node. Pure functions of the state and the run config,
 // unit-tested on their own (test/ssh-proxy/bandit-routing.test.ts).
 import type { RunConfig } from '../../schema/run.ts';
+import { finalAttemptOn } from '../../schema/run.ts';
 import type { BanditState } from './bandit-state.ts';
 import { END } from '../engine/types.ts';
 
@@ -28,6 +29,11 @@ export function afterValidate(s: BanditState): 'advance' | 'plan' | 'reflect' | 
 
 export const afterAdvance = (s: BanditState, { config }: Ctx): 'connect' | typeof END => (s.level > config.endLevel ? END : 'connect');
 
-export function afterReflect(s: BanditState): 'plan' | 'pause' {
-  return s.fault ? 'pause' : 'plan';
+/** Retries used up: one final attempt first (when on and not yet made since the last reset), then a person. */
+export function afterReflect(s: BanditState, { config }: Ctx): 'plan' | 'final_attempt' | 'pause' | typeof END {
+  if (s.finished) return END;
+  if (!s.fault) return 'plan';
+  return s.fault.reason === 'max_retries' && finalAttemptOn(config) && s.finalReport === null ? 'final_attempt' : 'pause';
 }
+
+export const afterFinalAttempt = (s: BanditState): 'advance' | 'pause' => (s.found !== null ? 'advance' : 'pause');

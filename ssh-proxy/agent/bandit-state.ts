@@ -1,6 +1,6 @@
 // The Bandit agent's state: everything a checkpoint holds, so a fresh proxy can pick a run up.
 import { z } from 'zod';
-import { attemptFailureSchema, lessonSchema } from '../../schema/protocol.ts';
+import { attemptFailureSchema, lessonSchema, solvedBySchema } from '../../schema/protocol.ts';
 import { pauseReasonSchema } from '../../schema/run.ts';
 import type { RunConfig } from '../../schema/run.ts';
 
@@ -60,6 +60,15 @@ export const banditStateSchema = z.object({
   finished: z.enum(['completed', 'stopped']).nullable(),
   /** Passwords a person typed: redacted from every event and trace, never from the checkpoint. */
   secrets: z.array(z.string()).default([]),
+  // Added after version 1 with defaults, so older checkpoints load as they are.
+  /** The last commands of each failed attempt at this level, for the final attempt. */
+  attemptTails: z.array(z.object({ attempt: z.number().int().min(1), commands: z.array(z.string()) })).default([]),
+  /** The final attempt ran since retries were last reset; what it ran and how it ended. */
+  finalReport: z.object({ commands: z.array(z.string()), outcome: z.string() }).nullable().default(null),
+  /** Who proved `found`: the agent's attempts, its final attempt, or a person. */
+  solvedBy: solvedBySchema.nullable().default(null),
+  /** Why the run ended, when a node ended it (a verification run stopping at its first new error). */
+  finishNote: z.string().nullable().default(null),
 });
 export type BanditState = z.infer<typeof banditStateSchema>;
 
@@ -82,13 +91,16 @@ export function levelStart(level: number, password: string | null, now: number) 
     lastLoop: null,
     fault: null,
     lastError: null,
+    attemptTails: [],
+    finalReport: null,
+    solvedBy: null,
   } satisfies Partial<BanditState>;
 }
 
 /** The state a fresh run starts from. Level 0's password is public; others must be given. */
 export function initialBanditState(config: RunConfig, now: number): BanditState {
   const password = config.startLevel === 0 ? 'bandit0' : null;
-  return { ...levelStart(config.startLevel, password, now), levelsSolved: 0, serial: 0, finished: null, secrets: [] };
+  return { ...levelStart(config.startLevel, password, now), levelsSolved: 0, serial: 0, finished: null, secrets: [], finishNote: null };
 }
 
 /** A fresh attempt: empty history and budget, the same lessons. */

@@ -1,6 +1,6 @@
 // The one interface every model implements, the offline baseline and any OpenAI-compatible one:
 // plan the next step of an attempt, and reflect on a failed attempt.
-import type { Lesson, LlmErrorClass } from '../../schema/protocol.ts';
+import type { Lesson, LlmErrorClass, LlmStage } from '../../schema/protocol.ts';
 import type { Turn } from '../agent/bandit-state.ts';
 
 /** What the model sees when choosing the next step. */
@@ -19,6 +19,15 @@ export type PlanInput = {
 
 export type ReflectInput = PlanInput & { failure: string };
 
+/** What the final attempt is given: everything learned, and the last commands of each attempt. */
+export type FinalInput = PlanInput & { attempts: readonly { attempt: number; commands: readonly string[] }[] };
+
+/** The final attempt's answer: a short sequence of commands, run in order. */
+export type FinalPlan = { thinking: string; commands: string[] };
+
+/** The most commands a final attempt may run. */
+export const FINAL_MAX_COMMANDS = 5;
+
 /** The model's choice. `give_up` ends the attempt early (the baseline's "I have no idea left"). */
 export type ModelDecision =
   | { kind: 'run_command'; callId: string; thinking: string; command: string }
@@ -27,7 +36,7 @@ export type ModelDecision =
 
 /** One request to the model, successful or not, as the llm_call event and the trace report it. */
 export type CallReport = {
-  stage: 'plan' | 'reflect';
+  stage: LlmStage;
   promptTokens: number;
   completionTokens: number;
   latencyMs: number;
@@ -47,4 +56,6 @@ export interface AgentModel {
   plan(input: PlanInput, signal: AbortSignal): Promise<ModelAnswer<ModelDecision>>;
   /** Up to three short lessons learned from a failed attempt. */
   reflect(input: ReflectInput, signal: AbortSignal): Promise<ModelAnswer<string[]>>;
+  /** One last best-effort command sequence after the level's retries are used up. */
+  finalAttempt(input: FinalInput, signal: AbortSignal): Promise<ModelAnswer<FinalPlan>>;
 }

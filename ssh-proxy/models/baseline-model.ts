@@ -4,7 +4,8 @@
 import { BASELINE_MODEL } from '../../schema/run.ts';
 import { passwordShapedTokens } from '../targets/target.ts';
 import type { Turn } from '../agent/bandit-state.ts';
-import type { AgentModel, CallReport, ModelAnswer, ModelDecision, PlanInput, ReflectInput } from './agent-model.ts';
+import type { AgentModel, CallReport, FinalInput, FinalPlan, ModelAnswer, ModelDecision, PlanInput, ReflectInput } from './agent-model.ts';
+import { FINAL_MAX_COMMANDS } from './agent-model.ts';
 import { decodedReadings } from './baseline/decoders.ts';
 import type { Step } from './baseline/follow-ups.ts';
 import { followUps } from './baseline/follow-ups.ts';
@@ -28,6 +29,14 @@ export class BaselineModel implements AgentModel {
     const started = performance.now();
     const value = lessonsFrom(input);
     return { ok: true, value, calls: [this.report('reflect', input, value, started)] };
+  }
+
+  /** Off by default for the baseline; when asked, it runs what a hint and the goal suggest once more. */
+  async finalAttempt(input: FinalInput, _signal: AbortSignal): Promise<ModelAnswer<FinalPlan>> {
+    const started = performance.now();
+    const commands = [...new Set([...hintSteps(input), ...goalSteps(input.goal, input.currentPassword)].map((s) => s.command))].slice(0, FINAL_MAX_COMMANDS);
+    const value = { thinking: 'Running what the hints and the goal suggest, one last time.', commands };
+    return { ok: true, value, calls: [this.report('final', input, value, started)] };
   }
 
   private report(stage: CallReport['stage'], input: PlanInput, value: unknown, started: number): CallReport {

@@ -5,6 +5,9 @@ import type { ModelInfo } from '../../schema/protocol.ts';
 import type { AgentModel } from './agent-model.ts';
 import { BaselineModel } from './baseline-model.ts';
 import { OpenAiModel } from './openai-model.ts';
+import { ReplayModel } from './replay-model.ts';
+import { REPLAY_MODEL } from '../../schema/run.ts';
+import type { RunConfig } from '../../schema/run.ts';
 import type { OpenAiSettings } from './openai-model.ts';
 
 export class ModelRegistry {
@@ -17,9 +20,10 @@ export class ModelRegistry {
     this.openai = openai;
   }
 
-  /** The model, or undefined for a name this proxy does not offer. */
-  get(id: string): AgentModel | undefined {
+  /** The model, or undefined for a name this proxy does not offer. A verification run's comes from its config. */
+  get(id: string, config?: RunConfig): AgentModel | undefined {
     if (id === this.baseline.id) return this.baseline;
+    if (id === REPLAY_MODEL) return config?.replay ? new ReplayModel(config.replay) : undefined;
     if (!this.openai.models.includes(id)) return undefined;
     let model = this.remote.get(id);
     if (!model) {

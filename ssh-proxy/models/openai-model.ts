@@ -3,11 +3,11 @@
 import OpenAI from 'openai';
 import { describeIssues } from '../../schema/issues.ts';
 import type { LlmErrorClass } from '../../schema/protocol.ts';
-import type { AgentModel, CallReport, ModelAnswer, ModelDecision, PlanInput, ReflectInput } from './agent-model.ts';
+import type { AgentModel, CallReport, FinalInput, FinalPlan, ModelAnswer, ModelDecision, PlanInput, ReflectInput } from './agent-model.ts';
 import { backoffDelay, sleep } from './backoff.ts';
 import type { ClassifiedError } from './llm-errors.ts';
 import { classifyLlmError } from './llm-errors.ts';
-import { parseLessons, planMessages, reflectMessages, runCommandArgsSchema, submitPasswordArgsSchema, TOOLS } from './openai-prompts.ts';
+import { FINAL_TOOL, FINAL_TOOL_NAME, finalCommandsArgsSchema, finalMessages, parseLessons, planMessages, reflectMessages, runCommandArgsSchema, submitPasswordArgsSchema, TOOLS } from './openai-prompts.ts';
 
 export type OpenAiSettings = {
   baseUrl: string;
@@ -46,6 +46,16 @@ export class OpenAiModel implements AgentModel {
       const lessons = parseLessons(c.choices[0]?.message?.content ?? '');
       return lessons.length ? { ok: true, value: lessons } : { ok: false, errorClass: 'empty_response', message: `${this.id} wrote no lessons` };
     });
+  }
+
+  finalAttempt(input: FinalInput, signal: AbortSignal): Promise<ModelAnswer<FinalPlan>> {
+    const request = {
+      model: this.id,
+      messages: finalMessages(input),
+      tools: [FINAL_TOOL],
+      tool_choice: { type: 'function' as const, function: { name: FINAL_TOOL_NAME } },
+    };
+    return this.call('final', request, signal, (c) => this.parseFinal(c));
   }
 
   private async call<T>(
@@ -130,6 +140,23 @@ export class OpenAiModel implements AgentModel {
       return { ok: true, value: { kind: 'submit_password', callId, thinking, password: parsed.data.password } };
     }
     return { ok: false, errorClass: 'malformed_response', message: `${this.id} called an unknown tool "${call.function.name}"` };
+  }
+
+  private parseFinal(completion: Completion): Parsed<FinalPlan> {
+    const message = completion.choices?.[0]?.message;
+    const call = message?.tool_calls?.find((c) => c.type === 'function');
+    if (!call || call.type !== 'function' || call.function.name !== FINAL_TOOL_NAME) {
+      return { ok: false, errorClass: 'malformed_response', message: `${this.id} did not call final_commands for the final attempt` };
+    }
+    let args: unknown;
+    try {
+      args = JSON.parse(call.function.arguments || '{}');
+    } catch {
+      return { ok: false, errorClass: 'malformed_response', message: `${this.id} sent final_commands arguments that are not JSON` };
+    }
+    const parsed = finalCommandsArgsSchema.safeParse(args);
+    if (!parsed.success) return { ok: false, errorClass: 'malformed_response', message: `${this.id} sent bad final_commands arguments: ${describeIssues(parsed.error)}` };
+    return { ok: true, value: { thinking: (message?.content ?? '').trim(), commands: parsed.data.commands } };
   }
 
   private cost(promptTokens: number, completionTokens: number): number | null {

@@ -2,7 +2,8 @@
 // far as a tool-calling transcript. Tool arguments coming back are validated with zod.
 import type OpenAI from 'openai';
 import { z } from 'zod';
-import type { PlanInput, ReflectInput } from './agent-model.ts';
+import type { FinalInput, PlanInput, ReflectInput } from './agent-model.ts';
+import { FINAL_MAX_COMMANDS } from './agent-model.ts';
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type Tool = OpenAI.Chat.Completions.ChatCompletionTool;
@@ -28,6 +29,30 @@ export const TOOLS: Tool[] = [
     },
   },
 ];
+
+export const finalCommandsArgsSchema = z.strictObject({
+  commands: z
+    .array(z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters'))
+    .min(1, 'must name at least one command')
+    .max(FINAL_MAX_COMMANDS, `must be at most ${FINAL_MAX_COMMANDS} commands`),
+});
+
+export const FINAL_TOOL_NAME = 'final_commands';
+
+/** The one tool of the final attempt: the command sequence to run. */
+export const FINAL_TOOL: Tool = {
+  type: 'function',
+  function: {
+    name: FINAL_TOOL_NAME,
+    description: `Run these commands in order (at most ${FINAL_MAX_COMMANDS}), each a fresh non-interactive exec in the home directory; the next level's password must appear in their output.`,
+    parameters: {
+      type: 'object',
+      properties: { commands: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: FINAL_MAX_COMMANDS } },
+      required: ['commands'],
+      additionalProperties: false,
+    },
+  },
+};
 
 const SYSTEM = `You are playing the OverTheWire Bandit wargame over SSH.
 You are logged in as bandit<N> and must find the password of bandit<N+1>.
@@ -93,4 +118,16 @@ export function parseLessons(text: string): string[] {
     .filter((line) => line.length > 0)
     .slice(0, 3)
     .map((line) => line.slice(0, 300));
+}
+
+/** The final-attempt request: every lesson and the last commands of each attempt, one tool call back. */
+export function finalMessages(input: FinalInput): Message[] {
+  const attempts = input.attempts.map((a) => `Attempt ${a.attempt}:\n${a.commands.map((c) => `$ ${c}`).join('\n') || '(no commands)'}`).join('\n');
+  return [
+    {
+      role: 'system',
+      content: `${SYSTEM}\nThis is the final attempt: every retry at this level is used up. From all lessons and the commands already tried, write the shortest command sequence that prints the next level's password, and call final_commands once.`,
+    },
+    { role: 'user', content: `${levelBrief(input)}\n\nThe last commands of each attempt:\n${attempts || '(none)'}` },
+  ];
 }

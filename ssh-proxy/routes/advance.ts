@@ -25,10 +25,13 @@ export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarg
     if (!parsed.success) return c.json(fail('invalid_request', describeIssues(parsed.error), issueList(parsed.error)), 400);
     const request = parsed.data;
     const target = targets[request.config.target];
-    const model = deps.models.get(request.config.model);
-    if (!model) {
+    const model = deps.models.get(request.config.model, request.config);
+    const knowledgeId = request.config.knowledgeModel ?? request.config.model;
+    const knowledge = knowledgeId === request.config.model ? model : deps.models.get(knowledgeId, request.config);
+    if (!model || !knowledge) {
       const offered = deps.models.list().map((m) => m.id).join(', ');
-      return c.json(fail('unknown_model', `config.model: "${request.config.model}" is not offered here; use one of: ${offered}`), 400);
+      const [field, id] = model ? ['config.knowledgeModel', knowledgeId] : ['config.model', request.config.model];
+      return c.json(fail('unknown_model', `${field}: "${id}" is not offered here; use one of: ${offered}`), 400);
     }
 
     let from: RunFrom<BanditState>;
@@ -48,7 +51,7 @@ export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarg
       return c.json(fail('run_busy', `run ${request.runId} already has a call in progress; try again when it ends`), 409);
     }
     deps.running.add(request.runId);
-    const stream = advanceStream(request, target, model, from, deps, c.req.raw.signal);
+    const stream = advanceStream(request, target, { model, knowledge }, from, deps, c.req.raw.signal);
     return new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' } });
   });
 }

@@ -12,6 +12,8 @@ export type BanditDeps = {
   config: RunConfig;
   target: GameTarget;
   model: AgentModel;
+  /** The model asked for the final attempt (config.knowledgeModel, else the run's model). */
+  knowledge: AgentModel;
   shell: LevelShell;
   /** Sends an event to the Durable Object (the caller stamps ts). */
   emit: (event: RunEventBody) => void;
@@ -40,7 +42,7 @@ export function planInput(s: BanditState, ctx: BanditContext): PlanInput {
 }
 
 /** Emits an llm_call event and a trace per model request; returns the advanced id counter. */
-export function reportCalls(s: BanditState, ctx: BanditContext, calls: readonly CallReport[]): number {
+export function reportCalls(s: BanditState, ctx: BanditContext, calls: readonly CallReport[], model: AgentModel = ctx.model): number {
   let serial = s.serial;
   for (const call of calls) {
     serial += 1;
@@ -48,7 +50,7 @@ export function reportCalls(s: BanditState, ctx: BanditContext, calls: readonly 
     ctx.emit({
       type: 'llm_call',
       callId,
-      model: ctx.model.id,
+      model: model.id,
       stage: call.stage,
       level: s.level,
       promptTokens: call.promptTokens,

@@ -20,6 +20,7 @@ export function pause(s: BanditState, ctx: BanditContext): Command<BanditState> 
       maxRetries: ctx.config.maxRetries,
       lastError: s.fault?.message ?? s.lastError,
       lessons: s.lessons,
+      ...(s.finalReport ? { finalAttempt: s.finalReport } : {}),
     };
     // The stream turns the interrupt into user_action_required, as its last event (advance-stream.ts).
     return interrupt(pending);
@@ -40,7 +41,7 @@ export function pause(s: BanditState, ctx: BanditContext): Command<BanditState> 
   const hint = answer.hint ? [{ text: answer.hint, source: 'user' as const, level: s.level }] : [];
   const goto = s.fault?.resumeAt ?? 'connect';
   return new Command({
-    update: { lessons: [...s.lessons, ...hint], retryCount: 0, lastLoop: null, fault: null, decision: null, failure: null },
+    update: { lessons: [...s.lessons, ...hint], retryCount: 0, lastLoop: null, fault: null, decision: null, failure: null, finalReport: null },
     goto,
   });
 }

@@ -5,6 +5,10 @@ import type { BanditState } from '../bandit-state.ts';
 import { freshAttempt } from '../bandit-state.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { planInput, reportCalls } from './bandit-deps.ts';
+import { failedVerdict } from '../replay-check.ts';
+
+/** Commands of each failed attempt the final attempt is shown. */
+const TAIL_COMMANDS = 5;
 
 /** Lessons kept per level; the oldest model lessons go first, a person's hints stay. */
 const MAX_LESSONS = 12;
@@ -18,6 +22,13 @@ const FAILURE_WORDS: Record<AttemptFailure, string> = {
 
 export async function reflect(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {
   const failure = s.failure ?? 'no_progress';
+  const replay = ctx.config.replay;
+  if (replay) {
+    // A verification run stops at its first failed level, with its verdict; there is nothing to retry.
+    const { verdict, detail } = failedVerdict(replay, s);
+    ctx.emit({ type: 'verify_level', level: s.level, verdict, detail, originalRunId: replay.of });
+    return { decision: null, finished: 'stopped', finishNote: `verification stopped at level ${s.level}: ${verdict} (${detail})` };
+  }
   const answer = await ctx.model.reflect({ ...planInput(s, ctx), failure: FAILURE_WORDS[failure] }, ctx.signal);
   const serial = reportCalls(s, ctx, answer.calls);
   if (!answer.ok) {
@@ -33,7 +44,9 @@ export async function reflect(s: BanditState, ctx: BanditContext): Promise<Parti
 
   const loopCommand = failure === 'loop_detected' && s.decision?.kind === 'run_command' ? s.decision.command : null;
   const lastError = `attempt ${Math.max(1, s.attempt)} at level ${s.level} failed: ${FAILURE_WORDS[failure]}`;
-  const base = { serial, lessons, retryCount, lastLoop: loopCommand, lastError, decision: null };
+  const commands = s.history.flatMap((t) => (t.kind === 'command' ? [t.command] : []));
+  const attemptTails = [...s.attemptTails, { attempt: Math.max(1, s.attempt), commands: commands.slice(-TAIL_COMMANDS) }];
+  const base = { serial, lessons, retryCount, lastLoop: loopCommand, lastError, decision: null, attemptTails };
   if (retryCount >= maxRetries) {
     return { ...base, fault: { reason: 'max_retries', message: `no password after ${retryCount} attempts; ${lastError}`, resumeAt: 'connect' } };
   }

@@ -18,7 +18,7 @@ export async function validate(s: BanditState, ctx: BanditContext): Promise<Part
     const login = await ctx.shell.login(next, candidate, ctx.signal);
     if (login.ok) {
       ctx.emit({ type: 'password_found', level: s.level, password: candidate });
-      return { found: candidate, decision: null, fault: null, lastError: null };
+      return { found: candidate, solvedBy: decision.from === 'user' ? 'person' : 'agent', decision: null, fault: null, lastError: null };
     }
     if (login.failure.kind === 'aborted') return {};
     if (login.failure.kind !== 'auth') {

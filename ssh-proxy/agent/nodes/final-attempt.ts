@@ -1,0 +1,69 @@
+// final_attempt: the level's retries are used up. Before a person is asked, one more model call (the
+// knowledge model, when one is set) gets every lesson and the last commands of each attempt and answers
+// with a short command sequence. The graph runs it; a password-shaped token in its output that logs in
+// as the next level solves the level. Otherwise the run pauses as it would have, and the question
+// says what was tried.
+import type { BanditState } from '../bandit-state.ts';
+import { FINAL_MAX_COMMANDS } from '../../models/agent-model.ts';
+import { capText } from '../../ssh/output-collector.ts';
+import { passwordShapedTokens, passwordShapeProblem } from '../../targets/target.ts';
+import type { BanditContext } from './bandit-deps.ts';
+import { HISTORY_OUTPUT_CHARS, planInput, reportCalls } from './bandit-deps.ts';
+
+/** Candidates tried by login at most; more would be guessing, not a solution. */
+const MAX_CANDIDATES = 3;
+
+export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {
+  const answer = await ctx.knowledge.finalAttempt({ ...planInput(s, ctx), attempts: s.attemptTails }, ctx.signal);
+  let serial = reportCalls(s, ctx, answer.calls, ctx.knowledge);
+  if (!answer.ok) {
+    if (answer.failure.errorClass === 'aborted') return {};
+    ctx.emit({ type: 'error', code: `llm_${answer.failure.errorClass}`, message: `the final attempt got no answer: ${answer.failure.message}`, level: s.level });
+    return { serial, finalReport: { commands: [], outcome: `the final attempt got no answer from ${ctx.knowledge.id}: ${answer.failure.message}` } };
+  }
+  const { thinking, commands } = answer.value;
+  const ran = commands.slice(0, FINAL_MAX_COMMANDS);
+  if (thinking) ctx.emit({ type: 'thinking', level: s.level, text: `Final attempt: ${thinking}` });
+
+  const outputs: string[] = [];
+  for (const command of ran) {
+    serial += 1;
+    const commandId = `cmd_${serial}`;
+    ctx.emit({ type: 'command', level: s.level, commandId, command });
+    const result = await ctx.shell.exec(s.level, s.password ?? '', command, ctx.signal);
+    if (!result.ok) {
+      if (result.failure.kind === 'aborted') return {};
+      outputs.push(`[${result.failure.message}]`);
+      ctx.emit({ type: 'error', code: `ssh_${result.failure.kind}`, message: result.failure.message, level: s.level });
+      continue;
+    }
+    ctx.emit({ type: 'output', level: s.level, commandId, ...pick(result) });
+    outputs.push(capText(`${result.stdout}\n${result.stderr}`, HISTORY_OUTPUT_CHARS).text);
+  }
+  const levelCommands = s.levelCommands + ran.length;
+
+  const refused = new Set([...s.tried, s.password ?? '']);
+  const candidates = [...new Set(outputs.flatMap(passwordShapedTokens))].filter((t) => !refused.has(t) && !passwordShapeProblem(t, s.level + 1));
+  const tried: string[] = [];
+  for (const candidate of candidates.slice(0, MAX_CANDIDATES)) {
+    const login = await ctx.shell.login(s.level + 1, candidate, ctx.signal);
+    if (!login.ok && login.failure.kind === 'aborted') return {};
+    if (login.ok) {
+      ctx.emit({ type: 'password_found', level: s.level, password: candidate });
+      const outcome = `solved: ${ctx.target.username(s.level + 1)} accepted a password its output showed`;
+      return { serial, levelCommands, found: candidate, solvedBy: 'final_attempt', fault: null, lastError: null, finalReport: { commands: ran, outcome } };
+    }
+    tried.push(candidate);
+  }
+  const outcome =
+    ran.length === 0
+      ? `${ctx.knowledge.id} proposed no commands`
+      : candidates.length === 0
+        ? `its ${ran.length} command(s) printed nothing shaped like a password`
+        : `${tried.length} candidate(s) from its output did not log in as ${ctx.target.username(s.level + 1)}`;
+  return { serial, levelCommands, tried: [...s.tried, ...tried], finalReport: { commands: ran, outcome } };
+}
+
+function pick(result: { stdout: string; stderr: string; exitCode: number | null; durationMs: number; truncated: boolean }) {
+  return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, durationMs: result.durationMs, truncated: result.truncated };
+}

@@ -23,7 +23,7 @@ beforeAll(async () => {
     PROXY_SLICE_MS: '60000',
     OPENAI_BASE_URL: fake.baseUrl,
     OPENAI_API_KEY: API_KEY,
-    OPENAI_MODELS: 'fake-model',
+    OPENAI_MODELS: 'fake-model,fake-knowledge',
     OPENAI_TIMEOUT_MS: '300',
     LLM_MAX_ATTEMPTS: '3',
     LLM_BACKOFF_MS: '5',
@@ -46,6 +46,18 @@ function solver(request: ChatRequest): FakeReply {
   const found = passwordShapedTokens(String(results.at(-1)?.content ?? ''));
   if (found[0]) return toolCall('submit_password', { password: found[0] }, 'The readme holds it.');
   return toolCall('run_command', { command: 'cat readme' }, 'The goal says the password is in readme.');
+}
+
+const isFinalCall = (request: ChatRequest) => JSON.stringify(request.tools ?? []).includes('"final_commands"');
+
+/** The knowledge model's answer to the final attempt: a final_commands tool call. */
+function finalCommands(commands: string[], thinking: string): FakeReply {
+  const reply = toolCall('run_command', {}, thinking);
+  const body = reply.body as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] };
+  const fn = body.choices[0]!.message.tool_calls[0]!.function;
+  fn.name = 'final_commands';
+  fn.arguments = JSON.stringify({ commands });
+  return reply;
 }
 
 describe('agent with an OpenAI-compatible model', () => {
@@ -121,7 +133,8 @@ describe('agent with an OpenAI-compatible model', () => {
     fake.respond((request, n) =>
       request.tools ? toolCall('submit_password', { password: `Wrong${String(n).padStart(27, '0')}` }) : textReply('1. Guessing does not work.\n2. Read files first.'),
     );
-    const reply = await play({ endLevel: 0, maxRetries: 2, budget: 3 });
+    const reply = await play({ endLevel: 0, maxRetries: 2, budget: 3, finalAttempt: false });
+    expect(ofType(reply.events, 'llm_call').filter((c) => c.stage === 'final')).toEqual([]);
     const failed = ofType(reply.events, 'attempt_failed');
     expect(failed.map((f) => [f.attempt, f.retryCount, f.reason])).toEqual([
       [1, 1, 'budget_spent'],
@@ -135,6 +148,45 @@ describe('agent with an OpenAI-compatible model', () => {
     expect(reply.events.at(-1)).toHaveProperty('lessons', expect.arrayContaining([expect.objectContaining({ text: 'Read files first.' })]));
     expect(ofType(reply.events, 'run_complete')).toEqual([]);
     expect(reply.end.outcome).toBe('interrupted');
+  });
+
+  it('makes a final attempt after the last retry: the knowledge model\'s commands run and their password solves the level', async () => {
+    const before = fake.requests.length;
+    fake.respond((request, n) => {
+      if (isFinalCall(request)) return finalCommands(['ls -la', 'cat readme'], 'Every lesson says: read the readme.');
+      return request.tools ? toolCall('run_command', { command: `echo guess ${n}` }) : textReply('- the readme was never read');
+    });
+    const reply = await play({ endLevel: 0, maxRetries: 2, budget: 2, knowledgeModel: 'fake-knowledge' });
+    const finals = ofType(reply.events, 'llm_call').filter((c) => c.stage === 'final');
+    expect(finals.map((c) => [c.model, c.errorClass])).toEqual([['fake-knowledge', null]]);
+    // The knowledge model was shown every lesson and the last commands of each attempt.
+    const finalRequest = fake.requests.slice(before).find((r) => isFinalCall(r.body))!.body;
+    const shown = JSON.stringify(finalRequest.messages);
+    expect(shown).toContain('the readme was never read');
+    expect(shown).toMatch(/Attempt 1:\\n\$ echo guess \d+/);
+    expect(shown).toMatch(/Attempt 2:/);
+    expect(finalRequest.model).toBe('fake-knowledge');
+    // Its commands ran after the second failed attempt, and the level is recorded as solved by it.
+    const types = reply.events.map((e) => e.type);
+    expect(types.lastIndexOf('attempt_failed')).toBeLessThan(types.indexOf('password_found'));
+    expect(ofType(reply.events, 'command').slice(-2).map((c) => c.command)).toEqual(['ls -la', 'cat readme']);
+    expect(ofType(reply.events, 'level_complete')).toEqual([expect.objectContaining({ level: 0, solvedBy: 'final_attempt' })]);
+    expect(ofType(reply.events, 'user_action_required')).toEqual([]);
+    expect(reply.events.at(-1)).toMatchObject({ type: 'run_complete', status: 'completed', levelsSolved: 1 });
+  });
+
+  it('pauses as before when the final attempt finds nothing, and the question says what it tried', async () => {
+    fake.respond((request) => {
+      if (isFinalCall(request)) return finalCommands(['ls'], 'Maybe it is listed.');
+      return request.tools ? toolCall('run_command', { command: 'echo nothing' }) : textReply('- nothing worked');
+    });
+    const reply = await play({ endLevel: 0, maxRetries: 1, budget: 1 });
+    expect(ofType(reply.events, 'llm_call').filter((c) => c.stage === 'final').map((c) => c.model)).toEqual(['fake-model']);
+    const last = reply.events.at(-1);
+    expect(last).toMatchObject({ type: 'user_action_required', reason: 'max_retries', finalAttempt: { commands: ['ls'], outcome: expect.stringMatching(/printed nothing shaped like a password/) } });
+    expect(ofType(reply.events, 'run_complete')).toEqual([]);
+    expect(ofType(reply.events, 'password_found')).toEqual([]);
+    expect(reply.end).toMatchObject({ outcome: 'interrupted', interrupt: { finalAttempt: { commands: ['ls'] } } });
   });
 
   it('ends an attempt on a loop, and pauses with loop_detected when the loop survives a retry', async () => {
@@ -152,6 +204,7 @@ describe('agent with an OpenAI-compatible model', () => {
     expect(modelListSchema.parse(await response.json()).models).toEqual([
       { id: 'baseline', provider: 'baseline', available: true },
       { id: 'fake-model', provider: 'openai', available: true },
+      { id: 'fake-knowledge', provider: 'openai', available: true },
     ]);
   });
 });

@@ -1,0 +1,39 @@
+// Secrets out of an archive: every level password the run proved and every private key its outputs
+// showed become placeholders in every file, unless the caller asked for them.
+import type { RunEvent } from '../../schema/protocol.ts';
+
+export type Redaction = { placeholder: string; kind: 'password' | 'private_key'; level: number | null };
+
+const PRIVATE_KEY = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g;
+
+/** The run's secrets, each with its placeholder. bandit0's password is the game's public one and stays. */
+export function secretsOf(events: readonly RunEvent[]): { value: string; redaction: Redaction }[] {
+  const found = new Map<string, { value: string; redaction: Redaction }>();
+  for (const event of events) {
+    if (event.type === 'password_found' && event.password !== '[redacted]' && !found.has(event.password)) {
+      const level = event.level + 1;
+      found.set(event.password, { value: event.password, redaction: { placeholder: `[REDACTED:bandit${level}-password]`, kind: 'password', level } });
+    }
+    if (event.type === 'output') {
+      for (const text of [event.stdout, event.stderr]) {
+        for (const match of text.matchAll(PRIVATE_KEY)) {
+          const key = match[0];
+          if (!found.has(key)) found.set(key, { value: key, redaction: { placeholder: `[REDACTED:private-key-${found.size + 1}]`, kind: 'private_key', level: event.level } });
+        }
+      }
+    }
+  }
+  return [...found.values()];
+}
+
+/** `text` with each secret replaced, as it stands and as it stands inside a JSON string. */
+export function redact(text: string, secrets: readonly { value: string; redaction: Redaction }[]): string {
+  let out = text;
+  // Longest first, so a key that contains a password is replaced whole.
+  for (const { value, redaction } of [...secrets].sort((a, b) => b.value.length - a.value.length)) {
+    for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) {
+      if (out.includes(form)) out = out.split(form).join(redaction.placeholder);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+// run.log: one readable line per event — time, level, node (or event type), text.
+import type { RunEvent } from '../../schema/protocol.ts';
+
+const oneLine = (text: string, max = 300): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+};
+
+function describe(event: RunEvent): string {
+  switch (event.type) {
+    case 'run_created':
+      return `run created: ${event.config.model} on ${event.config.target}, levels ${event.config.startLevel}-${event.config.endLevel}, ${event.config.maxRetries} retries, budget ${event.config.budget}`;
+    case 'status_changed':
+      return `${event.from} -> ${event.to}${event.reason ? ` (${event.reason})` : ''}`;
+    case 'level_started':
+      return `attempt ${event.attempt} (retries used: ${event.retryCount})`;
+    case 'thinking':
+      return oneLine(event.text);
+    case 'command':
+      return `$ ${oneLine(event.command)}`;
+    case 'output':
+      return `exit ${event.exitCode ?? 'none'} in ${event.durationMs} ms, ${event.stdout.length + event.stderr.length} chars${event.truncated ? ' (truncated)' : ''}`;
+    case 'password_found':
+      return `bandit${event.level + 1}'s password proven: ${event.password}`;
+    case 'level_complete':
+      return `level solved in ${event.commands} commands, ${(event.durationMs / 1000).toFixed(1)} s, by ${event.solvedBy ?? 'agent'}`;
+    case 'attempt_failed':
+      return `attempt ${event.attempt} failed (${event.reason}), retry ${event.retryCount}/${event.maxRetries}${event.lessons.length ? `; lessons: ${event.lessons.map((l) => oneLine(l.text, 120)).join(' | ')}` : ''}`;
+    case 'llm_call':
+      return `${event.model} ${event.stage}: ${event.promptTokens} in / ${event.completionTokens} out, ${event.latencyMs} ms${event.costUsd !== null ? `, $${event.costUsd.toFixed(6)}` : ''}${event.errorClass ? `, error ${event.errorClass}` : ''}`;
+    case 'node':
+      return `${event.durationMs} ms, ${event.status}${event.error ? `: ${oneLine(event.error)}` : ''}`;
+    case 'error':
+      return `${event.code}: ${oneLine(event.message)}`;
+    case 'user_action_required':
+      return `paused (${event.reason}): ${oneLine(event.lastError ?? 'waiting for a person')}`;
+    case 'user_action_resolved':
+      return `${event.action} by ${event.by}${event.hint ? `, hint: ${oneLine(event.hint)}` : ''}`;
+    case 'verify_level':
+      return `${event.verdict}: ${oneLine(event.detail)} (original ${event.originalRunId})`;
+    case 'run_complete':
+      return `run ${event.status}, ${event.levelsSolved} level(s) solved${event.reason ? ` (${oneLine(event.reason)})` : ''}`;
+  }
+}
+
+export function runLog(events: readonly RunEvent[]): string {
+  let level: number | null = null;
+  const lines = events.map((event) => {
+    if ('level' in event && typeof event.level === 'number') level = event.level;
+    const node = event.type === 'node' ? event.name : event.type;
+    return `${event.ts}  L${level === null ? '--' : String(level).padStart(2, '0')}  ${node.padEnd(22)}  ${describe(event)}`;
+  });
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,78 @@
+// The levels a run solved and the commands that solved each, folded from its event log: the commands
+// of the attempt that proved the password (or of the final attempt, when that solved it). Both the
+// archive's replay scripts and a verification run's plan are built from this.
+import type { RunEvent, SolvedBy } from '../../schema/protocol.ts';
+import type { ReplayPlan } from '../../schema/run.ts';
+
+export type SolvedLevel = {
+  level: number;
+  commands: { command: string; exitCode: number | null }[];
+  /** As the event log holds it: "[redacted]" when a person typed it. */
+  password: string;
+  solvedBy: SolvedBy;
+};
+
+/** What the proxy puts in place of a password a person typed. */
+const REDACTED_BY_PROXY = '[redacted]';
+
+export function solvedLevels(events: readonly RunEvent[]): SolvedLevel[] {
+  const solved: SolvedLevel[] = [];
+  let commands: { id: string; command: string; exitCode: number | null }[] = [];
+  let password: string | null = null;
+  for (const event of events) {
+    switch (event.type) {
+      case 'level_started':
+        commands = [];
+        password = null;
+        break;
+      case 'llm_call':
+        // The final attempt's own commands are what solved the level, when it did.
+        if (event.stage === 'final') commands = [];
+        break;
+      case 'command':
+        commands.push({ id: event.commandId, command: event.command, exitCode: null });
+        break;
+      case 'output': {
+        const run = commands.find((c) => c.id === event.commandId);
+        if (run) run.exitCode = event.exitCode;
+        break;
+      }
+      case 'password_found':
+        password = event.password;
+        break;
+      case 'level_complete':
+        if (password !== null) {
+          solved.push({ level: event.level, commands: commands.map(({ command, exitCode }) => ({ command, exitCode })), password, solvedBy: event.solvedBy ?? 'agent' });
+        }
+        password = null;
+        commands = [];
+        break;
+    }
+  }
+  return solved;
+}
+
+/** The levels a replay can re-solve: in a row from `startLevel`, each proven by the agent's own commands. */
+export function replayableLevels(solved: readonly SolvedLevel[], startLevel: number): SolvedLevel[] {
+  const chain: SolvedLevel[] = [];
+  for (const level of solved) {
+    const next = startLevel + chain.length;
+    if (level.level !== next || level.solvedBy === 'person' || level.password === REDACTED_BY_PROXY || level.commands.length === 0) break;
+    chain.push(level);
+  }
+  return chain;
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The plan a verification run of `runId` re-plays; null when no level can be replayed. */
+export async function replayPlan(runId: string, levels: readonly SolvedLevel[]): Promise<ReplayPlan | null> {
+  if (levels.length === 0) return null;
+  return {
+    of: runId,
+    levels: await Promise.all(levels.map(async (l) => ({ level: l.level, commands: l.commands, passwordSha256: await sha256Hex(l.password) }))),
+  };
+}

@@ -1,0 +1,65 @@
+// terminal.cast: the run's SSH session as an asciicast v2 recording (the format `asciinema play` and
+// asciinema-player read): a header line, then [seconds, "o", text] lines. The agent runs each command
+// as its own exec, so the recording shows them the way a person at a prompt would have seen them:
+// the login of each level, then prompt, command and output, at the times the run recorded.
+import type { RunEvent } from '../../schema/protocol.ts';
+import type { RunConfig } from '../../schema/run.ts';
+
+const WIDTH = 120;
+const HEIGHT = 36;
+/** Pauses longer than this (a person thinking, a slow model) play as this long. */
+const IDLE_TIME_LIMIT_S = 2;
+
+/** Terminal text: bare newlines become CR LF, as a terminal in raw mode expects. */
+const crlf = (text: string): string => text.replace(/\r?\n/g, '\r\n');
+
+export function terminalCast(runId: string, config: RunConfig, events: readonly RunEvent[], host: string): string {
+  const start = events[0] ? Date.parse(events[0].ts) : 0;
+  const header = {
+    version: 2,
+    width: WIDTH,
+    height: HEIGHT,
+    timestamp: Math.floor(start / 1000),
+    idle_time_limit: IDLE_TIME_LIMIT_S,
+    title: `bandit-runner ${runId}: ${config.model} on ${config.target}`,
+    env: { TERM: 'xterm-256color', SHELL: '/bin/bash' },
+  };
+  const lines = [JSON.stringify(header)];
+  let last = 0;
+  const out = (ts: string, text: string) => {
+    // Times never go backwards, even if two events share a millisecond.
+    last = Math.max(last, (Date.parse(ts) - start) / 1000);
+    lines.push(JSON.stringify([Number(last.toFixed(3)), 'o', text]));
+  };
+  let level = config.startLevel;
+  const prompt = () => `\x1b[1;32mbandit${level}@bandit\x1b[0m:\x1b[1;34m~\x1b[0m$ `;
+  for (const event of events) {
+    switch (event.type) {
+      case 'level_started':
+        level = event.level;
+        out(event.ts, crlf(`\x1b[2m$ ssh bandit${level}@${host} -p 2220   # attempt ${event.attempt}\x1b[0m\n`));
+        break;
+      case 'command':
+        out(event.ts, `${prompt()}${crlf(event.command)}\r\n`);
+        break;
+      case 'output': {
+        const text = event.stdout + (event.stderr ? `\x1b[31m${event.stderr}\x1b[0m` : '');
+        if (text) out(event.ts, crlf(text.endsWith('\n') ? text : `${text}\n`));
+        break;
+      }
+      case 'password_found':
+        out(event.ts, crlf(`\x1b[1;33m# bandit${event.level + 1}'s password: ${event.password}\x1b[0m\n`));
+        break;
+      case 'user_action_required':
+        out(event.ts, crlf(`\x1b[1;35m# paused (${event.reason}): ${event.lastError ?? 'the agent asks for help'}\x1b[0m\n`));
+        break;
+      case 'user_action_resolved':
+        out(event.ts, crlf(`\x1b[1;35m# ${event.action}${event.hint ? ` with a hint: ${event.hint}` : ''}\x1b[0m\n`));
+        break;
+      case 'run_complete':
+        out(event.ts, crlf(`\x1b[1m# run ${event.status}: ${event.levelsSolved} level(s) solved\x1b[0m\n`));
+        break;
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

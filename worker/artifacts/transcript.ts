@@ -1,0 +1,83 @@
+// transcript.md: the run as a person reads it — per level its goal, then each attempt's thinking,
+// commands and outputs, the lessons, the pauses and hints, and how the level ended.
+import { levelGoal } from '../../schema/levels.ts';
+import type { RunEvent } from '../../schema/protocol.ts';
+import type { RunSummary } from '../../schema/run.ts';
+
+/** Characters of each output in the transcript; events.jsonl has every one whole. */
+const OUTPUT_CHARS = 2_000;
+
+const fence = (text: string): string => {
+  const ticks = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `${ticks}\n${text.replace(/\n$/, '')}\n${ticks}`;
+};
+const quote = (text: string): string => text.split('\n').map((line) => `> ${line}`).join('\n');
+const cut = (text: string): string => (text.length > OUTPUT_CHARS ? `${text.slice(0, OUTPUT_CHARS)}\n… (${text.length - OUTPUT_CHARS} more characters in events.jsonl)` : text);
+
+export function transcript(run: RunSummary, events: readonly RunEvent[]): string {
+  const { config } = run;
+  const out = [
+    `# Run ${run.id}`,
+    '',
+    `${config.model} on the ${config.target} target, levels ${config.startLevel}–${config.endLevel}, ${config.maxRetries} retries of ${config.budget} steps. ` +
+      `Status: **${run.status}**, ${run.levelsSolved} level(s) solved.`,
+  ];
+  let level: number | null = null;
+  const heading = (next: number) => {
+    if (level === next) return;
+    level = next;
+    out.push('', `## Level ${next} → ${next + 1}`, '', `**Goal:** ${levelGoal(config.target, next)}`);
+  };
+  for (const event of events) {
+    switch (event.type) {
+      case 'level_started':
+        heading(event.level);
+        out.push('', `### Attempt ${event.attempt}`);
+        break;
+      case 'thinking':
+        heading(event.level);
+        out.push('', quote(event.text));
+        break;
+      case 'command':
+        heading(event.level);
+        out.push('', fence(`$ ${event.command}`));
+        break;
+      case 'output': {
+        const text = event.stdout + (event.stderr ? `${event.stdout && !event.stdout.endsWith('\n') ? '\n' : ''}[stderr]\n${event.stderr}` : '');
+        out.push(fence(cut(text) || '(no output)'), `exit ${event.exitCode ?? 'none'}, ${event.durationMs} ms${event.truncated ? ', output truncated by the proxy' : ''}`);
+        break;
+      }
+      case 'attempt_failed':
+        out.push('', `**Attempt ${event.attempt} failed** (${event.reason}); ${event.retryCount} of ${event.maxRetries} retries used.`);
+        if (event.lessons.length) out.push('', 'Lessons:', ...event.lessons.map((l) => `- ${l.text}`));
+        break;
+      case 'llm_call':
+        if (event.stage === 'final') out.push('', `### Final attempt (${event.model})`);
+        break;
+      case 'password_found':
+        out.push('', `**Password proven** for bandit${event.level + 1}: \`${event.password}\``);
+        break;
+      case 'level_complete':
+        out.push('', `**Solved** by ${event.solvedBy === 'final_attempt' ? 'the final attempt' : event.solvedBy === 'person' ? 'a password a person gave' : 'the agent'} in ${event.commands} command(s), ${(event.durationMs / 1000).toFixed(1)} s.`);
+        break;
+      case 'user_action_required':
+        out.push('', `**Paused** (${event.reason}): ${event.lastError ?? 'the agent asks for help'}`);
+        if (event.finalAttempt) out.push('', `The final attempt ran ${event.finalAttempt.commands.map((c) => `\`${c}\``).join(', ') || 'nothing'}: ${event.finalAttempt.outcome}.`);
+        break;
+      case 'user_action_resolved':
+        out.push('', event.hint ? `**Hint from a person** (${event.by}):` : `**A person chose ${event.action}** (${event.by}).`);
+        if (event.hint) out.push('', quote(event.hint));
+        break;
+      case 'verify_level':
+        out.push('', `**Verification: ${event.verdict}** — ${event.detail}`);
+        break;
+      case 'error':
+        out.push('', `**Error** \`${event.code}\`: ${event.message}`);
+        break;
+      case 'run_complete':
+        out.push('', '---', '', `Run ${event.status}: ${event.levelsSolved} level(s) solved${event.reason ? ` (${event.reason})` : ''}.`);
+        break;
+    }
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -4,6 +4,7 @@
 import { Hono } from 'hono';
 import { requireAccess } from './auth.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
+import { artifactRoutes } from './routes/artifacts.ts';
 import { onError, onNotFound } from './errors.ts';
 import { healthRoutes } from './routes/health.ts';
 import { llmCallRoutes } from './routes/llm-calls.ts';
@@ -17,6 +18,7 @@ export const app = new Hono<{ Bindings: Env }>()
   .route('/api/health', healthRoutes)
   .route('/api/runs', runRoutes)
   .route('/api/runs', llmCallRoutes)
+  .route('/api/runs', artifactRoutes)
   .route('/api/models', modelRoutes)
   .route('/api/analytics', analyticsRoutes)
   .route('/api/openapi.json', openApiRoutes)

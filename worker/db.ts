@@ -1,5 +1,5 @@
 // D1 access through drizzle: the run index that the run list and analytics read.
-import { and, count, desc, eq, isNotNull, lt, lte, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, lt, lte, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import { llmCalls, runs } from '../schema/db.ts';
 import type { RunList, RunListItem, RunStatus } from '../schema/run.ts';
@@ -77,4 +77,9 @@ export async function llmCallWithChain(env: Env, runId: string, seq: number, cha
     .orderBy(desc(llmCalls.seq))
     .limit(chainRows);
   return { row, chain };
+}
+
+/** Every model call of a run, oldest first, with its stored request (whole or a delta). */
+export async function llmCallsOfRun(env: Env, runId: string) {
+  return database(env).select().from(llmCalls).where(eq(llmCalls.runId, runId)).orderBy(asc(llmCalls.seq));
 }

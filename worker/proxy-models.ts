@@ -2,7 +2,7 @@
 // POST /api/runs checks a new run's model against, so a run never starts on a model it cannot use.
 import type { ModelInfo } from '../schema/protocol.ts';
 import type { RunConfig } from '../schema/run.ts';
-import { BASELINE_MODEL } from '../schema/run.ts';
+import { BASELINE_MODEL, REPLAY_MODEL } from '../schema/run.ts';
 import { modelListSchema } from '../schema/protocol.ts';
 import { readSettings } from './env.ts';
 import { ApiError } from './errors.ts';
@@ -27,17 +27,24 @@ export async function offeredModels(env: Env): Promise<ModelInfo[]> {
   return parsed.data.models;
 }
 
-/** Refuses (400) a config whose model the proxy does not offer, or offers but cannot run now. */
+/**
+ * Refuses (400) a config whose model or knowledge model the proxy does not offer, or offers but cannot
+ * run now. A verification run's "replay" model is the proxy's own and needs no question.
+ */
 export async function checkModel(env: Env, config: RunConfig): Promise<void> {
   // Every proxy runs the offline baseline; it needs no question, so a brief proxy outage cannot stop it.
-  if (config.model === BASELINE_MODEL) return;
+  const asked = [...new Set([config.model, config.knowledgeModel])].filter((id): id is string => id !== undefined && id !== BASELINE_MODEL && id !== REPLAY_MODEL);
+  if (asked.length === 0) return;
   const models = await offeredModels(env);
-  const model = models.find((m) => m.id === config.model);
   const usable = models.filter((m) => m.available).map((m) => m.id);
-  if (!model) {
-    throw new ApiError(400, 'unknown_model', `model "${config.model}" is not offered; use one of: ${usable.join(', ')} (GET /api/models lists them)`);
-  }
-  if (!model.available) {
-    throw new ApiError(400, 'model_unavailable', `model "${config.model}" cannot run now: ${model.reason ?? 'the proxy says it is unavailable'}; usable now: ${usable.join(', ')}`);
+  for (const id of asked) {
+    const field = id === config.model ? 'model' : 'knowledgeModel';
+    const model = models.find((m) => m.id === id);
+    if (!model) {
+      throw new ApiError(400, 'unknown_model', `${field} "${id}" is not offered; use one of: ${usable.join(', ')} (GET /api/models lists them)`);
+    }
+    if (!model.available) {
+      throw new ApiError(400, 'model_unavailable', `${field} "${id}" cannot run now: ${model.reason ?? 'the proxy says it is unavailable'}; usable now: ${usable.join(', ')}`);
+    }
   }
 }

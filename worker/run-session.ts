@@ -93,6 +93,19 @@ export class RunSession extends DurableObject<Env> {
     return this.store.summary() ? { spans: buildTimeline(this.store.lastEvents(Number.MAX_SAFE_INTEGER)) } : null;
   }
 
+  /** What the archive and the verification routes read: the run, its whole log and its verifications. */
+  async fullRecord(): Promise<{ run: RunSummary; events: RunEvent[]; verifications: string[] } | null> {
+    const run = this.store.summary();
+    return run ? { run, events: this.store.lastEvents(Number.MAX_SAFE_INTEGER), verifications: this.store.verifications() } : null;
+  }
+
+  /** Notes a verification run of this run, for its archive and its page. */
+  async addVerification(runId: string): Promise<boolean> {
+    if (!this.store.summary()) return false;
+    this.store.addVerification(runId, Date.now());
+    return true;
+  }
+
   /** The seq of a model call in this run's log; null for an unknown run or call. */
   async callSeq(callId: string): Promise<number | null> {
     return this.store.summary() ? this.store.seqOfCall(callId) : null;

@@ -61,6 +61,17 @@ export class RunStore {
       singleton INTEGER PRIMARY KEY CHECK (singleton = 1), checkpoint TEXT, resume TEXT,
       failures INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
       completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0)`);
+    this.sql.exec('CREATE TABLE IF NOT EXISTS verifications (run_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)');
+  }
+
+  /** Notes a verification run of this run. */
+  addVerification(runId: string, now: number): void {
+    this.sql.exec('INSERT OR IGNORE INTO verifications (run_id, created_at) VALUES (?, ?)', runId, now);
+  }
+
+  /** The verification runs of this run, oldest first. */
+  verifications(): string[] {
+    return this.sql.exec<{ run_id: string }>('SELECT run_id FROM verifications ORDER BY created_at, run_id').toArray().map((r) => r.run_id);
   }
 
   /** The loop's state; a run created before the loop existed starts from nothing. */

@@ -1,6 +1,6 @@
 // /api/runs: create a run, read it, act on it, and watch it over a WebSocket.
 import { Hono } from 'hono';
-import { createRunBodySchema, eventsQuerySchema, runActionSchema, runIdSchema, runListQuerySchema } from '../../schema/run.ts';
+import { createRunBodySchema, eventsQuerySchema, runActionSchema, runListQuerySchema } from '../../schema/run.ts';
 import { listRuns } from '../db.ts';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
@@ -8,10 +8,12 @@ import { errorText } from '../error-text.ts';
 import { checkModel } from '../proxy-models.ts';
 import { newRunId } from '../run-id.ts';
 import { readJson } from '../validate.ts';
+import { checkedId, fromRun, sessionFor, unknownRun } from '../run-lookup.ts';
 
 export const runRoutes = new Hono<{ Bindings: Env }>()
   .post('/', async (c) => {
     const config = await readJson(c, createRunBodySchema);
+    if (config.replay) throw new ApiError(400, 'invalid_body', 'replay: a verification run is started with POST /api/runs/:id/verify on the run to verify');
     await checkModel(c.env, config);
     const id = newRunId();
     const run = await sessionFor(c.env, id).create(id, config);
@@ -59,24 +61,3 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     return sessionFor(c.env, id).fetch(c.req.raw);
   })
   .all('/:id/ws', methodNotAllowed(['GET']));
-
-function sessionFor(env: Env, id: string) {
-  return env.RUN_SESSION.get(env.RUN_SESSION.idFromName(id));
-}
-
-/** What `read` gets from the run's object; 404 for an id that names no run. */
-async function fromRun<T>(env: Env, id: string, read: (run: ReturnType<typeof sessionFor>) => Promise<T | null>): Promise<T> {
-  const found = await read(sessionFor(env, checkedId(id)));
-  if (found === null) throw unknownRun(id);
-  return found;
-}
-
-/** A syntactically valid run id; anything else cannot name a run, so it is a 404. */
-function checkedId(id: string): string {
-  if (!runIdSchema.safeParse(id).success) throw unknownRun(id);
-  return id;
-}
-
-function unknownRun(id: string): ApiError {
-  return new ApiError(404, 'run_not_found', `no run with id "${id.slice(0, 80)}"; list runs with GET /api/runs`);
-}

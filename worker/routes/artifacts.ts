@@ -1,0 +1,149 @@
+// A run's record leaving the tool: GET /api/runs/:id/artifacts (one zip), GET /api/runs/:id/terminal.cast
+// (the recording alone, for the browser's player), POST /api/runs/:id/verify (a verification run that
+// re-plays the solving commands without a model) and GET /api/runs/:id/verification (its reports).
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { describeIssues, issueList } from '../../schema/issues.ts';
+import { rebuildRequest } from '../../schema/request-delta.ts';
+import { REPLAY_MODEL, runConfigSchema } from '../../schema/run.ts';
+import type { RunSummary } from '../../schema/run.ts';
+import type { RunEvent } from '../../schema/protocol.ts';
+import { proxyHealthSchema } from '../../schema/protocol.ts';
+import type { ArchivedCall } from '../artifacts/build-archive.ts';
+import { archiveFiles, zipStream } from '../artifacts/build-archive.ts';
+import { replayableLevels, replayPlan, solvedLevels } from '../artifacts/solved-levels.ts';
+import { terminalCast } from '../artifacts/terminal-cast.ts';
+import { redact, secretsOf } from '../artifacts/redact.ts';
+import type { VerificationReport } from '../artifacts/verification-report.ts';
+import { verificationReport } from '../artifacts/verification-report.ts';
+import { llmCallsOfRun } from '../db.ts';
+import { readSettings } from '../env.ts';
+import { errorText } from '../error-text.ts';
+import { ApiError, methodNotAllowed } from '../errors.ts';
+import { newRunId } from '../run-id.ts';
+import { checkedId, sessionFor, unknownRun } from '../run-lookup.ts';
+
+/** ?secrets=include puts the run's passwords and keys in; the default leaves placeholders. */
+const secretsQuerySchema = z.strictObject({ secrets: z.enum(['redacted', 'include'], { error: 'must be "redacted" (the default) or "include"' }).default('redacted') });
+
+/** Verification runs: one attempt, enough steps for the longest solving sequence and a few candidates. */
+const VERIFY_EXTRA_STEPS = 5;
+
+type RunRecord = { run: RunSummary; events: RunEvent[]; verifications: string[] };
+
+async function recordOf(env: Env, id: string): Promise<RunRecord> {
+  const record = await sessionFor(env, checkedId(id)).fullRecord();
+  if (!record) throw unknownRun(id);
+  return record as RunRecord;
+}
+
+function secretsWanted(query: { [key: string]: string }): boolean {
+  const parsed = secretsQuerySchema.safeParse(query);
+  if (!parsed.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(parsed.error)}`, issueList(parsed.error));
+  return parsed.data.secrets === 'include';
+}
+
+/** The reports of the runs that verified this one. */
+async function reportsOf(env: Env, ids: readonly string[]): Promise<VerificationReport[]> {
+  const records = await Promise.all(ids.map((id) => sessionFor(env, id).fullRecord()));
+  return records.flatMap((r) => (r ? [verificationReport(r.run as RunSummary, r.events as RunEvent[])].filter((x): x is VerificationReport => x !== null) : []));
+}
+
+/** Every model call of the run with its request rebuilt; null when D1 does not answer. */
+async function archivedCalls(env: Env, runId: string): Promise<ArchivedCall[] | null> {
+  const rows = await llmCallsOfRun(env, runId).catch((err: unknown) => {
+    console.error(`artifacts of ${runId}: D1 did not answer: ${errorText(err)}`);
+    return null;
+  });
+  if (!rows) return null;
+  const stored = new Map(rows.map((row) => [row.id, row.request]));
+  return rows.map((row) => ({
+    seq: row.seq,
+    stage: row.stage,
+    model: row.model,
+    level: row.level,
+    promptTokens: row.promptTokens,
+    completionTokens: row.completionTokens,
+    latencyMs: row.latencyMs,
+    costUsd: row.costUsd,
+    errorClass: row.errorClass,
+    request: row.request === null ? null : rebuildRequest(row.id, (key) => stored.get(key)),
+    response: row.response,
+  }));
+}
+
+/** Where the practice range answers, as the proxy reports it; null when it cannot be asked. */
+async function practiceAddress(env: Env): Promise<string | null> {
+  const settings = readSettings(env);
+  if (!settings.ok) return null;
+  const response = await fetch(`${settings.settings.proxyUrl}/health`, { signal: AbortSignal.timeout(3_000) }).catch(() => null);
+  const parsed = proxyHealthSchema.safeParse(await response?.json().catch(() => null));
+  return parsed.success ? parsed.data.practice.address : null;
+}
+
+export const artifactRoutes = new Hono<{ Bindings: Env }>()
+  .get('/:id/artifacts', async (c) => {
+    const includeSecrets = secretsWanted(c.req.query());
+    const { run, events, verifications } = await recordOf(c.env, c.req.param('id'));
+    const [calls, verifiedBy, address] = await Promise.all([
+      archivedCalls(c.env, run.id),
+      reportsOf(c.env, verifications),
+      run.config.target === 'practice' ? practiceAddress(c.env) : Promise.resolve('bandit.labs.overthewire.org:2220'),
+    ]);
+    const host = address?.split(':')[0] ?? (run.config.target === 'practice' ? '127.0.0.1' : 'bandit.labs.overthewire.org');
+    const { files, manifest } = await archiveFiles({
+      run,
+      events,
+      calls,
+      report: verificationReport(run, events),
+      verifiedBy,
+      target: { address, host },
+      includeSecrets,
+    });
+    return new Response(zipStream(files, manifest), {
+      headers: {
+        'content-type': 'application/zip',
+        'content-disposition': `attachment; filename="${run.id}${includeSecrets ? '-with-secrets' : ''}.zip"`,
+        'cache-control': 'no-store',
+        'x-bandit-runner-secrets': includeSecrets ? 'included' : 'redacted',
+      },
+    });
+  })
+  .all('/:id/artifacts', methodNotAllowed(['GET']))
+  .get('/:id/terminal.cast', async (c) => {
+    const includeSecrets = secretsWanted(c.req.query());
+    const { run, events } = await recordOf(c.env, c.req.param('id'));
+    const secrets = includeSecrets ? [] : secretsOf(events);
+    const shown: RunEvent[] = secrets.length ? JSON.parse(redact(JSON.stringify(events), secrets)) : events;
+    return c.body(terminalCast(run.id, run.config, shown, '127.0.0.1'), 200, { 'content-type': 'application/x-asciicast; charset=utf-8', 'cache-control': 'no-store' });
+  })
+  .all('/:id/terminal.cast', methodNotAllowed(['GET']))
+  .post('/:id/verify', async (c) => {
+    const { run, events } = await recordOf(c.env, c.req.param('id'));
+    if (run.config.replay) throw new ApiError(409, 'conflict', `run ${run.id} is itself a verification run; verify its original, ${run.config.replay.of}`);
+    const plan = await replayPlan(run.id, replayableLevels(solvedLevels(events), run.config.startLevel));
+    if (!plan) {
+      throw new ApiError(409, 'nothing_to_verify', `run ${run.id} has no level solved by its own commands from level ${run.config.startLevel} on; verify a run that solved at least one`);
+    }
+    const longest = Math.max(...plan.levels.map((l) => l.commands.length));
+    const config = runConfigSchema.parse({
+      target: run.config.target,
+      startLevel: plan.levels[0]!.level,
+      endLevel: plan.levels.at(-1)!.level,
+      model: REPLAY_MODEL,
+      maxRetries: 1,
+      budget: Math.min(100, longest + VERIFY_EXTRA_STEPS),
+      replay: plan,
+    });
+    const id = newRunId();
+    const created = await sessionFor(c.env, id).create(id, config);
+    if (!created) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
+    await sessionFor(c.env, run.id).addVerification(id);
+    return c.json(created, 201);
+  })
+  .all('/:id/verify', methodNotAllowed(['POST']))
+  .get('/:id/verification', async (c) => {
+    const { run, events, verifications } = await recordOf(c.env, c.req.param('id'));
+    return c.json({ report: verificationReport(run, events), verifiedBy: await reportsOf(c.env, verifications) });
+  })
+  .all('/:id/verification', methodNotAllowed(['GET']));

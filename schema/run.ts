@@ -24,6 +24,9 @@ const levelSchema = z
   .min(0, 'must be 0 or more')
   .max(MAX_LEVEL, `must be at most ${MAX_LEVEL}`);
 
+/** Stands for the level's own password in a replayed command; the verification run puts it back. */
+export const LEVEL_PASSWORD_PLACEHOLDER = '{{level_password}}';
+
 /** One solved level of the original run, as a verification run re-plays it. */
 export const replayLevelSchema = z.strictObject({
   level: levelSchema,

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { VerifyVerdict } from '../../schema/protocol.ts';
 import type { ReplayLevel, ReplayPlan } from '../../schema/run.ts';
+import { LEVEL_PASSWORD_PLACEHOLDER } from '../../schema/run.ts';
 import { decodedReadings } from '../models/baseline/decoders.ts';
 import type { ModelDecision, PlanInput } from '../models/agent-model.ts';
 import { passwordShapedTokens } from '../targets/target.ts';
@@ -45,7 +46,10 @@ export function replayDecision(plan: ReplayPlan, input: PlanInput): ModelDecisio
   if (error) return { kind: 'give_up', thinking: `A new error: ${error}. Stopping here.` };
   const done = commandTurns(input.history).length;
   const next = level.commands[done];
-  if (next) return { kind: 'run_command', callId, thinking: `Replaying command ${done + 1} of ${level.commands.length}.`, command: next.command };
+  if (next) {
+    const command = next.command.split(LEVEL_PASSWORD_PLACEHOLDER).join(input.currentPassword);
+    return { kind: 'run_command', callId, thinking: `Replaying command ${done + 1} of ${level.commands.length}.`, command };
+  }
   const refused = new Set(input.tried);
   const candidate = candidates(level, input.history).find((t) => !refused.has(t));
   if (!candidate) return { kind: 'give_up', thinking: 'The replayed commands printed no password that logs in.' };

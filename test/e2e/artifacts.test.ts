@@ -131,7 +131,9 @@ describe('artifacts, replay and verify', () => {
     expect(manifest.redactions).toContainEqual({ placeholder: '[REDACTED:bandit14-password]', kind: 'password', level: 14 });
 
     const summary = JSON.parse(files.get('summary.json')!);
-    expect(summary.levels).toMatchObject({ solved: solvedLevels.length, solvedAutonomously: 13, solvedWithHelp: solvedLevels.length - 13 });
+    // Level 13 was solved after the hint; every other level alone.
+    expect(summary.levels).toMatchObject({ solved: solvedLevels.length, solvedAutonomously: solvedLevels.length - 1, solvedWithHelp: 1, solvedByFinalAttempt: 0 });
+    expect(summary.perLevel.find((l: { level: number }) => l.level === 13)).toMatchObject({ solved: true, helped: true });
     expect(summary.pauses[0]).toMatchObject({ level: 13, reason: 'max_retries', resolution: { action: 'continue', hint: HINT } });
     expect(summary.pauses.at(-1).resolution).toBeNull();
     const metrics = JSON.parse(files.get('tool_metrics.json')!);
@@ -154,7 +156,7 @@ describe('artifacts, replay and verify', () => {
     expect(files.get('events.jsonl')).toContain(passwords.get(1)!);
     const bad = await fetch(`${stack.url}/api/runs/${runId}/artifacts?secrets=yes`);
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toContain('must be "redacted" (the default) or "include"');
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('must be "redacted" (the default) or "include"');
   });
 
   it("has a terminal.cast that Debian's asciinema reads", async () => {
@@ -162,7 +164,8 @@ describe('artifacts, replay and verify', () => {
     const [header, first] = files.get('terminal.cast')!.split('\n');
     expect(JSON.parse(header!)).toMatchObject({ version: 2, width: 120, height: 36 });
     expect(JSON.parse(first!)).toEqual([expect.any(Number), 'o', expect.any(String)]);
-    const cat = spawnSync('asciinema', ['cat', join(dir, 'terminal.cast')], { encoding: 'utf8', timeout: 60_000 });
+    // asciinema opens /dev/tty, so it runs in a pseudo-terminal that script(1) gives it.
+    const cat = spawnSync('script', ['-qec', `asciinema cat ${join(dir, 'terminal.cast')}`, '/dev/null'], { encoding: 'utf8', timeout: 60_000 });
     expect(cat.status, cat.stderr).toBe(0);
     expect(cat.stdout).toContain('bandit0@bandit');
     expect(cat.stdout).toContain('cat readme');
@@ -188,6 +191,9 @@ describe('artifacts, replay and verify', () => {
   it('verifies the run: a replay run with no model reproduces every solved level, and both archives hold the report', async () => {
     const { run, report } = await verify(runId);
     expect(run.status).toBe('completed');
+    // The verification run's config holds no password: a level's own one is a placeholder in its commands.
+    for (const [level, pw] of passwords) if (level > 0) expect(JSON.stringify(run.config)).not.toContain(pw);
+    expect(JSON.stringify(run.config)).toContain('{{level_password}}');
     expect(report.levels.map((l) => [l.level, l.verdict])).toEqual(solvedLevels.map((l) => [l, 'reproduced']));
     expect(report).toMatchObject({ of: runId, ok: true, drifted: 0 });
     const events = await allEvents(run.id);

@@ -9,6 +9,7 @@ const PRIVATE_KEY = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?-----END \1P
 /** The run's secrets, each with its placeholder. bandit0's password is the game's public one and stays. */
 export function secretsOf(events: readonly RunEvent[]): { value: string; redaction: Redaction }[] {
   const found = new Map<string, { value: string; redaction: Redaction }>();
+  let keys = 0;
   for (const event of events) {
     if (event.type === 'password_found' && event.password !== '[redacted]' && !found.has(event.password)) {
       const level = event.level + 1;
@@ -18,7 +19,7 @@ export function secretsOf(events: readonly RunEvent[]): { value: string; redacti
       for (const text of [event.stdout, event.stderr]) {
         for (const match of text.matchAll(PRIVATE_KEY)) {
           const key = match[0];
-          if (!found.has(key)) found.set(key, { value: key, redaction: { placeholder: `[REDACTED:private-key-${found.size + 1}]`, kind: 'private_key', level: event.level } });
+          if (!found.has(key)) found.set(key, { value: key, redaction: { placeholder: `[REDACTED:private-key-${++keys}]`, kind: 'private_key', level: event.level } });
         }
       }
     }

@@ -4,7 +4,7 @@
 // "drifted". replay.sh runs the levels in a row, each proving the next one's password.
 import type { Target } from '../../schema/run.ts';
 import type { SolvedLevel } from './solved-levels.ts';
-import { sha256Hex } from './solved-levels.ts';
+import { commandsWithout, sha256Hex } from './solved-levels.ts';
 
 /** Where each target listens when BANDIT_HOST / BANDIT_PORT are not set. */
 const DEFAULT_ADDRESS: Record<Target, { host: string; port: number }> = {
@@ -112,7 +112,11 @@ finish_level() {
 `;
 
 async function levelScript(runId: string, target: Target, level: SolvedLevel): Promise<string> {
-  const steps = level.commands.map((c, i) => `run_step ${level.level} "$password" ${i + 1} ${c.exitCode ?? 255} ${shellQuote(c.command)}`);
+  // The level's own password, where a command sends it, is the shell's $password (from the environment).
+  const PLACEHOLDER = '\u0000password\u0000';
+  const steps = commandsWithout(level, PLACEHOLDER).map(
+    (c, i) => `run_step ${level.level} "$password" ${i + 1} ${c.exitCode ?? 255} ${shellQuote(c.command).split(PLACEHOLDER).join(`'"$password"'`)}`,
+  );
   const by = { agent: 'the agent', final_attempt: "the agent's final attempt", person: 'a password a person gave' }[level.solvedBy];
   return `#!/usr/bin/env bash
 # Level ${level.level} of run ${runId} (${target}): logged in as bandit${level.level}, ${by} found bandit${level.level + 1}'s password

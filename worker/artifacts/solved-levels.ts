@@ -3,12 +3,15 @@
 // archive's replay scripts and a verification run's plan are built from this.
 import type { RunEvent, SolvedBy } from '../../schema/protocol.ts';
 import type { ReplayPlan } from '../../schema/run.ts';
+import { LEVEL_PASSWORD_PLACEHOLDER } from '../../schema/run.ts';
 
 export type SolvedLevel = {
   level: number;
   commands: { command: string; exitCode: number | null }[];
   /** As the event log holds it: "[redacted]" when a person typed it. */
   password: string;
+  /** The password of the level itself (what the agent logged in with), when the log shows it. */
+  levelPassword: string | null;
   solvedBy: SolvedBy;
 };
 
@@ -19,6 +22,7 @@ export function solvedLevels(events: readonly RunEvent[]): SolvedLevel[] {
   const solved: SolvedLevel[] = [];
   let commands: { id: string; command: string; exitCode: number | null }[] = [];
   let password: string | null = null;
+  const proven = new Map<number, string>([[0, 'bandit0']]);
   for (const event of events) {
     switch (event.type) {
       case 'level_started':
@@ -42,7 +46,9 @@ export function solvedLevels(events: readonly RunEvent[]): SolvedLevel[] {
         break;
       case 'level_complete':
         if (password !== null) {
-          solved.push({ level: event.level, commands: commands.map(({ command, exitCode }) => ({ command, exitCode })), password, solvedBy: event.solvedBy ?? 'agent' });
+          const levelPassword = proven.get(event.level) ?? null;
+          solved.push({ level: event.level, commands: commands.map(({ command, exitCode }) => ({ command, exitCode })), password, levelPassword, solvedBy: event.solvedBy ?? 'agent' });
+          proven.set(event.nextLevel, password);
         }
         password = null;
         commands = [];
@@ -68,11 +74,24 @@ export async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * The level's commands with its own password (echo <pw> | nc …) written as `placeholder`, so neither
+ * a script nor a verification run's config holds it; each puts the password back when it runs.
+ */
+export function commandsWithout(level: SolvedLevel, placeholder: string): SolvedLevel['commands'] {
+  const own = level.levelPassword;
+  // bandit0's password is public and a word too short to replace safely inside other text.
+  if (!own || own === 'bandit0') return level.commands;
+  return level.commands.map((c) => ({ ...c, command: c.command.split(own).join(placeholder) }));
+}
+
 /** The plan a verification run of `runId` re-plays; null when no level can be replayed. */
 export async function replayPlan(runId: string, levels: readonly SolvedLevel[]): Promise<ReplayPlan | null> {
   if (levels.length === 0) return null;
   return {
     of: runId,
-    levels: await Promise.all(levels.map(async (l) => ({ level: l.level, commands: l.commands, passwordSha256: await sha256Hex(l.password) }))),
+    levels: await Promise.all(
+      levels.map(async (l) => ({ level: l.level, commands: commandsWithout(l, LEVEL_PASSWORD_PLACEHOLDER), passwordSha256: await sha256Hex(l.password) })),
+    ),
   };
 }

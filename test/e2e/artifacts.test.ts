@@ -5,17 +5,19 @@
 // client; a verification run reports every level reproduced, and both archives carry its report.
 // Restarted on another seed, the range has changed: the script and a new verification say drifted.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
+import { launchChromium, screenshot } from '../support/browser.ts';
 import type { StackProcess } from '../support/stack-process.ts';
 import { startStackProcess, stackPorts } from '../support/stack-process.ts';
 
 const HINT = 'the key logs you in: `ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14`';
+const WAIT = { timeout: 60_000 };
 const FILES = ['manifest.json', 'summary.json', 'events.jsonl', 'run.log', 'transcript.md', 'tool_metrics.json', 'lessons.json', 'terminal.cast', 'replay/replay.sh', 'replay/lib.sh', 'replay/level00.sh', 'replay/level12.sh'];
 
 const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-artifacts-'));
@@ -203,6 +205,42 @@ describe('artifacts, replay and verify', () => {
     const original = await download(runId);
     expect(JSON.parse(original.files.get(`verify/${run.id}.json`)!)).toMatchObject({ of: runId, ok: true });
     expect(JSON.parse(original.files.get('manifest.json')!).verification.verifiedBy).toContain(run.id);
+  });
+
+  it('downloads the archive from the run page, replays the terminal at a chosen speed, and links the verification', async () => {
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+      const page = await context.newPage();
+      await page.goto(`${stack.url}/run?id=${runId}`);
+      const button = page.getByRole('button', { name: 'Download artifacts' });
+      await button.waitFor(WAIT);
+      const [saved] = await Promise.all([page.waitForEvent('download', WAIT), button.click()]);
+      expect(saved.suggestedFilename()).toBe(`${runId}.zip`);
+      const entries = unzipSync(new Uint8Array(readFileSync(await saved.path())));
+      expect(Object.keys(entries)).toEqual(expect.arrayContaining(FILES));
+      expect(JSON.parse(new TextDecoder().decode(entries['manifest.json']))).toMatchObject({ run: { id: runId }, secrets: 'redacted' });
+
+      await page.getByRole('button', { name: 'Replay terminal' }).click();
+      await page.getByLabel('Replay speed').selectOption('4');
+      const player = page.locator('.terminal-replay-player[data-speed="4"] .ap-player');
+      await player.waitFor(WAIT);
+      await expect.poll(() => player.textContent(), WAIT).toContain('bandit0@bandit');
+      await screenshot(page, '14-terminal-replay');
+
+      // The verification run links its original, and the original lists it with its figures.
+      const verifications = page.getByRole('list', { name: 'Verifications of this run' });
+      await verifications.waitFor(WAIT);
+      expect(await verifications.textContent()).toContain(`${solvedLevels.length} reproduced, 0 drifted, 0 failed of ${solvedLevels.length}`);
+      await verifications.getByRole('link').first().click();
+      await page.getByText('Verification of run').waitFor(WAIT);
+      const rows = page.getByRole('table', { name: 'Verification report' }).locator('tbody tr');
+      await expect.poll(() => rows.count(), WAIT).toBe(solvedLevels.length);
+      expect(await rows.first().getAttribute('data-verdict')).toBe('reproduced');
+      await screenshot(page, '15-verification-run');
+    } finally {
+      await browser.close();
+    }
   });
 
   it('reports drift, not success, once the range runs another seed', async () => {

@@ -11,9 +11,11 @@ import { useRunSocket } from '../lib/use-run-socket.ts';
 import { ChatLog } from './chat-log.tsx';
 import { ConnectionIndicator } from './connection-indicator.tsx';
 import { LevelStrip } from './level-strip.tsx';
+import { RunArtifacts } from './run-artifacts.tsx';
 import { RunCounters } from './run-counters.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { TerminalPane } from './terminal-pane.tsx';
+import { TerminalReplay } from './terminal-replay.tsx';
 import { TimelineView } from './timeline-view.tsx';
 import { TroubleCard } from './trouble-card.tsx';
 import { UserActionModal } from './user-action-modal.tsx';
@@ -83,6 +85,7 @@ export function RunView({ runId }: { runId: string | null }) {
         {actionProblem && <p role="alert" className="problem">{actionProblem}</p>}
         {notice && <p role="status" className="muted">Server: {notice}</p>}
       </header>
+      {run && <RunArtifacts run={run} />}
       {card && <TroubleCard card={card} />}
       <RunCounters view={view} />
       {run && <LevelStrip from={run.config.startLevel} to={run.config.endLevel} current={view.currentLevel} solved={view.solved} />}
@@ -90,6 +93,7 @@ export function RunView({ runId }: { runId: string | null }) {
         <ChatLog events={view.events} />
         <TerminalPane events={view.events} />
       </div>
+      {runId && <TerminalReplay runId={runId} />}
       {runId && <TimelineView runId={runId} events={view.events} />}
       {pending && <UserActionModal runId={runId!} pending={pending} card={card} open={modalOpen} onDismiss={() => setDismissed(pending)} />}
     </main>

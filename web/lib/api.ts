@@ -8,6 +8,8 @@ import { llmCallDetailSchema, modelListSchema } from '../../schema/protocol.ts';
 import type { LlmCallDetail, ModelInfo } from '../../schema/protocol.ts';
 import { runListSchema, runSummarySchema } from '../../schema/run.ts';
 import { handOffToken, TOKEN_KEY } from './token-handoff.ts';
+import { verificationResponseSchema } from '../../schema/verification.ts';
+import type { VerificationResponse } from '../../schema/verification.ts';
 import type { RunAction, RunConfig, RunList, RunStatus, RunSummary } from '../../schema/run.ts';
 
 /** An API call that did not succeed: what the server said (or why there was no answer), and its status. */
@@ -35,9 +37,14 @@ export function apiToken(): string | null {
   return window.sessionStorage.getItem(TOKEN_KEY);
 }
 
-async function request<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
+/** The Authorization header, when the tab holds the API token. */
+function authHeaders(): Record<string, string> {
   const token = apiToken();
-  const headers: Record<string, string> = { Accept: 'application/json', ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}) };
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+async function request<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...authHeaders() };
   let response: Response;
   try {
     response = await fetch(path, { ...init, headers });
@@ -58,8 +65,7 @@ async function request<T>(path: string, schema: z.ZodType<T>, init: RequestInit 
 
 /** GET /api/health; a 503 still carries a valid report of which component is down. */
 export async function fetchHealth(signal?: AbortSignal): Promise<Health> {
-  const token = apiToken();
-  const response = await fetch('/api/health', { signal, headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+  const response = await fetch('/api/health', { signal, headers: { Accept: 'application/json', ...authHeaders() } });
   const parsed = healthSchema.safeParse(await response.json());
   if (!parsed.success) throw new Error(`the health report was not understood (HTTP ${response.status})`);
   return parsed.data;
@@ -111,3 +117,48 @@ export async function fetchAnalytics(filter: AnalyticsFilter, bucket: 'hour' | '
   return { summary, models, levels, failures, slow, series };
 }
 export type AnalyticsData = Awaited<ReturnType<typeof fetchAnalytics>>;
+
+/** A body that is not JSON (the archive, the recording), or an ApiFailure with the server's words. */
+async function fetchRaw(path: string, signal?: AbortSignal): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(path, { signal, headers: authHeaders() });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new ApiFailure(0, 'unreachable', 'The worker did not answer. Is `npm start` still running?');
+  }
+  if (response.ok) return response;
+  const parsed = apiErrorSchema.safeParse(await response.json().catch(() => null));
+  if (parsed.success) throw new ApiFailure(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.issues);
+  throw new ApiFailure(response.status, 'http_error', `The worker answered HTTP ${response.status}.`);
+}
+
+/**
+ * GET /api/runs/:id/artifacts, saved by the browser. A plain link cannot carry the bearer token, so
+ * the zip is fetched and handed to the browser's download as a blob.
+ */
+export async function downloadArtifacts(runId: string, includeSecrets: boolean): Promise<void> {
+  const response = await fetchRaw(`/api/runs/${runId}/artifacts${includeSecrets ? '?secrets=include' : ''}`);
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `${runId}.zip`;
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** GET /api/runs/:id/terminal.cast: the run's terminal as asciicast v2 text. */
+export async function fetchTerminalCast(runId: string, signal?: AbortSignal): Promise<string> {
+  return (await fetchRaw(`/api/runs/${runId}/terminal.cast`, signal)).text();
+}
+
+/** POST /api/runs/:id/verify: starts a verification run and returns it. */
+export function startVerification(runId: string): Promise<RunSummary> {
+  return request(`/api/runs/${runId}/verify`, runSummarySchema, { method: 'POST', body: '{}' });
+}
+
+/** GET /api/runs/:id/verification */
+export function fetchVerification(runId: string, signal?: AbortSignal): Promise<VerificationResponse> {
+  return request(`/api/runs/${runId}/verification`, verificationResponseSchema, { signal });
+}

@@ -1,20 +1,9 @@
 // A verification run's report: its verdict per level of the original run, folded from its events.
 import type { RunEvent, VerifyVerdict } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
+import type { VerificationReport } from '../../schema/verification.ts';
 
-export type VerificationReport = {
-  runId: string;
-  of: string;
-  status: RunSummary['status'];
-  /** Levels the plan held; each level below has its verdict, the rest were not reached. */
-  planned: number[];
-  levels: { level: number; verdict: VerifyVerdict; detail: string }[];
-  reproduced: number;
-  drifted: number;
-  failed: number;
-  /** Every planned level reproduced. */
-  ok: boolean;
-};
+export type { VerificationReport };
 
 /** The report of a verification run; null when `run` is not one. */
 export function verificationReport(run: RunSummary, events: readonly RunEvent[]): VerificationReport | null {

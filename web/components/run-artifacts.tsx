@@ -1,0 +1,81 @@
+'use client';
+// What leaves the tool: the archive (passwords redacted unless asked), a verification run that
+// re-plays the solving commands without a model, and the links between a run and its verifications.
+import { useEffect, useState } from 'react';
+import type { RunSummary } from '../../schema/run.ts';
+import type { VerificationResponse } from '../../schema/verification.ts';
+import { downloadArtifacts, fetchVerification, startVerification } from '../lib/api.ts';
+
+export function RunArtifacts({ run }: { run: RunSummary }) {
+  const [withSecrets, setWithSecrets] = useState(false);
+  const [busy, setBusy] = useState<'download' | 'verify' | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [verification, setVerification] = useState<VerificationResponse | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchVerification(run.id, controller.signal)
+      .then(setVerification)
+      .catch(() => {});
+    return () => controller.abort();
+    // Verdicts arrive as levels end, and a verification's report is whole when its run ends.
+  }, [run.id, run.status, run.levelsSolved]);
+
+  const attempt = (kind: 'download' | 'verify', work: () => Promise<void>) => {
+    setBusy(kind);
+    setProblem(null);
+    work()
+      .catch((err: unknown) => setProblem(err instanceof Error ? err.message : String(err)))
+      .finally(() => setBusy(null));
+  };
+  const verify = () =>
+    attempt('verify', async () => {
+      const created = await startVerification(run.id);
+      window.location.assign(`/run?id=${created.id}`);
+    });
+  const report = verification?.report ?? null;
+
+  return (
+    <section className="run-artifacts" aria-label="Artifacts">
+      <div className="run-controls">
+        <button type="button" onClick={() => attempt('download', () => downloadArtifacts(run.id, withSecrets))} disabled={busy !== null}>
+          {busy === 'download' ? 'Preparing…' : 'Download artifacts'}
+        </button>
+        <label className="muted">
+          <input type="checkbox" checked={withSecrets} onChange={(e) => setWithSecrets(e.target.checked)} /> include passwords and keys
+        </label>
+        {!run.config.replay && run.levelsSolved > 0 && (
+          <button type="button" onClick={verify} disabled={busy !== null} title="Re-run the commands that solved each level, with no model, and prove each password by a login">
+            {busy === 'verify' ? 'Starting…' : 'Verify (replay without the model)'}
+          </button>
+        )}
+      </div>
+      {problem && <p role="alert" className="problem">{problem}</p>}
+      {run.config.replay && (
+        <p className="verify-of">
+          Verification of run <a href={`/run?id=${run.config.replay.of}`}><code>{run.config.replay.of}</code></a>: it re-plays the commands that solved levels{' '}
+          {run.config.replay.levels[0]?.level}–{run.config.replay.levels.at(-1)?.level} with no model.
+        </p>
+      )}
+      {report && (
+        <table className="verify-report" aria-label="Verification report">
+          <thead><tr><th>Level</th><th>Verdict</th><th>Detail</th></tr></thead>
+          <tbody>
+            {report.levels.map((l) => (
+              <tr key={l.level} data-verdict={l.verdict}><td>{l.level}</td><td className={`verdict-${l.verdict}`}>{l.verdict}</td><td>{l.detail}</td></tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {verification && verification.verifiedBy.length > 0 && (
+        <ul className="verified-by" aria-label="Verifications of this run">
+          {verification.verifiedBy.map((r) => (
+            <li key={r.runId}>
+              <a href={`/run?id=${r.runId}`}><code>{r.runId}</code></a>: {r.reproduced} reproduced, {r.drifted} drifted, {r.failed} failed of {r.planned.length} ({r.status})
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

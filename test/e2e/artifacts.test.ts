@@ -213,6 +213,9 @@ describe('artifacts, replay and verify', () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
       const page = await context.newPage();
       await page.goto(`${stack.url}/run?id=${runId}`);
+      // The run is paused: its question opens first; set it aside.
+      await page.getByRole('dialog', { name: 'The run needs you' }).waitFor(WAIT);
+      await page.keyboard.press('Escape');
       const button = page.getByRole('button', { name: 'Download artifacts' });
       await button.waitFor(WAIT);
       const [saved] = await Promise.all([page.waitForEvent('download', WAIT), button.click()]);

@@ -68,6 +68,14 @@ export function UserActionModal({ runId, pending, card, open, onDismiss }: { run
       </dl>
       {pending.lastError && <p className="modal-error"><strong>Last error:</strong> {pending.lastError}</p>}
       {card && <TroubleCard card={card} compact />}
+      {pending.finalAttempt && (
+        <div className="modal-final" data-testid="final-attempt">
+          <h3>The final attempt</h3>
+          <p>
+            Ran {pending.finalAttempt.commands.length ? pending.finalAttempt.commands.map((c, i) => <code key={i} className="final-command">{c}</code>) : 'no commands'}: {pending.finalAttempt.outcome}.
+          </p>
+        </div>
+      )}
       {pending.lessons.length > 0 && (
         <>
           <h3>Lessons so far</h3>

@@ -19,6 +19,7 @@ import { troubleCardSchema } from '../schema/failures.ts';
 import { llmCallDetailSchema, modelListSchema, runEventSchema } from '../schema/protocol.ts';
 import { createRunBodySchema, eventsQuerySchema, runActionSchema, runListQuerySchema, runListSchema, runSummarySchema } from '../schema/run.ts';
 import { timelineSchema } from '../schema/timeline.ts';
+import { artifactsQuerySchema, verificationResponseSchema } from '../schema/artifacts.ts';
 
 type Json = Record<string, unknown>;
 type Io = 'input' | 'output';
@@ -107,6 +108,34 @@ function buildDocument(): Json {
         summary: 'One model call: figures, exact request and response',
         parameters: [runId, callId],
         responses: { '200': json(component('LlmCallDetail', llmCallDetailSchema), 'The call'), '404': error('No such run or call, or not indexed yet'), '503': error('D1 did not answer'), ...common },
+      },
+    },
+    '/api/runs/{id}/artifacts': {
+      get: {
+        summary: 'The run as one zip: manifest, summary, events, run.log, transcript, model calls, tool metrics, replay scripts, terminal.cast, lessons (docs/artifacts.md)',
+        parameters: [runId, ...query(artifactsQuerySchema)],
+        responses: { '200': { description: 'The archive', content: { 'application/zip': { schema: { type: 'string', contentEncoding: 'binary' } } } }, '400': error('Bad query'), '404': error('No such run'), ...common },
+      },
+    },
+    '/api/runs/{id}/terminal.cast': {
+      get: {
+        summary: 'The run\'s terminal as an asciicast v2 recording',
+        parameters: [runId, ...query(artifactsQuerySchema)],
+        responses: { '200': { description: 'asciicast v2', content: { 'application/x-asciicast': { schema: { type: 'string' } } } }, '400': error('Bad query'), '404': error('No such run'), ...common },
+      },
+    },
+    '/api/runs/{id}/verify': {
+      post: {
+        summary: 'Start a verification run (model "replay") that re-plays the commands that solved each level, with no model',
+        parameters: [runId],
+        responses: { '201': json(run, 'The verification run, queued'), '404': error('No such run'), '409': error('Nothing to verify, or the run is itself a verification'), ...common },
+      },
+    },
+    '/api/runs/{id}/verification': {
+      get: {
+        summary: 'A verification run\'s verdict per level, and the reports of the runs that verified this one',
+        parameters: [runId],
+        responses: { '200': json(component('Verification', verificationResponseSchema), 'The reports'), '404': error('No such run'), ...common },
       },
     },
     '/api/runs/{id}/ws': {

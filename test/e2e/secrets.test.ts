@@ -96,7 +96,7 @@ describe('secrets', () => {
 
     // 2. A model run that starts at level 18 (beyond where the first run got) needs that level's
     // password; the model's requests carry it.
-    const second = await create({ model: 'fake-model', startLevel: 18, endLevel: 18, maxRetries: 1, budget: 2 });
+    const second = await create({ model: 'fake-model', startLevel: 18, endLevel: 18, maxRetries: 1, budget: 2, finalAttempt: false });
     await waitPaused(second.id, /give bandit18's password/);
     expect((await api(`/api/runs/${second.id}/actions`, { action: 'password', value: passwords[18] })).status).toBe(200);
     await vi.waitFor(() => expect(openai.requests.length).toBeGreaterThanOrEqual(2), { timeout: 30_000 });

@@ -35,7 +35,7 @@ afterAll(async () => {
 
 describe('the run timeline', () => {
   it('draws the waterfall and opens a model call\'s request and response', async () => {
-    const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'fake-model', budget: 2, maxRetries: 1, endLevel: 0 }) });
+    const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'fake-model', budget: 2, maxRetries: 1, endLevel: 0, finalAttempt: false }) });
     const run = (await created.json()) as RunSummary;
     await vi.waitFor(async () => expect(((await (await fetch(`${stack.url}/api/runs/${run.id}`)).json()) as RunSummary).status).toBe('paused_for_user_action'), { timeout: 60_000, interval: 200 });
 

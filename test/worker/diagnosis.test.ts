@@ -29,7 +29,7 @@ describe('GET /api/runs/:id/diagnosis', () => {
 
 describe('GET /api/runs/:id/timeline', () => {
   it('nests the real run\'s levels, attempts, nodes and commands, and sums its model calls', async () => {
-    const run = await createRun({ model: 'fake-model', budget: 3, maxRetries: 1, endLevel: 0 });
+    const run = await createRun({ model: 'fake-model', budget: 3, maxRetries: 1, endLevel: 0, finalAttempt: false });
     await waitForStatus(run.id, 'paused_for_user_action', 30_000);
     const { spans } = timelineSchema.parse(await (await call(`/api/runs/${run.id}/timeline`)).json());
     const events = ((await (await call(`/api/runs/${run.id}/events?limit=1000`)).json()) as { events: RunEvent[] }).events;

@@ -14,7 +14,7 @@ describe('model requests in D1', () => {
     const before = ((await (await fetch(`${env.TEST_OPENAI_URL}/__requests`)).json()) as unknown[]).length;
     // fake-model runs a new command every turn: two attempts of 13 commands, each followed by a
     // reflect: 28 calls, so the chain passes a whole request stored again at call 26.
-    const run = await createRun({ model: 'fake-model', budget: 13, maxRetries: 2, endLevel: 0 });
+    const run = await createRun({ model: 'fake-model', budget: 13, maxRetries: 2, endLevel: 0, finalAttempt: false });
     await waitForStatus(run.id, 'paused_for_user_action', 30_000);
     await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
     const sent = ((await (await fetch(`${env.TEST_OPENAI_URL}/__requests`)).json()) as unknown[]).slice(before);

@@ -58,6 +58,27 @@ describe('runs', () => {
     expect(error.message).not.toMatch(/keyless-model/);
   });
 
+  it('refuses a knowledge model the proxy does not offer, and the settings a run cannot serve', async () => {
+    const error = await expectError(await postJson('/api/runs', { model: 'baseline', finalAttempt: true, knowledgeModel: 'gpt-nonexistent' }), 400, 'unknown_model');
+    expect(error.message).toMatch(/^knowledgeModel "gpt-nonexistent" is not offered/);
+    const off = await expectError(await postJson('/api/runs', { knowledgeModel: 'baseline', finalAttempt: false }), 400, 'invalid_input');
+    expect(off.message).toMatch(/knowledgeModel: is used only by the final attempt/);
+    const replay = await expectError(await postJson('/api/runs', { model: 'replay' }), 400, 'invalid_input');
+    expect(replay.message).toMatch(/model: the "replay" model re-runs another run; start it with POST \/api\/runs\/:id\/verify/);
+    const plan = { of: 'run_0000000000000000000000', levels: [{ level: 0, commands: [{ command: 'cat readme', exitCode: 0 }], passwordSha256: 'a'.repeat(64) }] };
+    const direct = await expectError(await postJson('/api/runs', { model: 'replay', endLevel: 0, replay: plan }), 400, 'invalid_input');
+    expect(direct.message).toMatch(/POST \/api\/runs\/:id\/verify/);
+  });
+
+  it('has nothing to verify on a run that solved no level, and 404s an unknown run', async () => {
+    const run = await createRun({ maxRetries: 1 });
+    const error = await expectError(await postJson(`/api/runs/${run.id}/verify`, {}), 409, 'nothing_to_verify');
+    expect(error.message).toMatch(/no level solved by its own commands/);
+    await expectError(await postJson('/api/runs/run_00000000000000000000000000/verify', {}), 404, 'run_not_found');
+    await expectError(await call(`/api/runs/${run.id}/artifacts?secrets=all`), 400, 'invalid_query');
+    expect((await call(`/api/runs/${run.id}/verification`)).status).toBe(200);
+  });
+
   it('refuses a model the proxy offers but cannot run, with its reason', async () => {
     const error = await expectError(await postJson('/api/runs', { model: 'keyless-model' }), 400, 'model_unavailable');
     expect(error.message).toMatch(/OPENAI_API_KEY is not set/);

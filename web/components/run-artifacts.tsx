@@ -3,7 +3,7 @@
 // re-plays the solving commands without a model, and the links between a run and its verifications.
 import { useEffect, useState } from 'react';
 import type { RunSummary } from '../../schema/run.ts';
-import type { VerificationResponse } from '../../schema/verification.ts';
+import type { VerificationResponse } from '../../schema/artifacts.ts';
 import { downloadArtifacts, fetchVerification, startVerification } from '../lib/api.ts';
 
 export function RunArtifacts({ run }: { run: RunSummary }) {

@@ -8,8 +8,8 @@ import { llmCallDetailSchema, modelListSchema } from '../../schema/protocol.ts';
 import type { LlmCallDetail, ModelInfo } from '../../schema/protocol.ts';
 import { runListSchema, runSummarySchema } from '../../schema/run.ts';
 import { handOffToken, TOKEN_KEY } from './token-handoff.ts';
-import { verificationResponseSchema } from '../../schema/verification.ts';
-import type { VerificationResponse } from '../../schema/verification.ts';
+import { verificationResponseSchema } from '../../schema/artifacts.ts';
+import type { VerificationResponse } from '../../schema/artifacts.ts';
 import type { RunAction, RunConfig, RunList, RunStatus, RunSummary } from '../../schema/run.ts';
 
 /** An API call that did not succeed: what the server said (or why there was no answer), and its status. */

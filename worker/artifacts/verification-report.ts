@@ -1,7 +1,7 @@
 // A verification run's report: its verdict per level of the original run, folded from its events.
 import type { RunEvent, VerifyVerdict } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
-import type { VerificationReport } from '../../schema/verification.ts';
+import type { VerificationReport } from '../../schema/artifacts.ts';
 
 export type { VerificationReport };
 

@@ -2,7 +2,7 @@
 // (the recording alone, for the browser's player), POST /api/runs/:id/verify (a verification run that
 // re-plays the solving commands without a model) and GET /api/runs/:id/verification (its reports).
 import { Hono } from 'hono';
-import { z } from 'zod';
+import { artifactsQuerySchema } from '../../schema/artifacts.ts';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { rebuildRequest } from '../../schema/request-delta.ts';
 import { REPLAY_MODEL, runConfigSchema } from '../../schema/run.ts';
@@ -23,8 +23,6 @@ import { ApiError, methodNotAllowed } from '../errors.ts';
 import { newRunId } from '../run-id.ts';
 import { checkedId, sessionFor, unknownRun } from '../run-lookup.ts';
 
-/** ?secrets=include puts the run's passwords and keys in; the default leaves placeholders. */
-const secretsQuerySchema = z.strictObject({ secrets: z.enum(['redacted', 'include'], { error: 'must be "redacted" (the default) or "include"' }).default('redacted') });
 
 /** Verification runs: one attempt, enough steps for the longest solving sequence and a few candidates. */
 const VERIFY_EXTRA_STEPS = 5;
@@ -38,7 +36,7 @@ async function recordOf(env: Env, id: string): Promise<RunRecord> {
 }
 
 function secretsWanted(query: { [key: string]: string }): boolean {
-  const parsed = secretsQuerySchema.safeParse(query);
+  const parsed = artifactsQuerySchema.safeParse(query);
   if (!parsed.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(parsed.error)}`, issueList(parsed.error));
   return parsed.data.secrets === 'include';
 }

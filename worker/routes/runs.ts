@@ -13,7 +13,7 @@ import { checkedId, fromRun, sessionFor, unknownRun } from '../run-lookup.ts';
 export const runRoutes = new Hono<{ Bindings: Env }>()
   .post('/', async (c) => {
     const config = await readJson(c, createRunBodySchema);
-    if (config.replay) throw new ApiError(400, 'invalid_body', 'replay: a verification run is started with POST /api/runs/:id/verify on the run to verify');
+    if (config.replay) throw new ApiError(400, 'invalid_input', 'the request body is invalid: replay: a verification run is started with POST /api/runs/:id/verify on the run to verify', ['replay: set only by POST /api/runs/:id/verify']);
     await checkModel(c.env, config);
     const id = newRunId();
     const run = await sessionFor(c.env, id).create(id, config);

@@ -1,5 +1,6 @@
-// GET /api/runs/:id/verification: a verification run's verdict per level of its original, and the
-// reports of the runs that verified a run. Shared by the worker, the web app and the archive.
+// What leaves the tool: the archive's query, and GET /api/runs/:id/verification — a verification run's
+// verdict per level of its original, and the reports of the runs that verified a run. Shared by the
+// worker, the web app and the archive.
 import { z } from 'zod';
 import { verifyVerdictSchema } from './protocol.ts';
 import { runIdSchema, runStatusSchema } from './run.ts';
@@ -25,3 +26,8 @@ export const verificationResponseSchema = z.object({
   verifiedBy: z.array(verificationReportSchema),
 });
 export type VerificationResponse = z.infer<typeof verificationResponseSchema>;
+
+/** GET /api/runs/:id/artifacts and /terminal.cast: ?secrets=include puts the run's passwords and keys in. */
+export const artifactsQuerySchema = z.strictObject({
+  secrets: z.enum(['redacted', 'include'], { error: 'must be "redacted" (the default) or "include"' }).default('redacted'),
+});

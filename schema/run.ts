@@ -48,43 +48,44 @@ export type ReplayPlan = z.infer<typeof replayPlanSchema>;
  * What a person chooses when starting a run. "Level N" means: logged in as banditN, looking for
  * bandit(N+1)'s password. The run plays startLevel through endLevel inclusive.
  */
-export const runConfigSchema = z
-  .strictObject({
-    target: targetSchema.default('practice'),
-    startLevel: levelSchema.default(0),
-    endLevel: levelSchema.default(20),
-    model: modelNameSchema.default(BASELINE_MODEL),
-    maxRetries: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').default(3),
-    budget: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(15),
-    /**
-     * One best-effort attempt after the last retry, before pausing: on unless set, for every model
-     * but the offline baseline (which knows nothing more at the end than it did before).
-     */
-    finalAttempt: z.boolean({ error: 'must be true or false' }).optional(),
-    /** The model asked for the final attempt; the run's own model when unset. */
-    knowledgeModel: modelNameSchema.optional(),
-    /** Only on verification runs (model "replay"), made by POST /api/runs/:id/verify. */
-    replay: replayPlanSchema.optional(),
-  })
-  .superRefine((c, ctx) => {
-    if (c.endLevel < c.startLevel) return ctx.addIssue({ code: 'custom', path: ['endLevel'], message: 'must be at least startLevel' });
-    if (c.knowledgeModel !== undefined && c.finalAttempt === false) {
-      ctx.addIssue({ code: 'custom', path: ['knowledgeModel'], message: 'is used only by the final attempt; drop it or set finalAttempt to true' });
-    }
-    const replaying = c.model === REPLAY_MODEL;
-    if (replaying !== (c.replay !== undefined)) {
-      const message = replaying ? 'the "replay" model re-runs another run; start it with POST /api/runs/:id/verify' : 'is set only on verification runs (model "replay")';
-      ctx.addIssue({ code: 'custom', path: [replaying ? 'model' : 'replay'], message });
-    }
-    if (replaying && (c.finalAttempt || c.knowledgeModel)) {
-      ctx.addIssue({ code: 'custom', path: ['finalAttempt'], message: 'a verification run has no model, so no final attempt' });
-    }
-    // Refused at the door: a run the target cannot play would only fail later. (A level already
-    // out of every target's bounds has its own issue.)
-    if (c.startLevel > MAX_LEVEL || c.endLevel > MAX_LEVEL) return;
-    const problem = levelRangeProblem(c.target, c.startLevel, c.endLevel);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['endLevel'], message: problem });
-  });
+/** The fields of a run config, each checked alone; runConfigSchema adds the checks across fields. */
+export const runConfigFieldsSchema = z.strictObject({
+  target: targetSchema.default('practice'),
+  startLevel: levelSchema.default(0),
+  endLevel: levelSchema.default(20),
+  model: modelNameSchema.default(BASELINE_MODEL),
+  maxRetries: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').default(3),
+  budget: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(15),
+  /**
+   * One best-effort attempt after the last retry, before pausing: on unless set, for every model
+   * but the offline baseline (which knows nothing more at the end than it did before).
+   */
+  finalAttempt: z.boolean({ error: 'must be true or false' }).optional(),
+  /** The model asked for the final attempt; the run's own model when unset. */
+  knowledgeModel: modelNameSchema.optional(),
+  /** Only on verification runs (model "replay"), made by POST /api/runs/:id/verify. */
+  replay: replayPlanSchema.optional(),
+});
+
+export const runConfigSchema = runConfigFieldsSchema.superRefine((c, ctx) => {
+  if (c.endLevel < c.startLevel) return ctx.addIssue({ code: 'custom', path: ['endLevel'], message: 'must be at least startLevel' });
+  if (c.knowledgeModel !== undefined && c.finalAttempt === false) {
+    ctx.addIssue({ code: 'custom', path: ['knowledgeModel'], message: 'is used only by the final attempt; drop it or set finalAttempt to true' });
+  }
+  const replaying = c.model === REPLAY_MODEL;
+  if (replaying !== (c.replay !== undefined)) {
+    const message = replaying ? 'the "replay" model re-runs another run; start it with POST /api/runs/:id/verify' : 'is set only on verification runs (model "replay")';
+    ctx.addIssue({ code: 'custom', path: [replaying ? 'model' : 'replay'], message });
+  }
+  if (replaying && (c.finalAttempt || c.knowledgeModel)) {
+    ctx.addIssue({ code: 'custom', path: ['finalAttempt'], message: 'a verification run has no model, so no final attempt' });
+  }
+  // Refused at the door: a run the target cannot play would only fail later. (A level already
+  // out of every target's bounds has its own issue.)
+  if (c.startLevel > MAX_LEVEL || c.endLevel > MAX_LEVEL) return;
+  const problem = levelRangeProblem(c.target, c.startLevel, c.endLevel);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['endLevel'], message: problem });
+});
 export type RunConfig = z.infer<typeof runConfigSchema>;
 
 /** Whether a run makes the best-effort final attempt: as set, else on for every model but baseline. */
@@ -119,7 +120,9 @@ export const runIdSchema = z.string().regex(/^run_[0-9a-z]{20,40}$/, 'is not a r
 /** What the REST API and the WebSocket snapshot say about a run. */
 export const runSummarySchema = z.object({
   id: runIdSchema,
-  config: runConfigSchema,
+  // A stored config was checked whole when the run was made; the index (D1) keeps only its columns,
+  // so a listed verification run has model "replay" without its plan.
+  config: runConfigFieldsSchema,
   status: runStatusSchema,
   currentLevel: z.number().int().min(0),
   levelsSolved: z.number().int().min(0),

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, isNotNull, lt, lte, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import { llmCalls, runs } from '../schema/db.ts';
 import type { RunList, RunListItem, RunStatus } from '../schema/run.ts';
-import { runConfigSchema } from '../schema/run.ts';
+import { runConfigFieldsSchema } from '../schema/run.ts';
 import { runTimes } from './run-times.ts';
 
 /** A drizzle client over the D1 binding. */
@@ -46,7 +46,7 @@ export async function listRuns(env: Env, query: { status?: RunStatus; limit: num
 function toListItem(row: typeof runs.$inferSelect): RunListItem {
   return {
     id: row.id,
-    config: runConfigSchema.parse({
+    config: runConfigFieldsSchema.parse({
       target: row.target,
       startLevel: row.startLevel,
       endLevel: row.endLevel,

@@ -200,6 +200,9 @@ describe('artifacts, replay and verify', () => {
     expect(report).toMatchObject({ of: runId, ok: true, drifted: 0 });
     const events = await allEvents(run.id);
     expect(events.filter((e) => e.type === 'llm_call')).toEqual([]);
+    // It is listed like any run.
+    const listed = await api<{ runs: RunSummary[] }>('/api/runs');
+    expect(listed.runs.find((r) => r.id === run.id)?.config.model).toBe('replay');
     const own = await download(run.id);
     expect(JSON.parse(own.files.get('verify/report.json')!)).toMatchObject({ runId: run.id, ok: true });
     const original = await download(runId);

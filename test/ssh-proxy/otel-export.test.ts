@@ -57,7 +57,7 @@ afterAll(async () => {
 
 describe('OpenTelemetry export', () => {
   it('sends a call as spans: advance → nodes → model calls and commands, in the run\'s trace', async () => {
-    const reply = await advance(services, advanceBody(RUN, { model: 'fake-model', maxRetries: 1, budget: 2, endLevel: 0 }));
+    const reply = await advance(services, advanceBody(RUN, { model: 'fake-model', maxRetries: 1, budget: 2, endLevel: 0, finalAttempt: false }));
     expect(reply.end.outcome).toBe('interrupted');
     // Closing the proxy flushes the batch.
     await services.close();

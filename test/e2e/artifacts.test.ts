@@ -217,8 +217,10 @@ describe('artifacts, replay and verify', () => {
       const page = await context.newPage();
       await page.goto(`${stack.url}/run?id=${runId}`);
       // The run is paused: its question opens first; set it aside.
-      await page.getByRole('dialog', { name: 'The run needs you' }).waitFor(WAIT);
+      const question = page.getByRole('dialog', { name: 'The run needs you' });
+      await question.waitFor(WAIT);
       await page.keyboard.press('Escape');
+      await question.waitFor({ state: 'hidden', ...WAIT });
       const button = page.getByRole('button', { name: 'Download artifacts' });
       await button.waitFor(WAIT);
       const [saved] = await Promise.all([page.waitForEvent('download', WAIT), button.click()]);

@@ -53,7 +53,9 @@ export function RunView({ runId }: { runId: string | null }) {
   }
   const run = view.run;
   const pending = view.pending;
-  const modalOpen = pending !== null && pending !== dismissed;
+  // Set aside until a different question comes: the same one read again (a reconnect's snapshot, a
+  // replayed event) is a new object with the same content, and must not reopen the dialog.
+  const modalOpen = pending !== null && (dismissed === null || JSON.stringify(pending) !== JSON.stringify(dismissed));
   const act = (action: RunAction) => {
     setActionProblem(null);
     sendAction(runId!, action).catch((err: unknown) => setActionProblem(err instanceof Error ? err.message : String(err)));

@@ -12,6 +12,9 @@ import {
   userActionShapes,
 } from './run.ts';
 
+/** What the proxy puts in place of a secret (a password a person typed, a key) in everything it sends. */
+export const REDACTED = '[redacted]';
+
 /** Bumped only for a change that is not additive. Sent first on every socket. */
 export const PROTOCOL_VERSION = 1;
 

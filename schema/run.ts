@@ -24,6 +24,8 @@ const levelSchema = z
   .min(0, 'must be 0 or more')
   .max(MAX_LEVEL, `must be at most ${MAX_LEVEL}`);
 
+export const runIdSchema = z.string().regex(/^run_[0-9a-z]{20,40}$/, 'is not a run id (run_ followed by letters and digits)');
+
 /** Stands for the level's own password in a replayed command; the verification run puts it back. */
 export const LEVEL_PASSWORD_PLACEHOLDER = '{{level_password}}';
 
@@ -39,15 +41,11 @@ export type ReplayLevel = z.infer<typeof replayLevelSchema>;
 
 /** What a verification run re-plays: the original run and its solved levels. */
 export const replayPlanSchema = z.strictObject({
-  of: z.string().regex(/^run_[0-9a-z]{20,40}$/, 'is not a run id'),
+  of: runIdSchema,
   levels: z.array(replayLevelSchema).min(1, 'needs at least one solved level').max(MAX_LEVEL + 1),
 });
 export type ReplayPlan = z.infer<typeof replayPlanSchema>;
 
-/**
- * What a person chooses when starting a run. "Level N" means: logged in as banditN, looking for
- * bandit(N+1)'s password. The run plays startLevel through endLevel inclusive.
- */
 /** The fields of a run config, each checked alone; runConfigSchema adds the checks across fields. */
 export const runConfigFieldsSchema = z.strictObject({
   target: targetSchema.default('practice'),
@@ -67,6 +65,10 @@ export const runConfigFieldsSchema = z.strictObject({
   replay: replayPlanSchema.optional(),
 });
 
+/**
+ * What a person chooses when starting a run. "Level N" means: logged in as banditN, looking for
+ * bandit(N+1)'s password. The run plays startLevel through endLevel inclusive.
+ */
 export const runConfigSchema = runConfigFieldsSchema.superRefine((c, ctx) => {
   if (c.endLevel < c.startLevel) return ctx.addIssue({ code: 'custom', path: ['endLevel'], message: 'must be at least startLevel' });
   if (c.knowledgeModel !== undefined && c.finalAttempt === false) {
@@ -115,7 +117,6 @@ export const pauseReasonSchema = z.enum([
 ]);
 export type PauseReason = z.infer<typeof pauseReasonSchema>;
 
-export const runIdSchema = z.string().regex(/^run_[0-9a-z]{20,40}$/, 'is not a run id (run_ followed by letters and digits)');
 
 /** What the REST API and the WebSocket snapshot say about a run. */
 export const runSummarySchema = z.object({

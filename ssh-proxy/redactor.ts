@@ -2,8 +2,9 @@
 // the model API key and the proxy secret. Events, traces and end lines pass through it; checkpoints
 // do not, since the run needs the level's password to go on (they stay in the Durable Object alone).
 
-/** What a secret is replaced with. */
-export const REDACTED = '[redacted]';
+import { REDACTED } from '../schema/protocol.ts';
+
+export { REDACTED };
 
 /** Replaces every known secret in a line's JSON text. */
 export class Redactor {

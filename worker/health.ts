@@ -1,6 +1,7 @@
 // The checks behind GET /api/health: each component answers ok or says in words what is wrong.
 import type { ComponentHealth, Health } from '../schema/api.ts';
 import { proxyHealthSchema } from '../schema/protocol.ts';
+import type { ProxyHealth } from '../schema/protocol.ts';
 import { describeIssues } from '../schema/issues.ts';
 import { countRuns } from './db.ts';
 import { errorText } from './error-text.ts';
@@ -48,20 +49,27 @@ async function checkDurableObject(env: Env): Promise<ComponentHealth> {
   return { ok: answer.ok, reason: `RunSession answered in ${Date.now() - started} ms (storage ${answer.storage})` };
 }
 
-async function checkProxy(proxyUrl: string): Promise<{ proxy: ComponentHealth; practice: ComponentHealth }> {
+/** The proxy's own health report (which includes the range's address), or why there is none. */
+export async function readProxyHealth(proxyUrl: string): Promise<{ ok: true; health: ProxyHealth } | { ok: false; reason: string }> {
   let response: Response;
   try {
     response = await fetch(`${proxyUrl}/health`, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
   } catch (err) {
-    return unknownProxy(`the SSH proxy at ${proxyUrl} is unreachable (${errorText(err)}); start it with npm start or set PROXY_URL`);
+    return { ok: false, reason: `the SSH proxy at ${proxyUrl} is unreachable (${errorText(err)}); start it with npm start or set PROXY_URL` };
   }
   const parsed = proxyHealthSchema.safeParse(await response.json().catch(() => null));
   if (!parsed.success) {
-    return unknownProxy(`${proxyUrl}/health answered ${response.status} without a valid health report: ${describeIssues(parsed.error)}`);
+    return { ok: false, reason: `${proxyUrl}/health answered ${response.status} without a valid health report: ${describeIssues(parsed.error)}` };
   }
-  const { practice } = parsed.data;
+  return { ok: true, health: parsed.data };
+}
+
+async function checkProxy(proxyUrl: string): Promise<{ proxy: ComponentHealth; practice: ComponentHealth }> {
+  const read = await readProxyHealth(proxyUrl);
+  if (!read.ok) return unknownProxy(read.reason);
+  const { practice, uptimeS, protocolVersion } = read.health;
   return {
-    proxy: { ok: true, reason: `ssh-proxy up ${Math.round(parsed.data.uptimeS)} s, protocol v${parsed.data.protocolVersion}` },
+    proxy: { ok: true, reason: `ssh-proxy up ${Math.round(uptimeS)} s, protocol v${protocolVersion}` },
     practice: { ok: practice.ok, reason: `${practice.address}: ${practice.reason}` },
   };
 }

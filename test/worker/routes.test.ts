@@ -76,7 +76,10 @@ describe('runs', () => {
     expect(error.message).toMatch(/no level solved by its own commands/);
     await expectError(await postJson('/api/runs/run_00000000000000000000000000/verify', {}), 404, 'run_not_found');
     await expectError(await call(`/api/runs/${run.id}/artifacts?secrets=all`), 400, 'invalid_query');
-    expect((await call(`/api/runs/${run.id}/verification`)).status).toBe(200);
+    // Not a verification run, and nothing has verified it yet.
+    const verification = await call(`/api/runs/${run.id}/verification`);
+    expect(verification.status).toBe(200);
+    expect(await verification.json()).toEqual({ report: null, verifiedBy: [] });
   });
 
   it('refuses a model the proxy offers but cannot run, with its reason', async () => {

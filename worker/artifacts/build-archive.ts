@@ -6,14 +6,14 @@ import type { RunEvent } from '../../schema/protocol.ts';
 import { PROTOCOL_VERSION } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { APP_VERSION } from '../../schema/version.ts';
-import { redact, secretsOf } from './redact.ts';
+import { redact, shownEvents } from './redact.ts';
 import { replayFiles } from './replay-scripts.ts';
 import { lessonsFile, runSummaryFile, toolMetricsFile } from './run-figures.ts';
 import { runLog } from './run-log.ts';
 import { replayableLevels, sha256Hex, solvedLevels } from './solved-levels.ts';
 import { terminalCast } from './terminal-cast.ts';
 import { transcript } from './transcript.ts';
-import type { VerificationReport } from './verification-report.ts';
+import type { VerificationReport } from '../../schema/artifacts.ts';
 
 /** One model call as D1 holds it, its request rebuilt whole. */
 export type ArchivedCall = { seq: number; stage: string; model: string; level: number; promptTokens: number; completionTokens: number; latencyMs: number; costUsd: number | null; errorClass: string | null; request: unknown; response: unknown };
@@ -35,10 +35,8 @@ const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 /** Every file of the archive but the manifest, by path, and what the manifest says of them. */
 export async function archiveFiles(input: ArchiveInput): Promise<{ files: Map<string, string>; manifest: Record<string, unknown> }> {
   const { run } = input;
-  const secrets = input.includeSecrets ? [] : secretsOf(input.events);
-  // Files are built from the redacted log, so no form of a secret (a key's line breaks as CR LF in the
-  // recording, say) escapes; the replay scripts need only the passwords' hashes, taken first.
-  const events: RunEvent[] = secrets.length ? JSON.parse(redact(JSON.stringify(input.events), secrets)) : [...input.events];
+  // Files are built from the redacted log; the replay scripts need only the passwords' hashes, taken first.
+  const { events, secrets } = shownEvents(input.events, input.includeSecrets);
   const replayable = replayableLevels(solvedLevels(input.events), run.config.startLevel);
 
   const files = new Map<string, string>();

@@ -1,6 +1,7 @@
 // Secrets out of an archive: every level password the run proved and every private key its outputs
 // showed become placeholders in every file, unless the caller asked for them.
 import type { RunEvent } from '../../schema/protocol.ts';
+import { REDACTED } from '../../schema/protocol.ts';
 
 export type Redaction = { placeholder: string; kind: 'password' | 'private_key'; level: number | null };
 
@@ -11,7 +12,7 @@ export function secretsOf(events: readonly RunEvent[]): { value: string; redacti
   const found = new Map<string, { value: string; redaction: Redaction }>();
   let keys = 0;
   for (const event of events) {
-    if (event.type === 'password_found' && event.password !== '[redacted]' && !found.has(event.password)) {
+    if (event.type === 'password_found' && event.password !== REDACTED && !found.has(event.password)) {
       const level = event.level + 1;
       found.set(event.password, { value: event.password, redaction: { placeholder: `[REDACTED:bandit${level}-password]`, kind: 'password', level } });
     }
@@ -37,4 +38,12 @@ export function redact(text: string, secrets: readonly { value: string; redactio
     }
   }
   return out;
+}
+
+/** The run's log as an archive shows it: redacted unless secrets are included, and the secrets taken out. */
+export function shownEvents(events: readonly RunEvent[], includeSecrets: boolean): { events: RunEvent[]; secrets: { value: string; redaction: Redaction }[] } {
+  const secrets = includeSecrets ? [] : secretsOf(events);
+  // Parsed back from the redacted text, so no form of a secret (a key's line breaks as CR LF in the
+  // recording, say) escapes a builder.
+  return { events: secrets.length ? (JSON.parse(redact(JSON.stringify(events), secrets)) as RunEvent[]) : [...events], secrets };
 }

@@ -2,6 +2,7 @@
 // of the attempt that proved the password (or of the final attempt, when that solved it). Both the
 // archive's replay scripts and a verification run's plan are built from this.
 import type { RunEvent, SolvedBy } from '../../schema/protocol.ts';
+import { REDACTED } from '../../schema/protocol.ts';
 import type { ReplayPlan } from '../../schema/run.ts';
 import { LEVEL_PASSWORD_PLACEHOLDER } from '../../schema/run.ts';
 
@@ -15,8 +16,6 @@ export type SolvedLevel = {
   solvedBy: SolvedBy;
 };
 
-/** What the proxy puts in place of a password a person typed. */
-const REDACTED_BY_PROXY = '[redacted]';
 
 export function solvedLevels(events: readonly RunEvent[]): SolvedLevel[] {
   const solved: SolvedLevel[] = [];
@@ -63,7 +62,7 @@ export function replayableLevels(solved: readonly SolvedLevel[], startLevel: num
   const chain: SolvedLevel[] = [];
   for (const level of solved) {
     const next = startLevel + chain.length;
-    if (level.level !== next || level.solvedBy === 'person' || level.password === REDACTED_BY_PROXY || level.commands.length === 0) break;
+    if (level.level !== next || level.solvedBy === 'person' || level.password === REDACTED || level.commands.length === 0) break;
     chain.push(level);
   }
   return chain;

@@ -3,8 +3,6 @@ import type { RunEvent, VerifyVerdict } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import type { VerificationReport } from '../../schema/artifacts.ts';
 
-export type { VerificationReport };
-
 /** The report of a verification run; null when `run` is not one. */
 export function verificationReport(run: RunSummary, events: readonly RunEvent[]): VerificationReport | null {
   const plan = run.config.replay;

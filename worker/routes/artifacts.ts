@@ -6,18 +6,18 @@ import { artifactsQuerySchema } from '../../schema/artifacts.ts';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { rebuildRequest } from '../../schema/request-delta.ts';
 import { REPLAY_MODEL, runConfigSchema } from '../../schema/run.ts';
-import type { RunSummary } from '../../schema/run.ts';
+import type { RunSummary, Target } from '../../schema/run.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
-import { proxyHealthSchema } from '../../schema/protocol.ts';
 import type { ArchivedCall } from '../artifacts/build-archive.ts';
 import { archiveFiles, zipStream } from '../artifacts/build-archive.ts';
 import { replayableLevels, replayPlan, solvedLevels } from '../artifacts/solved-levels.ts';
 import { terminalCast } from '../artifacts/terminal-cast.ts';
-import { redact, secretsOf } from '../artifacts/redact.ts';
-import type { VerificationReport } from '../artifacts/verification-report.ts';
+import { shownEvents } from '../artifacts/redact.ts';
+import type { VerificationReport } from '../../schema/artifacts.ts';
 import { verificationReport } from '../artifacts/verification-report.ts';
 import { llmCallsOfRun } from '../db.ts';
 import { readSettings } from '../env.ts';
+import { readProxyHealth } from '../health.ts';
 import { errorText } from '../error-text.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { newRunId } from '../run-id.ts';
@@ -44,7 +44,8 @@ function secretsWanted(query: { [key: string]: string }): boolean {
 /** The reports of the runs that verified this one. */
 async function reportsOf(env: Env, ids: readonly string[]): Promise<VerificationReport[]> {
   const records = await Promise.all(ids.map((id) => sessionFor(env, id).fullRecord()));
-  return records.flatMap((r) => (r ? [verificationReport(r.run as RunSummary, r.events as RunEvent[])].filter((x): x is VerificationReport => x !== null) : []));
+  const reports = records.map((r) => (r ? verificationReport(r.run as RunSummary, r.events as RunEvent[]) : null));
+  return reports.filter((report): report is VerificationReport => report !== null);
 }
 
 /** Every model call of the run with its request rebuilt; null when D1 does not answer. */
@@ -70,32 +71,30 @@ async function archivedCalls(env: Env, runId: string): Promise<ArchivedCall[] | 
   }));
 }
 
-/** Where the practice range answers, as the proxy reports it; null when it cannot be asked. */
-async function practiceAddress(env: Env): Promise<string | null> {
+/** The bandit server, where a run on the real game plays. */
+const BANDIT_ADDRESS = { address: 'bandit.labs.overthewire.org:2220', host: 'bandit.labs.overthewire.org' };
+
+/** Where the run's target answers: the practice range's address as the proxy reports it (null when it cannot be asked). */
+async function targetAddress(env: Env, target: Target): Promise<{ address: string | null; host: string }> {
+  if (target === 'bandit') return BANDIT_ADDRESS;
   const settings = readSettings(env);
-  if (!settings.ok) return null;
-  const response = await fetch(`${settings.settings.proxyUrl}/health`, { signal: AbortSignal.timeout(3_000) }).catch(() => null);
-  const parsed = proxyHealthSchema.safeParse(await response?.json().catch(() => null));
-  return parsed.success ? parsed.data.practice.address : null;
+  const read = settings.ok ? await readProxyHealth(settings.settings.proxyUrl) : null;
+  const address = read?.ok ? read.health.practice.address : null;
+  return { address, host: address?.split(':')[0] ?? '127.0.0.1' };
 }
 
 export const artifactRoutes = new Hono<{ Bindings: Env }>()
   .get('/:id/artifacts', async (c) => {
     const includeSecrets = secretsWanted(c.req.query());
     const { run, events, verifications } = await recordOf(c.env, c.req.param('id'));
-    const [calls, verifiedBy, address] = await Promise.all([
-      archivedCalls(c.env, run.id),
-      reportsOf(c.env, verifications),
-      run.config.target === 'practice' ? practiceAddress(c.env) : Promise.resolve('bandit.labs.overthewire.org:2220'),
-    ]);
-    const host = address?.split(':')[0] ?? (run.config.target === 'practice' ? '127.0.0.1' : 'bandit.labs.overthewire.org');
+    const [calls, verifiedBy, target] = await Promise.all([archivedCalls(c.env, run.id), reportsOf(c.env, verifications), targetAddress(c.env, run.config.target)]);
     const { files, manifest } = await archiveFiles({
       run,
       events,
       calls,
       report: verificationReport(run, events),
       verifiedBy,
-      target: { address, host },
+      target,
       includeSecrets,
     });
     return new Response(zipStream(files, manifest), {
@@ -111,9 +110,9 @@ export const artifactRoutes = new Hono<{ Bindings: Env }>()
   .get('/:id/terminal.cast', async (c) => {
     const includeSecrets = secretsWanted(c.req.query());
     const { run, events } = await recordOf(c.env, c.req.param('id'));
-    const secrets = includeSecrets ? [] : secretsOf(events);
-    const shown: RunEvent[] = secrets.length ? JSON.parse(redact(JSON.stringify(events), secrets)) : events;
-    return c.body(terminalCast(run.id, run.config, shown, '127.0.0.1'), 200, { 'content-type': 'application/x-asciicast; charset=utf-8', 'cache-control': 'no-store' });
+    const [{ host }, shown] = [await targetAddress(c.env, run.config.target), shownEvents(events, includeSecrets)];
+    // The same recording as the archive's terminal.cast.
+    return c.body(terminalCast(run.id, run.config, shown.events, host), 200, { 'content-type': 'application/x-asciicast; charset=utf-8', 'cache-control': 'no-store' });
   })
   .all('/:id/terminal.cast', methodNotAllowed(['GET']))
   .post('/:id/verify', async (c) => {

@@ -6,6 +6,7 @@ import type { BanditState } from '../bandit-state.ts';
 import type { NodeContext } from '../../engine/types.ts';
 import type { AgentModel, CallReport, PlanInput } from '../../models/agent-model.ts';
 import type { LevelShell } from '../../ssh/session-pool.ts';
+import type { ExecResult } from '../../ssh/ssh-session.ts';
 import type { GameTarget } from '../../targets/target.ts';
 
 export type BanditDeps = {
@@ -39,6 +40,12 @@ export function planInput(s: BanditState, ctx: BanditContext): PlanInput {
     budgetLeft: Math.max(0, ctx.config.budget - s.spent),
     tried: s.tried,
   };
+}
+
+/** The output event of a command that ran; execute and final_attempt both send it. */
+export function emitOutput(ctx: BanditContext, level: number, commandId: string, result: ExecResult): void {
+  const { stdout, stderr, exitCode, durationMs, truncated } = result;
+  ctx.emit({ type: 'output', level, commandId, stdout, stderr, exitCode, durationMs, truncated });
 }
 
 /** Emits an llm_call event and a trace per model request; returns the advanced id counter. */

@@ -3,7 +3,7 @@
 import type { BanditState } from '../bandit-state.ts';
 import { capText } from '../../ssh/output-collector.ts';
 import type { BanditContext } from './bandit-deps.ts';
-import { HISTORY_OUTPUT_CHARS } from './bandit-deps.ts';
+import { emitOutput, HISTORY_OUTPUT_CHARS } from './bandit-deps.ts';
 
 /** How many times one command may run in an attempt before it counts as a loop. */
 export const LOOP_REPEATS = 2;
@@ -25,16 +25,7 @@ export async function execute(s: BanditState, ctx: BanditContext): Promise<Parti
     ctx.emit({ type: 'error', code: `ssh_${result.failure.kind}`, message, level: s.level });
     return { serial, decision: null, fault: { reason: 'ssh_error', message, resumeAt: 'plan' }, lastError: message };
   }
-  ctx.emit({
-    type: 'output',
-    level: s.level,
-    commandId,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    exitCode: result.exitCode,
-    durationMs: result.durationMs,
-    truncated: result.truncated,
-  });
+  emitOutput(ctx, s.level, commandId, result);
   const seen = result.stderr ? `${result.stdout}\n[stderr]\n${result.stderr}` : result.stdout;
   const spent = s.spent + 1;
   return {

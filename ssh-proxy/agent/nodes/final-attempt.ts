@@ -8,7 +8,7 @@ import { FINAL_MAX_COMMANDS } from '../../models/agent-model.ts';
 import { capText } from '../../ssh/output-collector.ts';
 import { passwordShapedTokens, passwordShapeProblem } from '../../targets/target.ts';
 import type { BanditContext } from './bandit-deps.ts';
-import { HISTORY_OUTPUT_CHARS, planInput, reportCalls } from './bandit-deps.ts';
+import { emitOutput, HISTORY_OUTPUT_CHARS, planInput, reportCalls } from './bandit-deps.ts';
 
 /** Candidates tried by login at most; more would be guessing, not a solution. */
 const MAX_CANDIDATES = 3;
@@ -37,7 +37,7 @@ export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<
       ctx.emit({ type: 'error', code: `ssh_${result.failure.kind}`, message: result.failure.message, level: s.level });
       continue;
     }
-    ctx.emit({ type: 'output', level: s.level, commandId, ...pick(result) });
+    emitOutput(ctx, s.level, commandId, result);
     outputs.push(capText(`${result.stdout}\n${result.stderr}`, HISTORY_OUTPUT_CHARS).text);
   }
   const levelCommands = s.levelCommands + ran.length;
@@ -62,8 +62,4 @@ export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<
         ? `its ${ran.length} command(s) printed nothing shaped like a password`
         : `${tried.length} candidate(s) from its output did not log in as ${ctx.target.username(s.level + 1)}`;
   return { serial, levelCommands, tried: [...s.tried, ...tried], finalReport: { commands: ran, outcome } };
-}
-
-function pick(result: { stdout: string; stderr: string; exitCode: number | null; durationMs: number; truncated: boolean }) {
-  return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, durationMs: result.durationMs, truncated: result.truncated };
 }

@@ -8,14 +8,17 @@ import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ServerChannel } from 'ssh2';
 import { PRACTICE_LEVELS } from '../schema/levels.ts';
 import { ConnectionGate } from './connection-gate.ts';
-import { PracticeSession, DEFAULT_LIMITS, practiceCommands } from './session.ts';
+import { placeholderEnv, practiceCommands } from './commands/practice-shell.ts';
+import { WorkerPool } from './exec/worker-pool.ts';
+import type { PoolSize } from './exec/worker-pool.ts';
+import { FsHost } from './fs/fs-host.ts';
+import { PracticeSession, DEFAULT_LIMITS } from './session.ts';
 import type { SessionLimits } from './session.ts';
 import { LineShell } from './shell/line-shell.ts';
 import { loginIdentity, userExists } from './world/accounts.ts';
 import { buildWorld } from './world/world.ts';
 import type { World } from './world/world.ts';
 import { layOutWorld } from './world/world-fs.ts';
-import type { WorldFs } from './world/world-fs.ts';
 
 /** Options for a range server. */
 export type RangeOptions = {
@@ -30,6 +33,8 @@ export type RangeOptions = {
   /** How long a connection may take to log in before it is dropped (default 30 s). */
   authTimeoutMs?: number;
   idleTimeoutMs?: number;
+  /** Shell worker threads: kept warm, and at most (default 2 and 8). */
+  workers?: Partial<PoolSize>;
 };
 
 /** A running range: its port, its world, and how to stop it. */
@@ -40,6 +45,8 @@ export type RunningRange = {
   connections: () => number;
   /** Logged-in connections and those still logging in. */
   connectionCounts: () => { admitted: number; pending: number };
+  /** Shell worker threads, and how many are running a command. */
+  workerCounts: () => { workers: number; busy: number };
   /** Drops every open connection, as a network blip would; the range keeps listening. */
   dropConnections: () => void;
   close: () => Promise<void>;
@@ -53,6 +60,9 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   const world = buildWorld(options.seed);
   const worldFs = await layOutWorld(world, practiceCommands(placeholderEnv(world)));
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const host = new FsHost(worldFs);
+  const pool = new WorkerPool({ seed: options.seed, maxOutputBytes: limits.maxOutputBytes, memoryMb: limits.maxMemoryMb }, host, { warm: 2, max: 8, ...options.workers });
+  await pool.start();
   // Each run holds one connection (two while proving a password); 256 leaves room for 100 runs.
   const maxConnections = options.maxConnections ?? 256;
   const gate = new ConnectionGate({
@@ -68,7 +78,7 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
     // ssh2 keeps the socket on a field its types leave out; the gate needs it to count the login.
     const socket = (client as unknown as { _sock: Socket })._sock;
     client.once('ready', () => gate.loggedIn(socket));
-    serveClient(client, world, worldFs, () => port, limits);
+    serveClient(client, world, (sshPort) => new PracticeSession(worldFs, host, pool, sshPort, limits), () => port);
   });
   const tcp = createServer((socket) => {
     socket.setNoDelay(true);
@@ -84,18 +94,20 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
     world,
     connections: () => gate.sockets().length,
     connectionCounts: () => gate.counts(),
+    workerCounts: () => pool.counts(),
     dropConnections: () => {
       for (const socket of gate.sockets()) socket.destroy();
     },
     close: () =>
       new Promise((done) => {
         for (const socket of gate.sockets()) socket.destroy();
+        pool.close();
         tcp.close(() => done());
       }),
   };
 }
 
-function serveClient(client: Connection, world: World, worldFs: WorldFs, port: () => number, limits: SessionLimits): void {
+function serveClient(client: Connection, world: World, newSession: (sshPort: number) => PracticeSession, port: () => number): void {
   let user = '';
   client.on('error', () => client.end());
   client.on('authentication', (ctx) => {
@@ -106,7 +118,7 @@ function serveClient(client: Connection, world: World, worldFs: WorldFs, port: (
     ctx.reject(world.keys.has(ctx.username) ? ['publickey', 'password'] : ['password', 'publickey']);
   });
   client.on('ready', () => {
-    const session = new PracticeSession(world, worldFs, port(), limits);
+    const session = newSession(port());
     client.on('close', () => void session.close());
     client.on('session', (accept) => {
       const channel = accept();
@@ -144,7 +156,7 @@ function authenticate(ctx: AuthContext, world: World): boolean {
 
 async function runExec(session: PracticeSession, channel: ServerChannel, user: string, command: string): Promise<void> {
   const who = loginIdentity(user);
-  const result = await session.run(session.shellFor(who, `/home/${user}`), command);
+  const result = await session.run(who, command, { cwd: `/home/${user}` });
   channel.write(result.stdout);
   channel.stderr.write(result.stderr);
   channel.exit(result.exitCode);
@@ -154,7 +166,7 @@ async function runExec(session: PracticeSession, channel: ServerChannel, user: s
 async function openShell(session: PracticeSession, channel: ServerChannel, user: string, pty: boolean): Promise<void> {
   const who = loginIdentity(user);
   // Level 18's .bashrc throws interactive logins out, as on the real server.
-  const bashrc = (await session.shellFor(who, `/home/${user}`).readFile(`/home/${user}/.bashrc`).catch(() => '')) ?? '';
+  const bashrc = (await session.readFile(who, `/home/${user}/.bashrc`)) ?? '';
   if (/^\s*exit\b/m.test(bashrc)) {
     const echoed = /echo\s+"([^"]*)"/.exec(bashrc)?.[1];
     channel.write(`${echoed ?? ''}\r\nConnection to practice closed.\r\n`);
@@ -166,16 +178,6 @@ async function openShell(session: PracticeSession, channel: ServerChannel, user:
   const level = PRACTICE_LEVELS.find((l) => l.level === n);
   const greeting = `\nbandit-runner practice range — you are ${user}.\n${level ? `Level ${n} → ${n + 1}: ${level.goal}\n` : 'There are no more levels.'}\n${pty ? '' : '(no terminal: line editing is off)\n'}\n`;
   new LineShell(channel, session, who, greeting);
-}
-
-/** Command stubs are laid out before any session exists; only their names matter here. */
-function placeholderEnv(world: World) {
-  return {
-    fs: undefined as never,
-    world,
-    session: { listeners: new Map<number, string>(), sshPort: 0 },
-    runAs: async () => ({ stdout: '', stderr: '', exitCode: 1 }),
-  };
 }
 
 function sameSecret(given: string, expected: string): boolean {

@@ -2,7 +2,7 @@
 // (services, keys, passwords) and the session (listeners armed with nc -l, shells as other users).
 import type { ExecResult } from 'just-bash';
 import { latin1FromBytes } from 'just-bash';
-import type { PermissionFs } from '../fs/permission-fs.ts';
+import type { ShellFs } from '../fs/shell-fs.ts';
 import type { Identity } from '../world/accounts.ts';
 import type { World } from '../world/world.ts';
 
@@ -17,7 +17,7 @@ export type SessionState = {
 };
 
 export type CommandEnv = {
-  fs: PermissionFs;
+  fs: ShellFs;
   world: World;
   session: SessionState;
   /** Runs a command line as another identity (setuid programs, ssh to another user). */

@@ -74,18 +74,18 @@ export function findCommand(env: CommandEnv) {
           return sizeTest(need('-size'));
         case '-user': {
           const u = need('-user');
-          return async ({ path }) => fs.ownership(abs(path)).owner === u;
+          return async ({ path }) => (await fs.ownership(abs(path))).owner === u;
         }
         case '-group': {
           const g = need('-group');
-          return async ({ path }) => fs.ownership(abs(path)).group === g;
+          return async ({ path }) => (await fs.ownership(abs(path))).group === g;
         }
         case '-readable':
-          return async ({ path, stat }) => fs.may(abs(path), stat.mode, 4);
+          return async ({ path, stat }) => await fs.may(abs(path), stat.mode, 4);
         case '-writable':
-          return async ({ path, stat }) => fs.may(abs(path), stat.mode, 2);
+          return async ({ path, stat }) => await fs.may(abs(path), stat.mode, 2);
         case '-executable':
-          return async ({ path, stat }) => fs.may(abs(path), stat.mode, 1);
+          return async ({ path, stat }) => await fs.may(abs(path), stat.mode, 1);
         case '-perm': {
           const spec = need('-perm');
           const exact = !/^[-/]/.test(spec);

@@ -64,7 +64,7 @@ export function inspectCommands(env: CommandEnv) {
           stdout += `${operand}: directory\n`;
           continue;
         }
-        const owner = fs.ownership(path);
+        const owner = await fs.ownership(path);
         if (owner.program) {
           stdout += `${operand}: ${stat.mode & 0o4000 ? 'setuid ' : ''}ELF 32-bit LSB executable, Intel 80386, version 1 (SYSV), dynamically linked\n`;
           continue;

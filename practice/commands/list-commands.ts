@@ -55,7 +55,7 @@ export function listCommands(env: CommandEnv) {
       const stat = await fs.lstat(path);
       const blocks = Math.ceil(stat.size / 4096) * 4;
       if (!long) return { text: `${name}\n`, blocks };
-      const o = fs.ownership(path);
+      const o = await fs.ownership(path);
       const size = humanSizes ? human(stat.size) : String(stat.size);
       return { text: `${modeString(stat)} 1 ${o.owner.padEnd(8)} ${o.group.padEnd(8)} ${size.padStart(5)} ${when(stat.mtime)} ${name}\n`, blocks };
     };

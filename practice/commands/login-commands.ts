@@ -31,7 +31,7 @@ export function loginCommands(env: CommandEnv) {
       const path = fs.resolvePath(ctx.cwd, keyPath);
       try {
         const stat = await fs.stat(path);
-        const owner = fs.ownership(path).owner;
+        const owner = (await fs.ownership(path)).owner;
         // OpenSSH ignores a key that its owner left readable by others.
         if (owner === fs.who.euser && (stat.mode & 0o077) !== 0) {
           stderr += `@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n@         WARNING: UNPROTECTED PRIVATE KEY FILE!          @\n@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\nPermissions 0${(stat.mode & 0o777).toString(8)} for '${keyPath}' are too open.\nIt is required that your private key files are NOT accessible by others.\nThis private key will be ignored.\nLoad key "${keyPath}": bad permissions\n`;
@@ -70,8 +70,8 @@ export function loginCommands(env: CommandEnv) {
     } catch (err) {
       return fail(`bash: ${path}: ${describeFsError(err)}`, 126);
     }
-    const owner = fs.ownership(path);
-    if (!owner.program || !fs.may(path, mode, 1)) return fail(`bash: ${path}: Permission denied`, 126);
+    const owner = await fs.ownership(path);
+    if (!owner.program || !(await fs.may(path, mode, 1))) return fail(`bash: ${path}: Permission denied`, 126);
     const who = mode & 0o4000 ? setuidIdentity(fs.who, owner.owner) : fs.who;
     const name = path.slice(path.lastIndexOf('/') + 1);
     if (owner.program === 'bandit20-do') {

@@ -27,10 +27,20 @@ export function fsError(code: 'EACCES' | 'ENOENT' | 'EPERM', op: string, path: s
   return Object.assign(new Error(text), { code, syscall: op, path });
 }
 
-/** What one connection has written: bytes against its quota, and paths to remove when it leaves. */
-export type DiskUsage = { bytes: number; limit: number; created: Set<string> };
+/**
+ * What one connection keeps on the shared filesystem: bytes against its quota, and each path it
+ * created with the bytes charged for it, so that removing or overwriting gives them back and the
+ * paths can be removed when it leaves.
+ */
+export type DiskUsage = { bytes: number; limit: number; created: Map<string, number> };
 
-/** One user's permission-checked view of a shared in-memory filesystem. */
+/** What a new directory entry (file, directory, link) costs, so that empty files are not free. */
+export const ENTRY_BYTES = 1024;
+
+function byteLength(content: FileContent): number {
+  return typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
+}
+
 export class PermissionFs implements IFileSystem {
   readonly inner: IFileSystem;
   readonly owners: OwnershipTable;
@@ -49,13 +59,32 @@ export class PermissionFs implements IFileSystem {
     return new PermissionFs(this.inner, this.owners, who, this.usage);
   }
 
-  /** Charges a write to the connection's quota; ENOSPC past it, so one player cannot fill memory. */
-  private charge(path: string, content: FileContent): void {
-    const size = typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
-    if (this.usage.bytes + size > this.usage.limit) {
+  /** Charges `bytes` to the connection's quota (or gives them back); ENOSPC past it. */
+  private charge(path: string, bytes: number): void {
+    if (bytes > 0 && this.usage.bytes + bytes > this.usage.limit) {
       throw Object.assign(new Error('No space left on device'), { code: 'ENOSPC', path });
     }
-    this.usage.bytes += size;
+    this.usage.bytes += bytes;
+    this.usage.created.set(path, (this.usage.created.get(path) ?? 0) + bytes);
+  }
+
+  /** Gives back what the connection was charged for `path` and everything below it. */
+  private refund(path: string): void {
+    for (const [created, bytes] of this.usage.created) {
+      if (created === path || created.startsWith(`${path}/`)) {
+        this.usage.bytes -= bytes;
+        this.usage.created.delete(created);
+      }
+    }
+  }
+
+  /** Bytes (and entries) a copy of `path` would add. */
+  private async footprint(path: string): Promise<number> {
+    const stat = await this.inner.lstat(path);
+    if (!stat.isDirectory) return ENTRY_BYTES + (stat.isSymbolicLink ? 0 : stat.size);
+    let total = ENTRY_BYTES;
+    for (const name of await this.inner.readdir(path)) total += await this.footprint(`${path === '/' ? '' : path}/${name}`);
+    return total;
   }
 
   ownership(path: string): Ownership {
@@ -115,8 +144,9 @@ export class PermissionFs implements IFileSystem {
     if (this.owners.get(path).owner !== this.who.euser) throw fsError('EPERM', op, path);
   }
 
-  private claim(path: string): void {
-    this.usage.created.add(path);
+  /** A new entry becomes the writer's, charged its entry cost plus `bytes`. */
+  private claim(path: string, bytes = 0): void {
+    this.charge(path, ENTRY_BYTES + bytes);
     this.owners.set(path, { owner: this.who.euser, group: this.who.groups[0] ?? this.who.euser });
   }
 
@@ -135,24 +165,26 @@ export class PermissionFs implements IFileSystem {
     return this.inner.readFileBuffer(path);
   }
 
-  /** Checks and charges a write; a new file becomes the writer's. /dev (null, stdout…) is free. */
-  private async prepareWrite(path: string, content: FileContent): Promise<void> {
+  /** Checks and charges a write: the growth of the file; a new file becomes the writer's. /dev is free. */
+  private async prepareWrite(path: string, content: FileContent, append: boolean): Promise<void> {
     if (path.startsWith('/dev/')) return;
-    if (await this.inner.exists(path)) await this.require(path, WRITE, 'open');
-    else {
+    const size = byteLength(content);
+    if (await this.inner.exists(path)) {
+      await this.require(path, WRITE, 'open');
+      this.charge(path, append ? size : size - (await this.inner.stat(path)).size);
+    } else {
       await this.requireParent(path, 'open');
-      this.claim(path);
+      this.claim(path, size);
     }
-    this.charge(path, content);
   }
 
   async writeFile(path: string, content: FileContent, options?: WriteFileOptions | BufferEncoding): Promise<void> {
-    await this.prepareWrite(path, content);
+    await this.prepareWrite(path, content, false);
     return this.inner.writeFile(path, content, options);
   }
 
   async appendFile(path: string, content: FileContent, options?: WriteFileOptions | BufferEncoding): Promise<void> {
-    await this.prepareWrite(path, content);
+    await this.prepareWrite(path, content, true);
     return this.inner.appendFile(path, content, options);
   }
 
@@ -195,20 +227,47 @@ export class PermissionFs implements IFileSystem {
     await this.requireParent(path, 'unlink');
     await this.inner.rm(path, options);
     this.owners.delete(path);
+    this.refund(path);
   }
 
+  /** A copy is charged in full before it is made, and everything in it becomes the copier's. */
   async cp(src: string, dest: string, options?: CpOptions): Promise<void> {
     await this.require(src, READ, 'copyfile');
-    if (!(await this.inner.exists(dest))) await this.requireParent(dest, 'copyfile');
-    await this.inner.cp(src, dest, options);
-    this.claim(dest);
+    const replacing = await this.inner.exists(dest);
+    if (replacing) await this.require(dest, WRITE, 'copyfile');
+    else await this.requireParent(dest, 'copyfile');
+    const bytes = (await this.footprint(src)) - (replacing ? await this.footprint(dest) : 0);
+    this.charge(dest, bytes);
+    try {
+      await this.inner.cp(src, dest, options);
+    } catch (err) {
+      this.charge(dest, -bytes);
+      throw err;
+    }
+    const owner = { owner: this.who.euser, group: this.who.groups[0] ?? this.who.euser };
+    for (const path of await this.tree(dest)) this.owners.set(path, owner);
   }
 
+  /** A rename keeps the bytes where they were charged; they follow the file to its new name. */
   async mv(src: string, dest: string): Promise<void> {
     await this.requireParent(src, 'rename');
     await this.requireParent(dest, 'rename');
     await this.inner.mv(src, dest);
     this.owners.move(src, dest);
+    this.refund(dest);
+    for (const [path, bytes] of [...this.usage.created]) {
+      if (path !== src && !path.startsWith(`${src}/`)) continue;
+      this.usage.created.delete(path);
+      this.usage.created.set(dest + path.slice(src.length), bytes);
+    }
+  }
+
+  /** `path` and everything below it. */
+  private async tree(path: string): Promise<string[]> {
+    const stat = await this.inner.lstat(path);
+    if (!stat.isDirectory) return [path];
+    const below = await Promise.all((await this.inner.readdir(path)).map((name) => this.tree(`${path}/${name}`)));
+    return [path, ...below.flat()];
   }
 
   resolvePath(base: string, path: string): string {

@@ -1,11 +1,10 @@
 // The interactive login: a prompt, line editing (arrows, backspace, Ctrl-A/E/U/C/D, history) and
 // the working directory and variables kept between commands, over an SSH pty channel.
 import type { ServerChannel } from 'ssh2';
-import type { Bash } from 'just-bash';
 import type { PracticeSession } from '../session.ts';
 import type { Identity } from '../world/accounts.ts';
 
-type Frame = { who: Identity; shell: Bash; cwd: string; env: Record<string, string> };
+type Frame = { who: Identity; cwd: string; env?: Record<string, string> };
 
 /** One person's terminal. `ssh` inside it pushes a frame; `exit` pops one, or logs out. */
 export class LineShell {
@@ -23,10 +22,6 @@ export class LineShell {
   constructor(channel: ServerChannel, session: PracticeSession, who: Identity, greeting: string) {
     this.channel = channel;
     this.session = session;
-    session.state.openShell = (other) => {
-      this.push(other);
-      return `Welcome, ${other.user}. Type exit to return to ${this.frames[this.frames.length - 2]?.who.user ?? 'the previous user'}.\n`;
-    };
     this.push(who);
     this.write(greeting);
     this.prompt();
@@ -37,8 +32,7 @@ export class LineShell {
   }
 
   private push(who: Identity): void {
-    const cwd = `/home/${who.user}`;
-    this.frames.push({ who, shell: this.session.shellFor(who, cwd), cwd, env: {} });
+    this.frames.push({ who, cwd: `/home/${who.user}` });
   }
 
   private get frame(): Frame {
@@ -143,11 +137,12 @@ export class LineShell {
     } else if (command) {
       this.busy = true;
       const frame = this.frame;
-      const result = await this.session.run(frame.shell, command, '', { cwd: frame.cwd, env: frame.env });
+      const result = await this.session.run(frame.who, command, frame, { interactive: true });
       if (result.env) {
         frame.cwd = result.env.PWD ?? frame.cwd;
         frame.env = result.env;
       }
+      if (result.openShell) this.push(result.openShell);
       this.write(result.stdout);
       this.write(result.stderr);
       this.busy = false;

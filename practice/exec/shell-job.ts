@@ -1,0 +1,42 @@
+// What passes between the range's main thread and a shell worker. Both sides are this package's
+// own code in one process, so these are plain types, not a validated boundary.
+import type { FsOperation } from '../fs/shell-fs.ts';
+import type { Identity } from '../world/accounts.ts';
+
+/** One command line to run for one connection. */
+export type ShellJob = {
+  connection: number;
+  who: Identity;
+  command: string;
+  stdin: string;
+  cwd: string;
+  /** The interactive shell's variables, kept between its commands. */
+  env?: Record<string, string>;
+  /** Ports armed by `nc -l` on this connection, with what the listener will send. */
+  listeners: [number, string][];
+  sshPort: number;
+  /** A terminal session: `ssh` without a command opens a nested login instead of running one. */
+  interactive: boolean;
+};
+
+export type JobResult = {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  env?: Record<string, string>;
+  listeners: [number, string][];
+  /** Set when the command logged in as someone else in the terminal (`ssh` with no command). */
+  openShell?: Identity;
+};
+
+export type SerializedFsError = { code?: string; message: string; path?: string; syscall?: string };
+
+export type ToWorker =
+  | { type: 'exec'; id: number; job: ShellJob }
+  | { type: 'abort'; id: number }
+  | { type: 'fs-reply'; id: number; value?: unknown; error?: SerializedFsError };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'done'; id: number; result: JobResult }
+  | { type: 'fs'; id: number; connection: number; who: Identity; op: FsOperation; args: unknown[] };

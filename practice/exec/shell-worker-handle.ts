@@ -1,0 +1,99 @@
+// The main thread's handle on one shell worker: starts it, gives it a job, answers its filesystem
+// calls, and cuts it off when the job runs past its time or its memory.
+import { Worker } from 'node:worker_threads';
+import type { FsHost } from '../fs/fs-host.ts';
+import type { FromWorker, JobResult, ShellJob, ToWorker } from './shell-job.ts';
+
+export type WorkerSettings = { seed: string; maxOutputBytes: number; memoryMb: number };
+
+/** Why a job ended without the worker's answer. */
+export type Cutoff = 'timeout' | 'memory' | 'crash';
+
+export class ShellWorkerHandle {
+  readonly ready: Promise<void>;
+  private readonly worker: Worker;
+  private readonly host: FsHost;
+  private current: { id: number; finish: (result: JobResult | Cutoff) => void } | undefined;
+  private nextJob = 0;
+  private dead = false;
+  private ended = false;
+  private exitHandlers: (() => void)[] = [];
+
+  constructor(settings: WorkerSettings, host: FsHost) {
+    this.host = host;
+    this.worker = new Worker(new URL('./shell-worker.ts', import.meta.url), {
+      workerData: { seed: settings.seed, maxOutputBytes: settings.maxOutputBytes },
+      resourceLimits: { maxOldGenerationSizeMb: settings.memoryMb, maxYoungGenerationSizeMb: Math.min(32, Math.max(4, settings.memoryMb / 8)) },
+      // The worker must not inherit the host's environment: nothing a player types should see it.
+      env: {},
+    });
+    this.worker.unref();
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.once('message', () => resolve());
+      this.worker.once('error', reject);
+    });
+    this.ready.catch(() => undefined);
+    this.worker.on('message', (message: FromWorker) => this.receive(message));
+    this.worker.on('error', (err) => this.end((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'crash'));
+    this.worker.on('exit', () => this.end('crash'));
+  }
+
+  get alive(): boolean {
+    return !this.dead;
+  }
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  onExit(handler: () => void): void {
+    this.exitHandlers.push(handler);
+  }
+
+  /** Runs a job; past `timeoutMs` the worker is stopped and the answer is 'timeout'. */
+  run(job: ShellJob, timeoutMs: number): Promise<JobResult | Cutoff> {
+    if (this.current) throw new Error('shell worker is busy');
+    const id = this.nextJob++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        // A command that yields (sleep, a slow pipe) stops cleanly at the abort; one that keeps the
+        // CPU busy never reads the message, so the thread itself is stopped.
+        this.send({ type: 'abort', id });
+        this.kill();
+        finish('timeout');
+      }, timeoutMs);
+      const finish = (result: JobResult | Cutoff) => {
+        if (this.current?.id !== id) return;
+        clearTimeout(timer);
+        this.current = undefined;
+        resolve(result);
+      };
+      this.current = { id, finish };
+      this.send({ type: 'exec', id, job });
+    });
+  }
+
+  kill(): void {
+    this.dead = true;
+    void this.worker.terminate();
+  }
+
+  private send(message: ToWorker): void {
+    if (!this.dead) this.worker.postMessage(message);
+  }
+
+  private receive(message: FromWorker): void {
+    if (message.type === 'done') this.current?.id === message.id && this.current.finish(message.result);
+    else if (message.type === 'fs') {
+      void this.host.handle(message.connection, message.who, message.op, message.args).then((reply) => this.send({ type: 'fs-reply', id: message.id, ...reply }));
+    }
+  }
+
+  private end(why: Cutoff): void {
+    this.dead = true;
+    this.current?.finish(why);
+    if (this.ended) return;
+    this.ended = true;
+    for (const handler of this.exitHandlers) handler();
+  }
+}

@@ -1,0 +1,122 @@
+// One player cannot hold the range up or fill it: a command that keeps the CPU busy is cut at the
+// timeout while other sessions are served, a command's memory is bounded, and every way of writing
+// (redirection, cp, mv, mkdir, ln, tar and gzip output) is charged to the connection's quota.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadHostKey } from '../../practice/host-key.ts';
+import { startRange } from '../../practice/server.ts';
+import type { RunningRange } from '../../practice/server.ts';
+import { sshExec } from '../support/ssh-client.ts';
+
+const QUOTA = 300 * 1024;
+let range: RunningRange;
+beforeAll(async () => {
+  range = await startRange({
+    host: '127.0.0.1',
+    port: 0,
+    hostKey: loadHostKey(null),
+    seed: 'isolation-test',
+    limits: { commandTimeoutMs: 3_000, maxMemoryMb: 64, maxWrittenBytes: QUOTA },
+  });
+});
+afterAll(() => range.close());
+
+const login = () => ({ port: range.port, username: 'bandit0', password: 'bandit0' });
+const run = (command: string) => sshExec(login(), command);
+
+/** Runs `command` in a fresh temporary directory. */
+const inTemp = (command: string) => run(`cd "$(mktemp -d)" && ${command}`);
+
+describe('a command that keeps the CPU busy', () => {
+  it('is cut at the timeout with exit 124, while other sessions are answered as usual', async () => {
+    // Quadratic array growth inside just-bash's interpreter: minutes of CPU, no I/O, no yield.
+    const started = performance.now();
+    const hog = run('a=(); for i in $(seq 1 19999); do a+=($i); done; echo finished');
+    let hogDone = false;
+    void hog.then(() => (hogDone = true));
+    await new Promise((r) => setTimeout(r, 300));
+    const latencies: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t = performance.now();
+      const other = await run('whoami');
+      latencies.push(performance.now() - t);
+      expect(other.stdout).toBe('bandit0\n');
+    }
+    // Every other session's command came back while the hog was still running.
+    expect(hogDone).toBe(false);
+    const result = await hog;
+    expect(result.code).toBe(124);
+    expect(result.stdout).not.toContain('finished');
+    expect(result.stderr).toBe('practice range: command timed out after 3 s\n');
+    console.log(`whoami (login + exec) while a CPU-bound command ran: max ${Math.max(...latencies).toFixed(1)} ms; hog cut after ${(performance.now() - started).toFixed(0)} ms`);
+    // The worker that was cut off is replaced; the range keeps its warm workers.
+    expect((await run('echo still here')).stdout).toBe('still here\n');
+  });
+
+  it('leaves a fork bomb refused by the shell, with other sessions served meanwhile', async () => {
+    const [bomb, other] = await Promise.all([run(':(){ :|:& };:'), run('whoami')]);
+    expect(bomb.code).toBe(126);
+    expect(bomb.stderr).toMatch(/maximum recursion depth \(50\) exceeded/);
+    expect(other.stdout).toBe('bandit0\n');
+    const named = await run('bomb() { bomb | bomb & }; bomb; echo after');
+    expect(named.stderr).toMatch(/maximum recursion depth/);
+  });
+});
+
+describe('memory', () => {
+  it('stops a command past its memory bound with exit 137 and keeps serving', async () => {
+    const result = await run('x=a; while true; do x=$x$x; done');
+    expect(result.code).toBe(137);
+    expect(result.stderr).toBe('practice range: command ran out of memory (64 MiB per command) and was killed\n');
+    expect((await run('cat readme')).stdout).toContain(range.world.passwords[1]);
+  });
+});
+
+describe('the disk quota', () => {
+  const full = /No space left on device/;
+
+  it('charges redirections, and gives the bytes back on rm', async () => {
+    // just-bash ends the script at a failed redirection (bash would go on); a subshell contains it.
+    const result = await inTemp('(for i in $(seq 1 100); do seq 1 2000 >> f; done); echo subshell exit $?; wc -c < f; rm f; seq 1 2000 > g && echo written');
+    expect(result.stderr).toMatch(full);
+    expect(result.stdout).toMatch(/^subshell exit 1\n(\d+)\nwritten\n$/);
+    expect(Number(result.stdout.split('\n')[1])).toBeLessThanOrEqual(QUOTA);
+  });
+
+  it('charges cp, and a file moved keeps its charge', async () => {
+    // 33 KiB: the quota holds 9 copies.
+    const result = await inTemp('seq 1 6000 > f; for i in $(seq 1 40); do cp f c$i || { echo stopped at $i; break; }; done; mv c1 moved; cp f again || echo still full');
+    expect(result.stderr).toMatch(/cp: .*No space left on device/);
+    expect(result.stdout).toMatch(/stopped at \d+\n/);
+    expect(result.stdout).toContain('still full');
+  });
+
+  it('charges cp -r of a tree, mkdir, and symbolic and hard links', async () => {
+    const tree = await inTemp('mkdir d; seq 1 6000 > d/f; for i in $(seq 1 40); do cp -r d d$i || { echo stopped at $i; break; }; done');
+    expect(tree.stdout).toMatch(/stopped at \d+/);
+    const dirs = await inTemp('for i in $(seq 1 1000); do mkdir d$i || { echo stopped at $i; break; }; done');
+    expect(dirs.stderr).toMatch(full);
+    expect(Number(/stopped at (\d+)/.exec(dirs.stdout)?.[1])).toBeLessThan(QUOTA / 1024 + 2);
+    const links = await inTemp('echo x > f; for i in $(seq 1 1000); do ln -s f s$i || { echo stopped at $i; break; }; done');
+    expect(links.stdout).toMatch(/stopped at \d+/);
+    const hard = await inTemp('echo x > f; for i in $(seq 1 1000); do ln f h$i || { echo stopped at $i; break; }; done');
+    expect(hard.stdout).toMatch(/stopped at \d+/);
+  });
+
+  it('charges what tar and gunzip write', async () => {
+    const tar = await inTemp('seq 1 30000 > f; for i in $(seq 1 40); do tar cf a$i.tar f || { echo stopped at $i; break; }; done');
+    expect(tar.stderr).toMatch(full);
+    expect(tar.stdout).toMatch(/stopped at \d+/);
+    // 200 KB of zeros compress to a few hundred bytes; with 150 KB kept, expanding them again is too much.
+    const gunzip = await inTemp('printf "%0200000d" 0 > z; gzip z; printf "%0150000d" 0 > keep; ls; gunzip z.gz');
+    expect(gunzip.stdout).toBe('keep\nz.gz\n');
+    expect(gunzip.stderr).toMatch(full);
+  });
+
+  it('removes what a connection wrote, moved or copied when it leaves', async () => {
+    const name = `left-${Date.now()}`;
+    await run(`mkdir /tmp/${name} && echo x > /tmp/${name}/a && mv /tmp/${name}/a /tmp/${name}/b && cp /tmp/${name}/b /tmp/${name}-copy`);
+    const after = await run(`ls /tmp/${name} /tmp/${name}-copy`);
+    expect(after.stderr).toMatch(new RegExp(`cannot access '/tmp/${name}'`));
+    expect(after.stderr).toMatch(new RegExp(`cannot access '/tmp/${name}-copy'`));
+  });
+});

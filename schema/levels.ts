@@ -28,7 +28,8 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     level: 5,
     goal: 'The password is in a file somewhere under inhere that is human-readable, 1033 bytes in size, and not executable.',
     commands: ['find', 'file', 'du', 'cat'],
-    faithful: true,
+    faithful: false,
+    note: 'Differs from the Debian tools in a usual solution; docs/fidelity-report.md lists how.',
   },
   {
     level: 6,
@@ -36,7 +37,8 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     commands: ['find', 'cat'],
     faithful: true,
   },
-  { level: 7, goal: 'The password is in data.txt, next to the word millionth.', commands: ['grep', 'cat'], faithful: true },
+  { level: 7, goal: 'The password is in data.txt, next to the word millionth.', commands: ['grep', 'cat'], faithful: false,
+    note: 'Differs from the Debian tools in a usual solution; docs/fidelity-report.md lists how.' },
   { level: 8, goal: 'The password is in data.txt and is the only line that occurs exactly once.', commands: ['sort', 'uniq'], faithful: true },
   {
     level: 9,
@@ -55,7 +57,8 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     level: 12,
     goal: 'The password is in data.txt, a hexdump of a file that was compressed several times. Work on a copy in a directory you make with mktemp -d.',
     commands: ['mktemp', 'xxd -r', 'file', 'gzip -d', 'bzip2 -d', 'tar xf', 'mv'],
-    faithful: true,
+    faithful: false,
+    note: 'Differs from the Debian tools in a usual solution; docs/fidelity-report.md lists how.',
   },
   {
     level: 13,
@@ -87,7 +90,8 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     level: 17,
     goal: 'There are two files in the home directory, passwords.old and passwords.new. The password is the one line that changed between them.',
     commands: ['diff', 'grep'],
-    faithful: true,
+    faithful: false,
+    note: 'Differs from the Debian tools in a usual solution (diff -y); docs/fidelity-report.md lists how.',
   },
   {
     level: 18,
@@ -99,7 +103,8 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     level: 19,
     goal: 'To reach the next level, use the setuid binary in the home directory. Run it without arguments to learn how.',
     commands: ['./bandit20-do', 'id'],
-    faithful: true,
+    faithful: false,
+    note: 'The helper is an 8-byte stub, so file(1) describes it differently; docs/fidelity-report.md lists how.',
   },
   {
     level: 20,

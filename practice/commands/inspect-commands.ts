@@ -53,7 +53,9 @@ export function inspectCommands(env: CommandEnv) {
   const { fs } = env;
 
   const file = defineCommand('file', async (args, ctx) => {
-    const { operands } = parseFlags(args);
+    const { flags, operands } = parseFlags(args);
+    // -b (brief): the description without the file name, as `file -b` prints it.
+    const label = (operand: string) => (flags.has('b') ? '' : `${operand}: `);
     if (operands.length === 0) return fail('Usage: file [-bchikLlNnprsSvzZ0] [--apple] [--extension] [--mime-encoding] file ...', 1);
     let stdout = '';
     for (const operand of operands) {
@@ -61,18 +63,18 @@ export function inspectCommands(env: CommandEnv) {
       try {
         const stat = await fs.stat(path);
         if (stat.isDirectory) {
-          stdout += `${operand}: directory\n`;
+          stdout += `${label(operand)}directory\n`;
           continue;
         }
         const owner = await fs.ownership(path);
         if (owner.program) {
-          stdout += `${operand}: ${stat.mode & 0o4000 ? 'setuid ' : ''}ELF 32-bit LSB executable, Intel 80386, version 1 (SYSV), dynamically linked\n`;
+          stdout += `${label(operand)}${stat.mode & 0o4000 ? 'setuid ' : ''}ELF 32-bit LSB executable, Intel 80386, version 1 (SYSV), dynamically linked\n`;
           continue;
         }
-        stdout += `${operand}: ${describeBytes(await fs.readFileBuffer(path))}\n`;
+        stdout += `${label(operand)}${describeBytes(await fs.readFileBuffer(path))}\n`;
       } catch (err) {
         const why = describeFsError(err);
-        stdout += why === 'Permission denied' ? `${operand}: regular file, no read permission\n` : `${operand}: cannot open \`${operand}' (${why})\n`;
+        stdout += why === 'Permission denied' ? `${label(operand)}regular file, no read permission\n` : `${label(operand)}cannot open \`${operand}' (${why})\n`;
       }
     }
     return ok(stdout);

@@ -18,8 +18,27 @@ export function modeString(stat: FsStat): string {
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-function when(date: Date): string {
-  return `${MONTHS[date.getUTCMonth()]} ${String(date.getUTCDate()).padStart(2)} ${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
+const SIX_MONTHS_MS = (365.2425 / 2) * 24 * 3600 * 1000;
+
+/** GNU ls: the time for files changed in the last six months, the year for older (or future) ones. */
+function when(date: Date, now = Date.now()): string {
+  const day = `${MONTHS[date.getUTCMonth()]} ${String(date.getUTCDate()).padStart(2)}`;
+  const recent = date.getTime() <= now && now - date.getTime() < SIX_MONTHS_MS;
+  return recent ? `${day} ${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}` : `${day}  ${date.getUTCFullYear()}`;
+}
+
+/** Codepoint order, as ls and sort use it in the C.UTF-8 locale. */
+export function byCodepoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+type Row = { mode: string; links: string; owner: string; group: string; size: string; date: string; name: string };
+
+/** Lines of `ls -l`: each column as wide as its widest entry, numbers to the right. */
+function layOut(rows: Row[]): string {
+  const width = (key: keyof Row) => Math.max(0, ...rows.map((r) => r[key].length));
+  const w = { links: width('links'), owner: width('owner'), group: width('group'), size: width('size') };
+  return rows.map((r) => `${r.mode} ${r.links.padStart(w.links)} ${r.owner.padEnd(w.owner)} ${r.group.padEnd(w.group)} ${r.size.padStart(w.size)} ${r.date} ${r.name}\n`).join('');
 }
 
 function human(size: number): string {
@@ -32,7 +51,8 @@ function human(size: number): string {
     value /= 1024;
     unit = u;
   }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)}${unit}`;
+  // GNU rounds up: 2,912 bytes are 2.9K, not 2.8K.
+  return value < 10 ? `${(Math.ceil(value * 10) / 10).toFixed(1)}${unit}` : `${Math.ceil(value)}${unit}`;
 }
 
 export function listCommands(env: CommandEnv) {
@@ -50,14 +70,28 @@ export function listCommands(env: CommandEnv) {
     let exitCode = 0;
     const targets = operands.length ? operands : ['.'];
 
-    /** One entry's line, and its size in 1K blocks for the "total" header. */
+    /** A directory's link count: itself, its entry in the parent, and each subdirectory's "..". */
+    const links = async (path: string, stat: FsStat) => {
+      if (!stat.isDirectory) return 1;
+      try {
+        const names = await fs.readdir(path);
+        const stats = await Promise.all(names.map((n) => fs.lstat(`${path === '/' ? '' : path}/${n}`).catch(() => null)));
+        return 2 + stats.filter((s) => s?.isDirectory).length;
+      } catch {
+        return 2;
+      }
+    };
+
+    /** One entry's row, and its size in 1K blocks for the "total" header. Directories are 4096 bytes. */
     const entry = async (path: string, name: string) => {
       const stat = await fs.lstat(path);
-      const blocks = Math.ceil(stat.size / 4096) * 4;
+      const bytes = stat.isDirectory ? 4096 : stat.size;
+      const blocks = Math.ceil(bytes / 4096) * 4;
       if (!long) return { text: `${name}\n`, blocks };
       const o = await fs.ownership(path);
-      const size = humanSizes ? human(stat.size) : String(stat.size);
-      return { text: `${modeString(stat)} 1 ${o.owner.padEnd(8)} ${o.group.padEnd(8)} ${size.padStart(5)} ${when(stat.mtime)} ${name}\n`, blocks };
+      const shown = stat.isSymbolicLink ? `${name} -> ${await fs.readlink(path).catch(() => '?')}` : name;
+      const row: Row = { mode: modeString(stat), links: String(await links(path, stat)), owner: o.owner, group: o.group, size: humanSizes ? human(bytes) : String(bytes), date: when(stat.mtime), name: shown };
+      return { text: '', row, blocks };
     };
 
     for (const target of targets) {
@@ -71,7 +105,8 @@ export function listCommands(env: CommandEnv) {
         continue;
       }
       if (!stat.isDirectory || dirItself) {
-        stdout += (await entry(path, target)).text;
+        const one = await entry(path, target);
+        stdout += one.row ? layOut([one.row]) : one.text;
         continue;
       }
       let names: string[];
@@ -82,28 +117,30 @@ export function listCommands(env: CommandEnv) {
         exitCode = 2;
         continue;
       }
-      names = names.filter((n) => all || almostAll || !n.startsWith('.')).sort((a, b) => a.replace(/^\.+/, '').localeCompare(b.replace(/^\.+/, '')));
+      names = names.filter((n) => all || almostAll || !n.startsWith('.')).sort(byCodepoint);
       if (all) names = ['.', '..', ...names];
       if (targets.length > 1) stdout += `${stdout ? '\n' : ''}${target}:\n`;
       let block = '';
+      const rows: Row[] = [];
       let total = 0;
       for (const name of names) {
         const child = name === '.' ? path : name === '..' ? path.replace(/\/[^/]+$/, '') || '/' : `${path === '/' ? '' : path}/${name}`;
         try {
-          const { text, blocks } = await entry(child, name);
+          const { text, row, blocks } = await entry(child, name);
           block += text;
+          if (row) rows.push(row);
           total += blocks;
         } catch (err) {
           stderr += `ls: cannot access '${name}': ${describeFsError(err)}\n`;
         }
       }
-      stdout += (long ? `total ${total}\n` : '') + block;
+      stdout += long ? `total ${total}\n${layOut(rows)}` : block;
     }
     return { stdout, stderr, exitCode };
   });
 
   const cat = defineCommand('cat', async (args, ctx) => {
-    const { operands } = parseFlags(args);
+    const { flags, operands } = parseFlags(args);
     const parts: string[] = [];
     let stderr = '';
     let exitCode = 0;
@@ -121,7 +158,11 @@ export function listCommands(env: CommandEnv) {
         exitCode = 1;
       }
     }
-    return binary(parts.join(''), stderr, exitCode);
+    const text = parts.join('');
+    // -n numbers every output line as coreutils does: six columns, then a tab.
+    const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+    const numbered = flags.has('n') ? lines.map((line, i) => `${String(i + 1).padStart(6)}\t${line}`).join('') : text;
+    return binary(text === '' ? '' : numbered, stderr, exitCode);
   });
 
   return [ls, cat];

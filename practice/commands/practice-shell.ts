@@ -3,6 +3,7 @@ import { Bash, getCommandNames } from 'just-bash';
 import type { CommandName, CustomCommand } from 'just-bash';
 import { archiveCommands } from './archive-commands.ts';
 import type { CommandEnv } from './command-env.ts';
+import { diffCommand } from './diff-command.ts';
 import { findCommand } from './find-command.ts';
 import { grepCommand } from './grep-command.ts';
 import { identityCommands } from './identity-commands.ts';
@@ -10,6 +11,7 @@ import { inspectCommands } from './inspect-commands.ts';
 import { listCommands } from './list-commands.ts';
 import { loginCommands } from './login-commands.ts';
 import { networkCommands } from './network-commands.ts';
+import { textCommands } from './text-commands.ts';
 
 /** Builtins that would reach outside the sandbox or are not part of a Bandit box. */
 const EXCLUDED_BUILTINS = new Set(['curl', 'html-to-markdown', 'python', 'python3', 'js-exec', 'sqlite3']);
@@ -22,6 +24,7 @@ export function practiceCommands(env: CommandEnv): CustomCommand[] {
     ...identityCommands(env),
     ...listCommands(env),
     findCommand(env),
+    diffCommand(env),
     grepCommand('grep'),
     grepCommand('egrep'),
     grepCommand('fgrep'),
@@ -29,6 +32,7 @@ export function practiceCommands(env: CommandEnv): CustomCommand[] {
     ...archiveCommands(env),
     ...networkCommands(env),
     ...loginCommands(env),
+    ...textCommands(env),
   ];
 }
 

@@ -3,6 +3,7 @@
 import { Bash, InMemoryFs } from 'just-bash';
 import type { CustomCommand } from 'just-bash';
 import { OwnershipTable } from '../fs/ownership.ts';
+import { WORLD_MTIME } from './world.ts';
 import type { World } from './world.ts';
 
 /** The shared filesystem and its owner table. */
@@ -21,6 +22,7 @@ export async function layOutWorld(world: World, commands: CustomCommand[]): Prom
       await fs.writeFile(node.path, typeof node.content === 'string' ? node.content : (node.content ?? ''));
     }
     await fs.chmod(node.path, node.mode);
+    await fs.utimes(node.path, WORLD_MTIME, WORLD_MTIME);
     owners.set(node.path, { owner: node.owner, group: node.group, ...(node.program ? { program: node.program } : {}) });
   }
   // Nobody may snoop in /proc or list /root; /bin stays as just-bash made it.

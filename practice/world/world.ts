@@ -8,6 +8,10 @@ import { buildDataLevels } from './levels-data.ts';
 import { buildNetworkLevels } from './levels-network.ts';
 import { buildSetuidLevels } from './levels-setuid.ts';
 
+/** When the world's files were last changed, as `ls -l` and `stat` show it: fixed, so that the same
+ * seed shows the same listing, and a copy of the world on disk can be compared with the range. */
+export const WORLD_MTIME = new Date('2026-04-10T14:23:00Z');
+
 /** A file or directory of the world. `program` names an emulated executable. */
 export type WorldNode = {
   path: string;

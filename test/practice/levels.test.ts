@@ -46,7 +46,7 @@ const SOLUTIONS: Record<number, string> = {
   13: 'ssh -i sshkey.private -p 2220 bandit14@localhost cat /etc/bandit_pass/bandit14',
   14: 'cat /etc/bandit_pass/bandit14 | nc localhost 30000',
   15: 'cat /etc/bandit_pass/bandit15 | openssl s_client -connect localhost:30001 -ign_eof',
-  17: 'diff passwords.old passwords.new | grep "^+[A-Za-z0-9]"',
+  17: 'diff passwords.old passwords.new | grep "^>"',
   18: 'cat readme',
   19: './bandit20-do cat /etc/bandit_pass/bandit20',
   20: 'cat /etc/bandit_pass/bandit20 | nc -l -p 4321 & ./suconnect 4321',

@@ -1,0 +1,66 @@
+// uniq and stat as GNU coreutils print them (just-bash's own differ in the count's width and in the
+// owner names): the differential test against Debian's tools found both.
+import { defineCommand, latin1FromBytes } from 'just-bash';
+import type { CommandEnv } from './command-env.ts';
+import { binary, describeFsError, fail, parseFlags } from './command-env.ts';
+import { modeString } from './list-commands.ts';
+
+export function textCommands(env: CommandEnv) {
+  const { fs } = env;
+
+  const uniq = defineCommand('uniq', async (args, ctx) => {
+    const { flags, operands } = parseFlags(args);
+    let input: string;
+    if (operands[0] && operands[0] !== '-') {
+      try {
+        input = Buffer.from(await fs.readFileBuffer(fs.resolvePath(ctx.cwd, operands[0]))).toString('latin1');
+      } catch (err) {
+        return fail(`uniq: ${operands[0]}: ${describeFsError(err)}`);
+      }
+    } else input = latin1FromBytes(ctx.stdin);
+    const lines = input.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    const same = flags.has('i') ? (a: string, b: string) => a.toLowerCase() === b.toLowerCase() : (a: string, b: string) => a === b;
+    let out = '';
+    for (let i = 0; i < lines.length; ) {
+      let j = i + 1;
+      while (j < lines.length && same(lines[i]!, lines[j]!)) j++;
+      const count = j - i;
+      const keep = flags.has('d') ? count > 1 : flags.has('u') ? count === 1 : true;
+      if (keep) out += flags.has('c') ? `${String(count).padStart(7)} ${lines[i]}\n` : `${lines[i]}\n`;
+      i = j;
+    }
+    return binary(out);
+  });
+
+  const stat = defineCommand('stat', async (args, ctx) => {
+    const { flags, operands } = parseFlags(args, ['c']);
+    const format = typeof flags.get('c') === 'string' ? String(flags.get('c')) : typeof flags.get('format') === 'string' ? String(flags.get('format')) : undefined;
+    if (operands.length === 0) return fail("stat: missing operand\nTry 'stat --help' for more information.");
+    let stdout = '';
+    let stderr = '';
+    let exitCode = 0;
+    for (const operand of operands) {
+      const path = fs.resolvePath(ctx.cwd, operand);
+      try {
+        const s = await fs.lstat(path);
+        const o = await fs.ownership(path);
+        const size = s.isDirectory ? 4096 : s.size;
+        const kind = s.isDirectory ? 'directory' : s.isSymbolicLink ? 'symbolic link' : size === 0 ? 'regular empty file' : 'regular file';
+        const uid = (name: string) => String(name === 'root' ? 0 : 11000 + Number(name.replace(/^bandit/, '')));
+        const fields: Record<string, string> = {
+          s: String(size), a: (s.mode & 0o7777).toString(8), A: modeString(s), U: o.owner, G: o.group, u: uid(o.owner), g: uid(o.group), F: kind, n: operand, N: `'${operand}'`, h: s.isDirectory ? '2' : '1', b: String(Math.ceil(size / 4096) * 8), B: '512',
+        };
+        if (format === undefined) {
+          stdout += `  File: ${operand}\n  Size: ${size}\tBlocks: ${fields.b}\tIO Block: 4096   ${kind}\nAccess: (0${(fields.a ?? "").padStart(3, '0')}/${fields.A})  Uid: (${uid(o.owner).padStart(5)}/${o.owner.padStart(8)})   Gid: (${uid(o.group).padStart(5)}/${o.group.padStart(8)})\n`;
+        } else stdout += `${format.replace(/%(.)/g, (all, c: string) => (c === '%' ? '%' : (fields[c] ?? all)))}\n`;
+      } catch (err) {
+        stderr += `stat: cannot statx '${operand}': ${describeFsError(err)}\n`;
+        exitCode = 1;
+      }
+    }
+    return { stdout, stderr, exitCode };
+  });
+
+  return [uniq, stat];
+}

@@ -1,0 +1,92 @@
+// The command lines of the differential test: what Bandit players type, level by level (the usual
+// solutions), and the same tools with their common flags over the files of every level.
+
+/**
+ * One command line, run as `user` in their home directory. `level` marks a usual solution.
+ * `find` prints in the order the filesystem returns entries (on a real disk, its hash order), which
+ * no copy of the world can reproduce: its lines are compared sorted.
+ */
+export type CorpusLine = { user: string; command: string; level?: number; unordered?: boolean };
+
+/** The usual walkthrough solutions, per level, where the real tools can run them offline. */
+const SOLUTIONS: Record<number, string[]> = {
+  0: ['ls', 'ls -la', 'cat readme'],
+  1: ['ls -l', 'cat ./-', 'cat < -', 'cat -- -'],
+  2: ['cat "spaces in this filename"', 'cat spaces\\ in\\ this\\ filename', "cat 'spaces in this filename'"],
+  3: ['ls -la inhere', 'ls -a inhere', 'cat inhere/...Hiding-From-You', 'find inhere -type f'],
+  4: ['file inhere/*', 'file ./inhere/-file0*', 'cd inhere && file ./*', 'file inhere/* | grep text', 'cat "$(file inhere/* | grep text | cut -d: -f1)"'],
+  5: [
+    'find inhere -type f -size 1033c ! -executable',
+    'find . -type f -size 1033c ! -executable -exec file {} +',
+    'find inhere -size 1033c',
+    'find inhere -type f -size 1033c ! -executable -exec cat {} \\;',
+    'du -b -a inhere | grep 1033',
+  ],
+  6: ['find / -user bandit7 -group bandit6 -size 33c 2>/dev/null', 'find / -user bandit7 -group bandit6 -size 33c 2>/dev/null | xargs cat'],
+  7: ['grep millionth data.txt', 'cat data.txt | grep millionth', "awk '/millionth/ {print $2}' data.txt", 'grep -w millionth data.txt'],
+  8: ['sort data.txt | uniq -u', 'sort data.txt | uniq -c | sort -n | head -1', 'sort data.txt | uniq -c | grep " 1 "'],
+  9: ['strings data.txt | grep ==', 'strings data.txt | grep "==="', 'strings -n 10 data.txt'],
+  10: ['base64 -d data.txt', 'cat data.txt | base64 --decode', 'base64 --decode data.txt'],
+  11: ["cat data.txt | tr 'A-Za-z' 'N-ZA-Mn-za-m'", "tr 'a-zA-Z' 'n-za-mN-ZA-M' < data.txt"],
+  12: [
+    'head -3 data.txt',
+    'd=$(mktemp -d) && xxd -r data.txt > $d/data && file -b $d/data',
+    'd=$(mktemp -d) && xxd -r data.txt $d/data && cd $d && mv data data.gz && gzip -d data.gz && file -b data && bzip2 -d data && file -b data.out',
+    'd=$(mktemp -d) && xxd -r data.txt | gzip -dc | bzip2 -dc | file -',
+    'd=$(mktemp -d) && xxd -r data.txt | gzip -dc | bzip2 -dc | tar xO | bzip2 -dc | tar xO | gzip -dc | cat',
+  ],
+  13: ['ls -l sshkey.private', 'head -1 sshkey.private', 'file sshkey.private'],
+  17: ['diff passwords.old passwords.new', 'diff passwords.new passwords.old', 'diff -u passwords.old passwords.new | tail -n +3', 'diff -q passwords.old passwords.new', 'diff --suppress-common-lines -y passwords.old passwords.new'],
+  18: ['cat readme', 'ls -la'],
+  19: ['ls -l', 'file bandit20-do'],
+};
+
+/** Files of each level, to run the general tools over. */
+const FILES: [string, string][] = [
+  ['bandit0', 'readme'],
+  ['bandit1', './-'],
+  ['bandit2', '"spaces in this filename"'],
+  ['bandit7', 'data.txt'],
+  ['bandit8', 'data.txt'],
+  ['bandit9', 'data.txt'],
+  ['bandit10', 'data.txt'],
+  ['bandit11', 'data.txt'],
+  ['bandit12', 'data.txt'],
+  ['bandit13', 'sshkey.private'],
+  ['bandit17', 'passwords.old'],
+  ['bandit18', 'readme'],
+];
+
+/** Tools and flags players use on a file. `{}` is the file. */
+const FILE_TOOLS = [
+  'cat {}', 'cat -n {} | head -5', 'head {}', 'head -n 3 {}', 'head -c 20 {}', 'tail -n 2 {}', 'tail -c 33 {}', 'wc {}', 'wc -l {}', 'wc -c {}', 'wc -w {}',
+  'file {}', 'file -b {}', 'du -b {}', 'du {}', 'stat -c "%s %a %U %G %F" {}', 'ls -l {}', 'ls -lh {}', 'ls -la {}', 'md5sum {}', 'sha256sum {}',
+  'sort {} | head -3', 'sort -r {} | head -3', 'sort -u {} | wc -l', 'uniq -c {} | head -3', 'strings {} | head -5', 'strings -n 8 {} | wc -l', 'base64 {} | head -2',
+  'xxd {} | head -3', 'xxd -p {} | head -2', 'grep -c a {}', 'grep -n e {} | head -3', 'grep -v e {} | head -3', 'grep -i THE {}', 'grep -o "[0-9]\\+" {} | head -3',
+  "tr 'a-z' 'A-Z' < {} | head -3", "cut -c 1-10 {} | head -3", 'rev {} | head -2',
+];
+
+/** Commands about directories and the system, run as bandit0. */
+const GENERAL = [
+  'pwd', 'whoami', 'id', 'echo $HOME', 'ls /home', 'ls -d /home/bandit*', 'ls -ld /etc/bandit_pass', 'ls -l /etc/bandit_pass', 'cat /etc/bandit_pass/bandit0', 'cat /etc/bandit_pass/bandit1; echo $?',
+  'ls /root; echo $?', 'ls -la /home/bandit5/inhere; echo $?', 'find /home/bandit3 -type f', 'find /home/bandit3 -name ".*"', 'find /home/bandit4 -type d', 'find /home/bandit4 -type f | sort',
+  'find /home/bandit5 -maxdepth 1', 'find /etc/bandit_pass -readable', 'find /etc/bandit_pass -user bandit0', 'find /home/bandit0 -perm -o=r', 'find /home -maxdepth 1 -type d | sort',
+  'du -sb /home/bandit4/inhere', 'du -a /home/bandit3', 'stat -c %a /tmp', 'stat -c "%U %G" /etc/bandit_pass/bandit0', 'wc -l /etc/passwd', 'grep bandit1: /etc/passwd', 'cut -d: -f1 /etc/passwd | head -3',
+  'echo hello | base64', 'echo aGVsbG8K | base64 -d', 'echo hello | xxd', 'echo hello | xxd -p', 'echo 68656c6c6f0a | xxd -r -p', 'echo hello | tr a-z A-Z', 'echo hello | rev', 'echo hello | wc -c',
+  'printf "b\\na\\nb\\n" | sort', 'printf "b\\na\\nb\\n" | sort -u', 'printf "b\\na\\nb\\n" | sort | uniq -c', 'printf "b\\na\\nb\\n" | sort | uniq -d', 'printf "3\\n10\\n2\\n" | sort -n', 'printf "3\\n10\\n2\\n" | sort',
+  'echo hello | gzip | gzip -d', 'echo hello | bzip2 | bzip2 -d', 'echo hello | gzip | file -', 'echo hello | bzip2 | file -', 'seq 1 5 | tail -2', 'seq 1 100000 | wc -l', 'echo $((6*7))',
+  'd=$(mktemp -d) && cd $d && echo hi > f && tar cf a.tar f && file -b a.tar && tar tf a.tar', 'd=$(mktemp -d) && cd $d && echo hi > f && gzip f && ls && gunzip f.gz && cat f',
+  'd=$(mktemp -d) && cd $d && echo hi > f && bzip2 f && ls && bunzip2 f.bz2 && cat f', 'd=$(mktemp -d) && cd $d && echo hi > f && cp f g && mv g h && ls && cat h',
+  'd=$(mktemp -d) && cd $d && mkdir -p a/b && touch a/b/c && find . | sort', 'd=$(mktemp -d) && ls -ld $d | cut -c 1-10', 'echo x > /etc/nope; echo $?', 'cat missing; echo $?',
+  'ls missing; echo $?', 'file missing; echo $?', 'grep x missing; echo $?', 'head -n 1 /etc/passwd /etc/hostname', 'cat /etc/hostname', 'echo $SHELL', 'diff <(echo a) <(echo b); echo $?',
+];
+
+export function corpus(): CorpusLine[] {
+  const lines: CorpusLine[] = [];
+  for (const [level, commands] of Object.entries(SOLUTIONS)) {
+    for (const command of commands) lines.push({ user: `bandit${level}`, command, level: Number(level) });
+  }
+  for (const [user, file] of FILES) for (const tool of FILE_TOOLS) lines.push({ user, command: tool.replaceAll('{}', file) });
+  for (const command of GENERAL) lines.push({ user: 'bandit0', command });
+  return lines.map((line) => (/^find /.test(line.command) && !line.command.includes('|') ? { ...line, unordered: true } : line));
+}

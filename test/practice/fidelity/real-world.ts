@@ -1,0 +1,66 @@
+// The world of a seed on a real disk, run by real bash with Debian's tools: the other side of the
+// differential test. Files get the world's owners (as uids), modes and times; a private mount
+// namespace and chroot put them at their real paths, with the host's /usr (under the world's own
+// /usr files) for the tools, and the world's /etc/passwd so that tools print the users' names.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, lutimesSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { uidOf } from '../../../practice/world/accounts.ts';
+import { WORLD_MTIME } from '../../../practice/world/world.ts';
+import type { World } from '../../../practice/world/world.ts';
+
+export type RealResult = { stdout: string; stderr: string; exitCode: number };
+
+/** Why the real side cannot run here (not root, no mount namespaces), or undefined when it can. */
+export function realSideUnavailable(): string | undefined {
+  if (process.getuid?.() !== 0) return 'the differential test needs root (to chown the world and chroot into it)';
+  const probe = spawnSync('unshare', ['-m', '--propagation', 'private', 'true']);
+  if (probe.status !== 0) return `unshare -m fails here: ${probe.stderr.toString().trim()}`;
+  return undefined;
+}
+
+export class RealWorld {
+  readonly root: string;
+  private readonly base: string;
+
+  constructor(world: World) {
+    this.base = mkdtempSync(join(tmpdir(), 'bandit-fidelity-'));
+    this.root = join(this.base, 'root');
+    // The host's tools: /usr (under an overlay with the world's own /usr files), and Debian's
+    // merged-/usr links. /dev is bound from the host for /dev/null.
+    for (const dir of ['root', 'root/dev', 'usr-world', 'usr-work', 'usr-upper']) mkdirSync(join(this.base, dir), { recursive: true });
+    for (const link of ['bin', 'lib', 'lib64', 'sbin']) symlinkSync(`usr/${link}`, join(this.root, link));
+    const nodes = [...world.nodes].sort((a, b) => a.path.split('/').length - b.path.split('/').length);
+    for (const node of nodes) {
+      const onDisk = node.path === '/usr' || node.path.startsWith('/usr/') ? join(this.base, 'usr-world', node.path.slice(4)) : join(this.root, node.path);
+      if (node.kind === 'dir') mkdirSync(onDisk, { recursive: true });
+      else writeFileSync(onDisk, node.content ?? '');
+    }
+    for (const node of nodes.reverse()) {
+      const onDisk = node.path === '/usr' || node.path.startsWith('/usr/') ? join(this.base, 'usr-world', node.path.slice(4)) : join(this.root, node.path);
+      chownSync(onDisk, uidOf(node.owner), uidOf(node.group));
+      chmodSync(onDisk, node.mode);
+      lutimesSync(onDisk, WORLD_MTIME, WORLD_MTIME);
+    }
+    mkdirSync(join(this.root, 'usr'), { recursive: true });
+  }
+
+  /** Runs `command` as `user` in their home directory, as bash -c would over ssh. */
+  run(user: string, command: string): RealResult {
+    const uid = uidOf(user);
+    const setup = [
+      `mount -t overlay overlay -o lowerdir=${this.base}/usr-world:/usr ${this.root}/usr`,
+      `mount --bind /dev ${this.root}/dev`,
+      `exec chroot ${this.root} /usr/bin/setpriv --reuid=${uid} --regid=${uid} --clear-groups /usr/bin/env -i HOME=/home/${user} USER=${user} LOGNAME=${user} PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8 TZ=UTC /bin/bash -c "cd ~ && eval \\"\\$0\\"" "$1"`,
+    ].join(' && ');
+    const result = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', setup, 'sh', command], { timeout: 20_000, maxBuffer: 16 * 1024 * 1024 });
+    // What a command left in /tmp would be gone on the range when its connection closed.
+    spawnSync('sh', ['-c', `rm -rf ${this.root}/tmp/* ${this.root}/tmp/.[!.]* 2>/dev/null; true`]);
+    return { stdout: result.stdout.toString('latin1'), stderr: result.stderr.toString('latin1'), exitCode: result.status ?? -1 };
+  }
+
+  remove(): void {
+    rmSync(this.base, { recursive: true, force: true });
+  }
+}

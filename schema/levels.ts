@@ -37,8 +37,7 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     commands: ['find', 'cat'],
     faithful: true,
   },
-  { level: 7, goal: 'The password is in data.txt, next to the word millionth.', commands: ['grep', 'cat'], faithful: false,
-    note: 'Differs from the Debian tools in a usual solution; docs/fidelity-report.md lists how.' },
+  { level: 7, goal: 'The password is in data.txt, next to the word millionth.', commands: ['grep', 'cat'], faithful: true },
   { level: 8, goal: 'The password is in data.txt and is the only line that occurs exactly once.', commands: ['sort', 'uniq'], faithful: true },
   {
     level: 9,
@@ -57,8 +56,7 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     level: 12,
     goal: 'The password is in data.txt, a hexdump of a file that was compressed several times. Work on a copy in a directory you make with mktemp -d.',
     commands: ['mktemp', 'xxd -r', 'file', 'gzip -d', 'bzip2 -d', 'tar xf', 'mv'],
-    faithful: false,
-    note: 'Differs from the Debian tools in a usual solution; docs/fidelity-report.md lists how.',
+    faithful: true,
   },
   {
     level: 13,

@@ -23,8 +23,8 @@ function editScript(a: string[], b: string[]): Edit[] {
     if (i < n && j < m && a[i] === b[j]) {
       edits.push({ kind: 'same', line: a[i++]! });
       j++;
-    } else if (j < m && (i === n || table[i * (m + 1) + j + 1]! >= table[(i + 1) * (m + 1) + j]!)) edits.push({ kind: 'add', line: b[j++]! });
-    else edits.push({ kind: 'del', line: a[i++]! });
+    } else if (i < n && (j === m || table[(i + 1) * (m + 1) + j]! >= table[i * (m + 1) + j + 1]!)) edits.push({ kind: 'del', line: a[i++]! });
+    else edits.push({ kind: 'add', line: b[j++]! });
   }
   return edits;
 }

@@ -1,9 +1,9 @@
 // find with the tests Bandit needs — -type, -name, -size, -user, -group, -readable, -executable,
 // -perm, -empty, depth limits, ! / -o / parentheses, -exec — and "Permission denied" on the way.
 import { defineCommand } from 'just-bash';
-import type { FsStat } from 'just-bash';
+import type { ExecResult, FsStat } from 'just-bash';
 import type { CommandEnv } from './command-env.ts';
-import { describeFsError } from './command-env.ts';
+import { binary, describeFsError } from './command-env.ts';
 
 type Entry = { path: string; stat: FsStat };
 type Test = (e: Entry) => Promise<boolean>;
@@ -34,6 +34,7 @@ export function findCommand(env: CommandEnv) {
     let maxDepth = Infinity;
     let minDepth = 0;
     const actions: Parsed['actions'] = [];
+    const finals: (() => Promise<string>)[] = [];
     const rest = args.slice(i);
     let pos = 0;
     const next = () => rest[pos++];
@@ -109,15 +110,25 @@ export function findCommand(env: CommandEnv) {
           return async () => true;
         case '-exec': {
           const command: string[] = [];
+          let end: string | undefined;
           for (let t = next(); t !== ';' && t !== '+'; t = next()) {
             if (t === undefined) throw new Error("missing argument to `-exec'");
             command.push(t);
+            end = t;
           }
-          actions.push(async (e) => {
-            const line = command.map((w) => quote(w === '{}' ? e.path : w)).join(' ');
-            const result = await ctx.exec?.(line, { cwd: ctx.cwd });
-            return result?.stdout ?? '';
-          });
+          const run = async (paths: string[]) => {
+            const line = command.map((w) => (w === '{}' ? paths.map(quote).join(' ') : quote(w))).join(' ');
+            return asBytes(await ctx.exec?.(line, { cwd: ctx.cwd }));
+          };
+          // `-exec … {} +` runs the command once, with every path found, after the walk.
+          if (pos > 0 && rest[pos - 1] === '+' && end === '{}') {
+            const batch: string[] = [];
+            actions.push(async (e) => {
+              batch.push(e.path);
+              return '';
+            });
+            finals.push(async () => (batch.length ? run(batch) : ''));
+          } else actions.push(async (e) => run([e.path]));
           return async () => true;
         }
         default:
@@ -180,8 +191,17 @@ export function findCommand(env: CommandEnv) {
       for (const name of names.sort()) await visit(path.endsWith('/') ? `${path}${name}` : `${path}/${name}`, depth + 1);
     };
     for (const root of roots.length ? roots : ['.']) await visit(root, 0);
-    return { stdout, stderr, exitCode };
+    for (const final of finals) stdout += await final();
+    return binary(stdout, stderr, exitCode);
   });
+}
+
+/** A command's output as bytes (one char per byte), whether it produced text or bytes. */
+function asBytes(result: ExecResult | undefined): string {
+  if (!result) return '';
+  // Nested shells hand bytes back one char per byte without always marking them; only text with
+  // characters past U+00FF must be text, and is encoded as UTF-8.
+  return result.stdoutKind === 'bytes' || !/[^\x00-\xff]/.test(result.stdout) ? result.stdout : Buffer.from(result.stdout, 'utf8').toString('latin1');
 }
 
 function quote(word: string): string {

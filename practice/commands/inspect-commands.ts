@@ -1,16 +1,19 @@
 // file, du and xxd: telling text from data, measuring files, and hex dumps both ways.
-import { defineCommand } from 'just-bash';
+import { defineCommand, latin1FromBytes } from 'just-bash';
 import type { CommandEnv } from './command-env.ts';
 import { binary, describeFsError, fail, ok, parseFlags, stdinBytes } from './command-env.ts';
 import { xxdDump } from '../world/encoders.ts';
 
 /** What `file` says about some bytes. */
-export function describeBytes(bytes: Uint8Array): string {
+/** What file(1) 5.44 says about `bytes`; `seekable` is false for a pipe, where it cannot read the end. */
+export function describeBytes(bytes: Uint8Array, seekable = true): string {
   if (bytes.length === 0) return 'empty';
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     let name = '';
     if (bytes[3]! & 0x08) for (let i = 10; i < bytes.length && bytes[i] !== 0; i++) name += String.fromCharCode(bytes[i]!);
-    return `gzip compressed data${name ? `, was "${name}"` : ''}, max compression, from Unix`;
+    // The trailer's last four bytes: the original size modulo 2^32.
+    const size = seekable && bytes.length >= 18 ? Buffer.from(bytes).readUInt32LE(bytes.length - 4) : undefined;
+    return `gzip compressed data${name ? `, was "${name}"` : ''}, max compression, from Unix${size === undefined ? '' : `, original size modulo 2^32 ${size}`}`;
   }
   if (bytes[0] === 0x42 && bytes[1] === 0x5a && bytes[2] === 0x68) return `bzip2 compressed data, block size = ${String.fromCharCode(bytes[3]!)}00k`;
   if (bytes.length > 262 && String.fromCharCode(...bytes.subarray(257, 262)) === 'ustar') return 'POSIX tar archive (GNU)';
@@ -24,10 +27,18 @@ export function describeBytes(bytes: Uint8Array): string {
     if (b >= 0x80) ascii = false;
     else return 'data';
   }
-  if (ascii) return 'ASCII text';
+  // file(1) notes lines longer than 300 bytes, with the longest.
+  let longest = 0;
+  let run = 0;
+  for (const b of bytes) {
+    run = b === 0x0a ? 0 : run + 1;
+    if (run > longest) longest = run;
+  }
+  const lines = longest > 300 ? `, with very long lines (${longest})` : '';
+  if (ascii) return `ASCII text${lines}`;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return 'Unicode text, UTF-8 text';
+    return `Unicode text, UTF-8 text${lines}`;
   } catch {
     return 'data';
   }
@@ -55,10 +66,17 @@ export function inspectCommands(env: CommandEnv) {
   const file = defineCommand('file', async (args, ctx) => {
     const { flags, operands } = parseFlags(args);
     // -b (brief): the description without the file name, as `file -b` prints it.
-    const label = (operand: string) => (flags.has('b') ? '' : `${operand}: `);
+    // Several names are padded so that the descriptions line up, as file(1) does.
+    const named = (operand: string) => (operand === '-' ? '/dev/stdin' : operand);
+    const width = Math.max(...operands.map((o) => named(o).length)) + 1;
+    const label = (operand: string) => (flags.has('b') ? '' : `${`${named(operand)}:`.padEnd(operands.length > 1 ? width : 0)} `);
     if (operands.length === 0) return fail('Usage: file [-bchikLlNnprsSvzZ0] [--apple] [--extension] [--mime-encoding] file ...', 1);
     let stdout = '';
     for (const operand of operands) {
+      if (operand === '-') {
+        stdout += `${label(operand)}${describeBytes(Buffer.from(latin1FromBytes(ctx.stdin), 'latin1'), false)}\n`;
+        continue;
+      }
       const path = fs.resolvePath(ctx.cwd, operand);
       try {
         const stat = await fs.stat(path);

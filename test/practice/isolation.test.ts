@@ -64,10 +64,24 @@ describe('a command that keeps the CPU busy', () => {
 
 describe('memory', () => {
   it('stops a command past its memory bound with exit 137 and keeps serving', async () => {
+    // A long time limit, so that the memory bound is what stops the command.
+    const roomy = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'memory-test', limits: { commandTimeoutMs: 60_000, maxMemoryMb: 64 } });
+    try {
+      const there = { port: roomy.port, username: 'bandit0', password: 'bandit0' };
+      // 2.6 MB strings, each a new copy, kept in an array until the worker's 64 MiB heap is full.
+      const result = await sshExec(there, 'x=0123456789; for i in $(seq 1 18); do x=$x$x; done; a=(); i=0; while true; do i=$((i+1)); a+=("${x/0/$i}"); done');
+      expect(result.code).toBe(137);
+      expect(result.stderr).toBe('practice range: command ran out of memory (64 MiB per command) and was killed\n');
+      expect((await sshExec(there, 'cat readme')).stdout).toContain(roomy.world.passwords[1]);
+    } finally {
+      await roomy.close();
+    }
+  }, 90_000);
+
+  it('refuses one huge string before it is allocated (V8 would abort the whole process on it)', async () => {
     const result = await run('x=a; while true; do x=$x$x; done');
-    expect(result.code).toBe(137);
-    expect(result.stderr).toBe('practice range: command ran out of memory (64 MiB per command) and was killed\n');
-    expect((await run('cat readme')).stdout).toContain(range.world.passwords[1]);
+    expect(result.code).toBe(126);
+    expect(result.stderr).toMatch(/string length limit exceeded \(8388608 bytes\)/);
   });
 });
 

@@ -3,8 +3,8 @@
 
 /**
  * One command line, run as `user` in their home directory. `level` marks a usual solution.
- * `find` prints in the order the filesystem returns entries (on a real disk, its hash order), which
- * no copy of the world can reproduce: its lines are compared sorted.
+ * `find` and `du -a` print in the order the filesystem returns entries (on a real disk, its hash
+ * order), which no copy of the world can reproduce: their lines are compared sorted.
  */
 export type CorpusLine = { user: string; command: string; level?: number; unordered?: boolean };
 
@@ -88,5 +88,5 @@ export function corpus(): CorpusLine[] {
   }
   for (const [user, file] of FILES) for (const tool of FILE_TOOLS) lines.push({ user, command: tool.replaceAll('{}', file) });
   for (const command of GENERAL) lines.push({ user: 'bandit0', command });
-  return lines.map((line) => (/^find /.test(line.command) && !line.command.includes('|') ? { ...line, unordered: true } : line));
+  return lines.map((line) => (/^(find |du -b -a|du -a)/.test(line.command) ? { ...line, unordered: true } : line));
 }

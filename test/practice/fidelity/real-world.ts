@@ -44,6 +44,7 @@ export class RealWorld {
       lutimesSync(onDisk, WORLD_MTIME, WORLD_MTIME);
     }
     mkdirSync(join(this.root, 'usr'), { recursive: true });
+    mkdirSync(join(this.root, 'etc/alternatives'), { recursive: true });
   }
 
   /** Runs `command` as `user` in their home directory, as bash -c would over ssh. */
@@ -52,6 +53,8 @@ export class RealWorld {
     const setup = [
       `mount -t overlay overlay -o lowerdir=${this.base}/usr-world:/usr ${this.root}/usr`,
       `mount --bind /dev ${this.root}/dev`,
+      // Debian's alternatives (awk is /etc/alternatives/awk) for the tools in /usr.
+      `mount --bind /etc/alternatives ${this.root}/etc/alternatives`,
       `exec chroot ${this.root} /usr/bin/setpriv --reuid=${uid} --regid=${uid} --clear-groups /usr/bin/env -i HOME=/home/${user} USER=${user} LOGNAME=${user} PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8 TZ=UTC /bin/bash -c "cd ~ && eval \\"\\$0\\"" "$1"`,
     ].join(' && ');
     const result = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', setup, 'sh', command], { timeout: 20_000, maxBuffer: 16 * 1024 * 1024 });

@@ -1,9 +1,9 @@
 // find with the tests Bandit needs — -type, -name, -size, -user, -group, -readable, -executable,
 // -perm, -empty, depth limits, ! / -o / parentheses, -exec — and "Permission denied" on the way.
 import { defineCommand } from 'just-bash';
-import type { ExecResult, FsStat } from 'just-bash';
+import type { FsStat } from 'just-bash';
 import type { CommandEnv } from './command-env.ts';
-import { binary, describeFsError } from './command-env.ts';
+import { describeFsError } from './command-env.ts';
 
 type Entry = { path: string; stat: FsStat };
 type Test = (e: Entry) => Promise<boolean>;
@@ -118,7 +118,7 @@ export function findCommand(env: CommandEnv) {
           }
           const run = async (paths: string[]) => {
             const line = command.map((w) => (w === '{}' ? paths.map(quote).join(' ') : quote(w))).join(' ');
-            return asBytes(await ctx.exec?.(line, { cwd: ctx.cwd }));
+            return (await ctx.exec?.(line, { cwd: ctx.cwd }))?.stdout ?? '';
           };
           // `-exec … {} +` runs the command once, with every path found, after the walk.
           if (pos > 0 && rest[pos - 1] === '+' && end === '{}') {
@@ -192,16 +192,8 @@ export function findCommand(env: CommandEnv) {
     };
     for (const root of roots.length ? roots : ['.']) await visit(root, 0);
     for (const final of finals) stdout += await final();
-    return binary(stdout, stderr, exitCode);
+    return { stdout, stderr, exitCode };
   });
-}
-
-/** A command's output as bytes (one char per byte), whether it produced text or bytes. */
-function asBytes(result: ExecResult | undefined): string {
-  if (!result) return '';
-  // Nested shells hand bytes back one char per byte without always marking them; only text with
-  // characters past U+00FF must be text, and is encoded as UTF-8.
-  return result.stdoutKind === 'bytes' || !/[^\x00-\xff]/.test(result.stdout) ? result.stdout : Buffer.from(result.stdout, 'utf8').toString('latin1');
 }
 
 function quote(word: string): string {

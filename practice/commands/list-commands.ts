@@ -28,7 +28,7 @@ function when(date: Date, now = Date.now()): string {
 }
 
 /** Codepoint order, as ls and sort use it in the C.UTF-8 locale. */
-export function byCodepoint(a: string, b: string): number {
+function byCodepoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -162,7 +162,7 @@ export function listCommands(env: CommandEnv) {
     // -n numbers every output line as coreutils does: six columns, then a tab.
     const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
     const numbered = flags.has('n') ? lines.map((line, i) => `${String(i + 1).padStart(6)}\t${line}`).join('') : text;
-    return binary(text === '' ? '' : numbered, stderr, exitCode);
+    return binary(numbered, stderr, exitCode);
   });
 
   return [ls, cat];

@@ -4,6 +4,7 @@ import { defineCommand, latin1FromBytes } from 'just-bash';
 import type { CommandEnv } from './command-env.ts';
 import { binary, describeFsError, fail, parseFlags } from './command-env.ts';
 import { modeString } from './list-commands.ts';
+import { uidOf } from '../world/accounts.ts';
 
 export function textCommands(env: CommandEnv) {
   const { fs } = env;
@@ -47,12 +48,13 @@ export function textCommands(env: CommandEnv) {
         const o = await fs.ownership(path);
         const size = s.isDirectory ? 4096 : s.size;
         const kind = s.isDirectory ? 'directory' : s.isSymbolicLink ? 'symbolic link' : size === 0 ? 'regular empty file' : 'regular file';
-        const uid = (name: string) => String(name === 'root' ? 0 : 11000 + Number(name.replace(/^bandit/, '')));
+        const uid = (name: string) => String(uidOf(name));
+        const mode = (s.mode & 0o7777).toString(8);
         const fields: Record<string, string> = {
-          s: String(size), a: (s.mode & 0o7777).toString(8), A: modeString(s), U: o.owner, G: o.group, u: uid(o.owner), g: uid(o.group), F: kind, n: operand, N: `'${operand}'`, h: s.isDirectory ? '2' : '1', b: String(Math.ceil(size / 4096) * 8), B: '512',
+          s: String(size), a: mode, A: modeString(s), U: o.owner, G: o.group, u: uid(o.owner), g: uid(o.group), F: kind, n: operand, N: `'${operand}'`, h: s.isDirectory ? '2' : '1', b: String(Math.ceil(size / 4096) * 8), B: '512',
         };
         if (format === undefined) {
-          stdout += `  File: ${operand}\n  Size: ${size}\tBlocks: ${fields.b}\tIO Block: 4096   ${kind}\nAccess: (0${(fields.a ?? "").padStart(3, '0')}/${fields.A})  Uid: (${uid(o.owner).padStart(5)}/${o.owner.padStart(8)})   Gid: (${uid(o.group).padStart(5)}/${o.group.padStart(8)})\n`;
+          stdout += `  File: ${operand}\n  Size: ${size}\tBlocks: ${fields.b}\tIO Block: 4096   ${kind}\nAccess: (0${mode.padStart(3, '0')}/${fields.A})  Uid: (${uid(o.owner).padStart(5)}/${o.owner.padStart(8)})   Gid: (${uid(o.group).padStart(5)}/${o.group.padStart(8)})\n`;
         } else stdout += `${format.replace(/%(.)/g, (all, c: string) => (c === '%' ? '%' : (fields[c] ?? all)))}\n`;
       } catch (err) {
         stderr += `stat: cannot statx '${operand}': ${describeFsError(err)}\n`;

@@ -33,7 +33,6 @@ export type SerializedFsError = { code?: string; message: string; path?: string;
 
 export type ToWorker =
   | { type: 'exec'; id: number; job: ShellJob }
-  | { type: 'abort'; id: number }
   | { type: 'fs-reply'; id: number; value?: unknown; error?: SerializedFsError };
 
 export type FromWorker =

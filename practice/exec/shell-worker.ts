@@ -24,7 +24,6 @@ const world = buildWorld(seed);
 const paths = new InMemoryFs();
 new Bash({ fs: paths, customCommands: practiceCommands(placeholderEnv(world)), cwd: '/' });
 const calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-const aborts = new Map<number, AbortController>();
 let nextCall = 0;
 
 const post = (message: FromWorker) => port.postMessage(message);
@@ -38,7 +37,7 @@ function fsCall(connection: number): FsCall {
     });
 }
 
-async function run(id: number, job: ShellJob): Promise<JobResult> {
+async function run(job: ShellJob): Promise<JobResult> {
   let opened: Identity | undefined;
   const state: SessionState = { listeners: new Map(job.listeners), sshPort: job.sshPort };
   if (job.interactive) {
@@ -48,24 +47,20 @@ async function run(id: number, job: ShellJob): Promise<JobResult> {
     };
   }
   const call = fsCall(job.connection);
-  const controller = new AbortController();
-  aborts.set(id, controller);
   const shellFor = (who: Identity, cwd: string) => {
     const env: CommandEnv = {
       fs: new RemoteFs(who, call, paths),
       world,
       session: state,
-      runAs: (other, command, stdin, dir) => shellFor(other, dir).exec(command, { stdin, signal: controller.signal }),
+      runAs: (other, command, stdin, dir) => shellFor(other, dir).exec(command, { stdin }),
     };
     return practiceShell(env, cwd, maxOutputBytes);
   };
   try {
-    const r = await shellFor(job.who, job.cwd).exec(job.command, { stdin: job.stdin, signal: controller.signal, ...(job.env ? { cwd: job.cwd, env: job.env } : {}) });
+    const r = await shellFor(job.who, job.cwd).exec(job.command, { stdin: job.stdin, ...(job.env ? { cwd: job.cwd, env: job.env } : {}) });
     return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, ...(r.env ? { env: r.env } : {}), listeners: [...state.listeners], ...(opened ? { openShell: opened } : {}) };
   } catch (err) {
     return { stdout: '', stderr: `bash: ${err instanceof Error ? err.message : String(err)}\n`, exitCode: 1, listeners: [...state.listeners] };
-  } finally {
-    aborts.delete(id);
   }
 }
 
@@ -76,10 +71,8 @@ port.on('message', (message: ToWorker) => {
     if (!pending) return;
     if (message.error) pending.reject(Object.assign(new Error(message.error.message), message.error));
     else pending.resolve(message.value);
-  } else if (message.type === 'abort') {
-    aborts.get(message.id)?.abort();
   } else if (message.type === 'exec') {
-    void run(message.id, message.job).then((result) => post({ type: 'done', id: message.id, result }));
+    void run(message.job).then((result) => post({ type: 'done', id: message.id, result }));
   }
 });
 post({ type: 'ready' });

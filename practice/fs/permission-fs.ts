@@ -35,7 +35,7 @@ export function fsError(code: 'EACCES' | 'ENOENT' | 'EPERM', op: string, path: s
 export type DiskUsage = { bytes: number; limit: number; created: Map<string, number> };
 
 /** What a new directory entry (file, directory, link) costs, so that empty files are not free. */
-export const ENTRY_BYTES = 1024;
+const ENTRY_BYTES = 1024;
 
 function byteLength(content: FileContent): number {
   return typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;

@@ -1,7 +1,7 @@
 // One player cannot hold the range up or fill it: a command that keeps the CPU busy is cut at the
 // timeout while other sessions are served, a command's memory is bounded, and every way of writing
 // (redirection, cp, mv, mkdir, ln, tar and gzip output) is charged to the connection's quota.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadHostKey } from '../../practice/host-key.ts';
 import { startRange } from '../../practice/server.ts';
 import type { RunningRange } from '../../practice/server.ts';
@@ -49,6 +49,7 @@ describe('a command that keeps the CPU busy', () => {
     expect(result.stderr).toBe('practice range: command timed out after 3 s\n');
     console.log(`whoami (login + exec) while a CPU-bound command ran: max ${Math.max(...latencies).toFixed(1)} ms; hog cut after ${(performance.now() - started).toFixed(0)} ms`);
     // The worker that was cut off is replaced; the range keeps its warm workers.
+    await vi.waitFor(() => expect(range.workerCounts()).toEqual({ workers: 2, busy: 0 }), { timeout: 10_000 });
     expect((await run('echo still here')).stdout).toBe('still here\n');
   });
 

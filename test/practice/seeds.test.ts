@@ -19,7 +19,7 @@ const file = (world: World, path: string) => {
   return node;
 };
 
-/** Runs `check` for the one item of `matches`, failing with the list when there are none or several. */
+/** The one item of `matches`; throws with the list when there are none or several. */
 function exactlyOne<T>(level: number, matches: T[], describeItem: (t: T) => string): T {
   if (matches.length !== 1) throw new Error(`level ${level}: the description matches ${matches.length}: ${matches.map(describeItem).join(', ')}`);
   return matches[0]!;

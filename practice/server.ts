@@ -8,14 +8,18 @@ import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ServerChannel } from 'ssh2';
 import { PRACTICE_LEVELS } from '../schema/levels.ts';
 import { ConnectionGate } from './connection-gate.ts';
+import { CronDaemon } from './cron/cron-daemon.ts';
 import { placeholderEnv, practiceCommands } from './commands/practice-shell.ts';
 import { WorkerPool } from './exec/worker-pool.ts';
 import type { PoolSize } from './exec/worker-pool.ts';
 import { FsHost } from './fs/fs-host.ts';
 import { PracticeSession, DEFAULT_LIMITS } from './session.ts';
 import type { SessionLimits } from './session.ts';
-import { LineShell } from './shell/line-shell.ts';
-import { loginIdentity, userExists } from './world/accounts.ts';
+import { GIT_SHELL_REFUSAL, startLogin } from './shell/login.ts';
+import { Terminal } from './shell/terminal.ts';
+import type { TerminalSize } from './shell/terminal.ts';
+import { UpperShell } from './shell/upper-shell.ts';
+import { GIT_SHELL, LAST_USER, SHOWTEXT, UPPERSHELL, loginIdentity, loginShell, passwordLevel, userExists } from './world/accounts.ts';
 import { buildWorld } from './world/world.ts';
 import type { World } from './world/world.ts';
 import { layOutWorld } from './world/world-fs.ts';
@@ -35,6 +39,8 @@ export type RangeOptions = {
   idleTimeoutMs?: number;
   /** Shell worker threads: kept warm, and at most (default 2 and 8). */
   workers?: Partial<PoolSize>;
+  /** How often cron's every-minute jobs run (default 60 s, as on a real host). */
+  cronIntervalMs?: number;
 };
 
 /** A running range: its port, its world, and how to stop it. */
@@ -47,6 +53,8 @@ export type RunningRange = {
   connectionCounts: () => { admitted: number; pending: number };
   /** Shell worker threads, and how many are running a command. */
   workerCounts: () => { workers: number; busy: number };
+  /** Rounds of cron's every-minute jobs finished so far. */
+  cronRounds: () => number;
   /** Drops every open connection, as a network blip would; the range keeps listening. */
   dropConnections: () => void;
   close: () => Promise<void>;
@@ -63,6 +71,8 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   const host = new FsHost(worldFs);
   const pool = new WorkerPool({ seed: options.seed, maxOutputBytes: limits.maxOutputBytes, memoryMb: limits.maxMemoryMb }, host, { warm: 2, max: 8, ...options.workers });
   await pool.start();
+  const cron = new CronDaemon(worldFs, host, pool, { intervalMs: options.cronIntervalMs ?? 60_000, timeoutMs: 60_000 });
+  await cron.start();
   // Each run holds one connection (two while proving a password); 256 leaves room for 100 runs.
   const maxConnections = options.maxConnections ?? 256;
   const gate = new ConnectionGate({
@@ -95,12 +105,14 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
     connections: () => gate.sockets().length,
     connectionCounts: () => gate.counts(),
     workerCounts: () => pool.counts(),
+    cronRounds: () => cron.rounds,
     dropConnections: () => {
       for (const socket of gate.sockets()) socket.destroy();
     },
     close: () =>
       new Promise((done) => {
         for (const socket of gate.sockets()) socket.destroy();
+        cron.stop();
         pool.close();
         tcp.close(() => done());
       }),
@@ -122,15 +134,22 @@ function serveClient(client: Connection, world: World, newSession: (sshPort: num
     client.on('close', () => void session.close());
     client.on('session', (accept) => {
       const channel = accept();
-      let pty = false;
-      channel.on('pty', (acceptPty) => {
-        pty = true;
+      let pty: TerminalSize | undefined;
+      let terminal: Terminal | undefined;
+      channel.on('pty', (acceptPty, _reject, info) => {
+        pty = { rows: info.rows, cols: info.cols };
         acceptPty?.();
       });
       channel.on('env', (acceptEnv) => acceptEnv?.());
-      channel.on('window-change', (acceptChange) => acceptChange?.());
+      channel.on('window-change', (acceptChange, _reject, info) => {
+        if (terminal) terminal.size = { rows: info.rows || terminal.size.rows, cols: info.cols || terminal.size.cols };
+        acceptChange?.();
+      });
       channel.on('exec', (acceptExec, _reject, info) => void runExec(session, acceptExec(), user, info.command));
-      channel.on('shell', (acceptShell) => void openShell(session, acceptShell(), user, pty));
+      channel.on('shell', (acceptShell) => {
+        terminal = new Terminal(acceptShell(), pty);
+        void openShell(session, terminal, user);
+      });
     });
   });
 }
@@ -138,8 +157,7 @@ function serveClient(client: Connection, world: World, newSession: (sshPort: num
 function authenticate(ctx: AuthContext, world: World): boolean {
   if (!userExists(ctx.username) || ctx.username === 'root') return false;
   if (ctx.method === 'password') {
-    const n = Number(ctx.username.slice('bandit'.length));
-    const expected = world.passwords[n];
+    const expected = world.passwords[passwordLevel(ctx.username) ?? -1];
     return expected !== undefined && sameSecret(ctx.password, expected);
   }
   if (ctx.method === 'publickey') {
@@ -156,6 +174,25 @@ function authenticate(ctx: AuthContext, world: World): boolean {
 
 async function runExec(session: PracticeSession, channel: ServerChannel, user: string, command: string): Promise<void> {
   const who = loginIdentity(user);
+  // sshd hands the command to the login shell; the odd ones ignore it.
+  const shell = loginShell(user);
+  if (shell === SHOWTEXT) {
+    channel.write((await session.readFile(who, `/home/${user}/text.txt`)) ?? '');
+    channel.exit(0);
+    channel.end();
+    return;
+  }
+  if (shell === UPPERSHELL) {
+    new UpperShell(new Terminal(channel, undefined), session, who);
+    return;
+  }
+  if (shell === GIT_SHELL) {
+    const verb = command.trim().split(/\s+/)[0] ?? '';
+    channel.stderr.write(verb === 'git-upload-pack' || verb === 'git-receive-pack' ? 'fatal: the practice range serves its git repositories inside the range only: log in as the level user and clone from there\n' : command.trim() ? `fatal: unrecognized command '${command.trim()}'\n` : GIT_SHELL_REFUSAL);
+    channel.exit(128);
+    channel.end();
+    return;
+  }
   const result = await session.run(who, command, { cwd: `/home/${user}` });
   channel.write(result.stdout);
   channel.stderr.write(result.stderr);
@@ -163,21 +200,22 @@ async function runExec(session: PracticeSession, channel: ServerChannel, user: s
   channel.end();
 }
 
-async function openShell(session: PracticeSession, channel: ServerChannel, user: string, pty: boolean): Promise<void> {
+async function openShell(session: PracticeSession, terminal: Terminal, user: string): Promise<void> {
   const who = loginIdentity(user);
   // Level 18's .bashrc throws interactive logins out, as on the real server.
-  const bashrc = (await session.readFile(who, `/home/${user}/.bashrc`)) ?? '';
+  const bashrc = loginShell(user) === '/bin/bash' ? ((await session.readFile(who, `/home/${user}/.bashrc`)) ?? '') : '';
   if (/^\s*exit\b/m.test(bashrc)) {
     const echoed = /echo\s+"([^"]*)"/.exec(bashrc)?.[1];
-    channel.write(`${echoed ?? ''}\r\nConnection to practice closed.\r\n`);
-    channel.exit(0);
-    channel.end();
+    terminal.write(`${echoed ?? ''}\nConnection to practice closed.\n`);
+    terminal.close(0);
     return;
   }
-  const n = Number(user.slice('bandit'.length));
-  const level = PRACTICE_LEVELS.find((l) => l.level === n);
-  const greeting = `\nbandit-runner practice range — you are ${user}.\n${level ? `Level ${n} → ${n + 1}: ${level.goal}\n` : 'There are no more levels.'}\n${pty ? '' : '(no terminal: line editing is off)\n'}\n`;
-  new LineShell(channel, session, who, greeting);
+  const n = passwordLevel(user) ?? -1;
+  const git = user.endsWith('-git');
+  const level = git ? undefined : PRACTICE_LEVELS.find((l) => l.level === n);
+  const closing = n === LAST_USER && !git ? 'You have reached the last level. Read README.txt in your home directory.\n' : '';
+  const greeting = `\nbandit-runner practice range — you are ${user}.\n${level ? `Level ${n} → ${n + 1}: ${level.goal}\n` : closing}\n${terminal.pty ? '' : '(no terminal: line editing is off)\n'}\n`;
+  startLogin(terminal, session, who, { greeting });
 }
 
 function sameSecret(given: string, expected: string): boolean {

@@ -3,6 +3,7 @@
 import type { FsHost } from './fs/fs-host.ts';
 import type { DiskUsage } from './fs/permission-fs.ts';
 import type { WorkerPool } from './exec/worker-pool.ts';
+import type { Asker } from './exec/shell-worker-handle.ts';
 import type { Identity } from './world/accounts.ts';
 import type { WorldFs } from './world/world-fs.ts';
 
@@ -27,6 +28,9 @@ export const DEFAULT_LIMITS: SessionLimits = {
 
 /** A command's result, after limits: exit 124 on timeout, 137 past the memory bound, output capped. */
 export type CommandResult = { stdout: string; stderr: string; exitCode: number; env?: Record<string, string>; openShell?: Identity };
+
+/** How a command line runs: its stdin, whether at a terminal, and who answers a password prompt. */
+export type RunOptions = { stdin?: string; interactive?: boolean; ask?: Asker };
 
 /** Where an interactive shell is: its directory and variables. */
 export type ShellState = { cwd: string; env?: Record<string, string> };
@@ -67,22 +71,33 @@ export class PracticeSession {
 
   /** Reads a file as `who` would (the login's .bashrc), or undefined. */
   async readFile(who: Identity, path: string): Promise<string | undefined> {
-    return this.host.view(this.id, who).readFile(path).catch(() => undefined);
+    const opened = await this.open(who, path);
+    return 'text' in opened ? opened.text : undefined;
+  }
+
+  /** Reads a file as `who` would, or says why not (ENOENT, EACCES, EISDIR), for vi's messages. */
+  async open(who: Identity, path: string): Promise<{ text: string } | { error: string }> {
+    try {
+      return { text: await this.host.view(this.id, who).readFile(path) };
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      return { error: e?.code ?? (/EISDIR|directory/i.test(e?.message ?? '') ? 'EISDIR' : 'ENOENT') };
+    }
   }
 
   /** Runs one command line as `who`; never throws. `shell` carries an interactive shell's state. */
-  run(who: Identity, command: string, at: ShellState, options: { stdin?: string; interactive?: boolean } = {}): Promise<CommandResult> {
+  run(who: Identity, command: string, at: ShellState, options: RunOptions = {}): Promise<CommandResult> {
     const result = this.queue.then(() => this.runNow(who, command, at, options));
     this.queue = result.catch(() => undefined);
     return result;
   }
 
-  private async runNow(who: Identity, command: string, at: ShellState, options: { stdin?: string; interactive?: boolean }): Promise<CommandResult> {
+  private async runNow(who: Identity, command: string, at: ShellState, options: RunOptions): Promise<CommandResult> {
     if (++this.commandsRun > this.limits.maxCommandsPerConnection) {
       return { stdout: '', stderr: `practice range: this connection ran ${this.limits.maxCommandsPerConnection} commands, the most one connection may; reconnect\n`, exitCode: 1 };
     }
-    const job = { connection: this.id, who, command, stdin: options.stdin ?? '', cwd: at.cwd, listeners: this.listeners, sshPort: this.sshPort, interactive: options.interactive ?? false, ...(at.env ? { env: at.env } : {}) };
-    const result = await this.pool.run(job, this.limits.commandTimeoutMs);
+    const job = { connection: this.id, who, command, stdin: options.stdin ?? '', cwd: at.cwd, listeners: this.listeners, sshPort: this.sshPort, interactive: options.interactive ?? false, canAsk: options.ask !== undefined, ...(at.env ? { env: at.env } : {}) };
+    const result = await this.pool.run(job, this.limits.commandTimeoutMs, options.ask);
     if (result === 'timeout') return { stdout: '', stderr: `practice range: command timed out after ${this.limits.commandTimeoutMs / 1000} s\n`, exitCode: 124 };
     if (result === 'memory') return { stdout: '', stderr: `practice range: command ran out of memory (${this.limits.maxMemoryMb} MiB per command) and was killed\n`, exitCode: 137 };
     if (result === 'crash') return { stdout: '', stderr: 'practice range: the command crashed its shell; try again\n', exitCode: 1 };

@@ -17,6 +17,10 @@ export type LevelInfo = {
   note?: string;
 };
 
+/** Levels that need a server, a schedule or a terminal are not in the differential comparison yet. */
+const UNCOMPARED = 'Not in the differential comparison with the Debian tools yet; test/practice/levels-late.test.ts plays it over SSH.';
+const GIT_NOTE = 'git is isomorphic-git with the subcommands the levels use (docs/practice-range.md lists them); clones work from inside the range, not from a git client outside it.';
+
 /** The levels the practice range serves, 0 upwards without gaps. */
 export const PRACTICE_LEVELS: readonly LevelInfo[] = [
   { level: 0, goal: 'The password for the next level is in a file called readme in your home directory.', commands: ['ls', 'cat'], faithful: true },
@@ -111,24 +115,97 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     faithful: false,
     note: 'There are no real background processes in the sandbox: "nc -l PORT" arms a listener for the next ./suconnect, and the reply appears in suconnect\'s output.',
   },
+  {
+    level: 21,
+    goal: 'A program runs automatically at regular intervals from cron, the time-based job scheduler. Look in /etc/cron.d/ for the configuration and see what command is being executed.',
+    commands: ['ls /etc/cron.d', 'cat'],
+    faithful: false,
+    note: UNCOMPARED,
+  },
+  {
+    level: 22,
+    goal: 'A program runs automatically from cron. Look in /etc/cron.d/ and read the script it runs; it writes the password to a file whose name it computes.',
+    commands: ['cat', 'md5sum', 'cut'],
+    faithful: false,
+    note: UNCOMPARED,
+  },
+  {
+    level: 23,
+    goal: 'A program runs automatically from cron and executes the scripts placed in a directory. Write your own script that copies the password somewhere you can read it.',
+    commands: ['cat', 'mktemp -d', 'chmod', 'printf'],
+    faithful: false,
+    note: `${UNCOMPARED} Only "@reboot" and "* * * * *" schedules run; the range runs them every minute.`,
+  },
+  {
+    level: 24,
+    goal: 'A daemon listens on port 30002 and gives the password for bandit25 if given the password for bandit24 and a secret numeric 4-digit pincode. Brute-force the pincode.',
+    commands: ['for … in {0000..9999}', 'nc'],
+    faithful: false,
+    note: `${UNCOMPARED} The daemon reads the whole of what nc sends, then answers line by line.`,
+  },
+  {
+    level: 25,
+    goal: "Logging in to bandit26 from bandit25 should be fairly easy, but the shell for user bandit26 is not /bin/bash. Find out what it is, how it works and how to break out of it.",
+    commands: ['ssh -i', 'cat /etc/passwd', 'more', 'v', ':e', ':set shell', ':shell'],
+    faithful: false,
+    note: 'more and vi are the range\'s own, minimal ones: paging, v, and in vi :e, :r, :set shell, :shell, :! and :q.',
+  },
+  {
+    level: 26,
+    goal: 'Good job getting a shell! Now hurry and grab the password for bandit27: use the setuid binary in the home directory.',
+    commands: ['./bandit27-do', 'cat'],
+    faithful: false,
+    note: 'The helper is an 8-byte stub, as on level 19.',
+  },
+  {
+    level: 27,
+    goal: 'There is a git repository at ssh://bandit27-git@localhost/home/bandit27-git/repo via port 2220. The password for bandit27-git is the same as for bandit27. Clone it and find the password.',
+    commands: ['mktemp -d', 'git clone', 'cat'],
+    faithful: false,
+    note: GIT_NOTE,
+  },
+  {
+    level: 28,
+    goal: 'There is a git repository at ssh://bandit28-git@localhost/home/bandit28-git/repo via port 2220. Clone it; the password was there once.',
+    commands: ['git clone', 'git log -p', 'git show'],
+    faithful: false,
+    note: GIT_NOTE,
+  },
+  {
+    level: 29,
+    goal: 'There is a git repository at ssh://bandit29-git@localhost/home/bandit29-git/repo via port 2220. Clone it; there are no passwords in production.',
+    commands: ['git clone', 'git branch -a', 'git checkout'],
+    faithful: false,
+    note: GIT_NOTE,
+  },
+  {
+    level: 30,
+    goal: 'There is a git repository at ssh://bandit30-git@localhost/home/bandit30-git/repo via port 2220. Clone it and find what is hidden in it.',
+    commands: ['git clone', 'git tag', 'git show'],
+    faithful: false,
+    note: GIT_NOTE,
+  },
+  {
+    level: 31,
+    goal: 'There is a git repository at ssh://bandit31-git@localhost/home/bandit31-git/repo via port 2220. Clone it and do what its README asks.',
+    commands: ['git clone', 'git add -f', 'git commit', 'git push'],
+    faithful: false,
+    note: GIT_NOTE,
+  },
+  {
+    level: 32,
+    goal: 'After all this git stuff, it is time for another escape. Good luck!',
+    commands: ['$0', 'cat'],
+    faithful: false,
+    note: 'The uppercase shell answers "sh: 1: LS: Permission denied" for commands it cannot run; $0 starts a plain shell running as bandit33.',
+  },
 ];
 
-/** What the real Bandit asks past the levels the practice range serves. Paraphrased from overthewire.org/wargames/bandit. */
-const BANDIT_ONLY_GOALS: Readonly<Record<number, string>> = {
-  21: 'A program runs automatically at regular intervals from cron. Look in /etc/cron.d/ for the configuration and see what command is being executed.',
-  22: 'A program runs automatically from cron. Look in /etc/cron.d/ and read the script it runs; it writes the password to a file whose name it computes.',
-  23: 'A program runs automatically from cron and executes scripts placed in a directory. Write your own script that copies the password somewhere you can read it.',
-  24: 'A daemon on port 30002 gives the password if given the password for bandit24 and a secret 4-digit pincode. Brute-force the pincode.',
-  25: "Logging in to bandit26 from bandit25 should be easy, but bandit26's shell is not /bin/bash. Find out what it is and how to break out of it.",
-  26: 'You got a shell as bandit26. Use the setuid binary in the home directory to read the next password.',
-  27: 'There is a git repository at ssh://bandit27-git@localhost/home/bandit27-git/repo on port 2220. Clone it and find the password.',
-  28: 'There is a git repository at ssh://bandit28-git@localhost/home/bandit28-git/repo on port 2220. Clone it; look at its history.',
-  29: 'There is a git repository at ssh://bandit29-git@localhost/home/bandit29-git/repo on port 2220. Clone it; look at its branches.',
-  30: 'There is a git repository at ssh://bandit30-git@localhost/home/bandit30-git/repo on port 2220. Clone it; look at its tags.',
-  31: 'There is a git repository at ssh://bandit31-git@localhost/home/bandit31-git/repo on port 2220. Clone it and push the file it asks for.',
-  32: 'After all this git stuff, it is time for another escape: the shell converts everything you type to uppercase.',
-  33: 'There is no level 34 yet; reaching bandit33 finishes the game.',
+/** What bandit33's login finds: the game's end. Paraphrased from overthewire.org/wargames/bandit. */
+const FINAL_NOTES: Readonly<Record<number, string>> = {
+  33: 'There is no level 34 yet; reaching bandit33 finishes the game. Its home holds the closing note.',
 };
+
 
 /** A target as a run sees it: its name, and the levels a run can play there. */
 export type TargetLevels = {
@@ -159,5 +236,5 @@ export function levelRangeProblem(target: Target, startLevel: number, endLevel: 
 export function levelGoal(target: Target, level: number): string {
   const shared = PRACTICE_LEVELS.find((l) => l.level === level)?.goal;
   if (target === 'practice') return shared ?? `Level ${level} is not part of the practice range.`;
-  return shared ?? BANDIT_ONLY_GOALS[level] ?? `Level ${level} has no known goal.`;
+  return shared ?? FINAL_NOTES[level] ?? `Level ${level} has no known goal.`;
 }

@@ -22,6 +22,8 @@ export type CommandEnv = {
   session: SessionState;
   /** Runs a command line as another identity (setuid programs, ssh to another user). */
   runAs: (who: Identity, command: string, stdin: string, cwd: string) => Promise<ExecResult>;
+  /** Asks the person at the terminal for a hidden line (a password); absent without a terminal. */
+  ask?: (prompt: string) => Promise<string | null>;
 };
 
 /** "Permission denied" or "No such file or directory", as coreutils say it. */

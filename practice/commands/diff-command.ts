@@ -7,7 +7,7 @@ import { describeFsError, fail } from './command-env.ts';
 type Edit = { kind: 'same' | 'del' | 'add'; line: string };
 
 /** The shortest edit script by longest common subsequence (the files of a level are small). */
-function editScript(a: string[], b: string[]): Edit[] {
+export function editScript(a: string[], b: string[]): Edit[] {
   const n = a.length;
   const m = b.length;
   const table = new Uint32Array((n + 1) * (m + 1));
@@ -61,7 +61,7 @@ function normal(edits: Edit[]): string {
 }
 
 /** GNU's unified format with three lines of context (headers written by the caller). */
-function unified(edits: Edit[], context = 3): string {
+export function unified(edits: Edit[], context = 3): string {
   const changed = edits.map((e) => e.kind !== 'same');
   let out = '';
   let k = 0;
@@ -108,7 +108,7 @@ function headerTime(date: Date): string {
   return `${date.toISOString().replace('T', ' ').replace(/\.(\d{3})Z$/, '.$1000000 +0000')}`;
 }
 
-function splitLines(text: string): string[] {
+export function splitLines(text: string): string[] {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;

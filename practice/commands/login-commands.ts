@@ -1,7 +1,8 @@
 // ssh from one level to the next inside the range, and the setuid helpers of levels 19 and 20.
 import { defineCommand, latin1FromBytes } from 'just-bash';
 import ssh2 from 'ssh2';
-import { loginIdentity, setuidIdentity, userExists } from '../world/accounts.ts';
+import { GIT_SHELL, UPPERSHELL, loginIdentity, loginShell, passwordLevel, setuidIdentity, userExists } from '../world/accounts.ts';
+import { passwordLogin } from './password-prompt.ts';
 import type { CommandEnv } from './command-env.ts';
 import { describeFsError, fail, ok, parseFlags } from './command-env.ts';
 import { isLocalHost } from './network-commands.ts';
@@ -46,9 +47,21 @@ export function loginCommands(env: CommandEnv) {
         stderr += `Warning: Identity file ${keyPath} not accessible: ${describeFsError(err)}.\n`;
       }
     }
+    const level = passwordLevel(user);
+    if (!authenticated && level !== undefined && user !== 'root') {
+      authenticated = await passwordLogin(env, ctx, `${user}@${host}'s password: `, (given) => given === world.passwords[level]);
+    }
     if (!authenticated || !userExists(user)) return fail(`${stderr}${user}@${host}: Permission denied (publickey,password).`, 255);
     const who = loginIdentity(user);
     const home = `/home/${user}`;
+    const shell = loginShell(user);
+    // Login shells other than bash ignore the command (sshd passes it to them with -c).
+    if (shell !== '/bin/bash' && !(session.openShell && command.length === 0)) {
+      if (shell === GIT_SHELL) return fail(`${stderr}fatal: Interactive git shell is not enabled.`, 128);
+      if (shell === UPPERSHELL) return ok('WELCOME TO THE UPPERCASE SHELL\n>> ', stderr);
+      const text = await fs.as(who).readFile(`${home}/text.txt`).catch(() => '');
+      return ok(text, stderr);
+    }
     if (command.length) {
       const result = await env.runAs(who, shellJoin(command).replace(/^'(.*)'$/, '$1'), latin1FromBytes(ctx.stdin), home);
       return { ...result, stderr: stderr + result.stderr };
@@ -74,7 +87,7 @@ export function loginCommands(env: CommandEnv) {
     if (!owner.program || !(await fs.may(path, mode, 1))) return fail(`bash: ${path}: Permission denied`, 126);
     const who = mode & 0o4000 ? setuidIdentity(fs.who, owner.owner) : fs.who;
     const name = path.slice(path.lastIndexOf('/') + 1);
-    if (owner.program === 'bandit20-do') {
+    if (owner.program === 'run-as') {
       if (rest.length === 0) return ok(`Run a command as another user.\n  Example: ./${name} id\n`);
       return env.runAs(who, shellJoin(rest), latin1FromBytes(ctx.stdin), ctx.cwd);
     }

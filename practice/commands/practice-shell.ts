@@ -5,6 +5,7 @@ import { archiveCommands } from './archive-commands.ts';
 import type { CommandEnv } from './command-env.ts';
 import { diffCommand } from './diff-command.ts';
 import { findCommand } from './find-command.ts';
+import { gitCommand } from './git-command.ts';
 import { grepCommand } from './grep-command.ts';
 import { identityCommands } from './identity-commands.ts';
 import { inspectCommands } from './inspect-commands.ts';
@@ -33,6 +34,7 @@ export function practiceCommands(env: CommandEnv): CustomCommand[] {
     ...networkCommands(env),
     ...loginCommands(env),
     ...textCommands(env),
+    gitCommand(env),
   ];
 }
 

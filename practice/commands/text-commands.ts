@@ -35,7 +35,7 @@ export function textCommands(env: CommandEnv) {
   });
 
   const stat = defineCommand('stat', async (args, ctx) => {
-    const { flags, operands } = parseFlags(args, ['c']);
+    const { flags, operands } = parseFlags(args, ['c', 'format']);
     const format = typeof flags.get('c') === 'string' ? String(flags.get('c')) : typeof flags.get('format') === 'string' ? String(flags.get('format')) : undefined;
     if (operands.length === 0) return fail("stat: missing operand\nTry 'stat --help' for more information.");
     let stdout = '';

@@ -17,6 +17,8 @@ export type ShellJob = {
   sshPort: number;
   /** A terminal session: `ssh` without a command opens a nested login instead of running one. */
   interactive: boolean;
+  /** Whether a person at a terminal can answer a password prompt (ssh, git over ssh). */
+  canAsk: boolean;
 };
 
 export type JobResult = {
@@ -33,9 +35,11 @@ export type SerializedFsError = { code?: string; message: string; path?: string;
 
 export type ToWorker =
   | { type: 'exec'; id: number; job: ShellJob }
-  | { type: 'fs-reply'; id: number; value?: unknown; error?: SerializedFsError };
+  | { type: 'fs-reply'; id: number; value?: unknown; error?: SerializedFsError }
+  | { type: 'ask-reply'; id: number; answer: string | null };
 
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'done'; id: number; result: JobResult }
-  | { type: 'fs'; id: number; connection: number; who: Identity; op: FsOperation; args: unknown[] };
+  | { type: 'fs'; id: number; connection: number; who: Identity; op: FsOperation; args: unknown[] }
+  | { type: 'ask'; id: number; prompt: string };

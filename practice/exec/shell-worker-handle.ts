@@ -9,11 +9,14 @@ export type WorkerSettings = { seed: string; maxOutputBytes: number; memoryMb: n
 /** Why a job ended without the worker's answer. */
 export type Cutoff = 'timeout' | 'memory' | 'crash';
 
+/** Asks the person at the terminal for a hidden line; null when nobody answers. */
+export type Asker = (prompt: string) => Promise<string | null>;
+
 export class ShellWorkerHandle {
   readonly ready: Promise<void>;
   private readonly worker: Worker;
   private readonly host: FsHost;
-  private current: { id: number; finish: (result: JobResult | Cutoff) => void } | undefined;
+  private current: { id: number; finish: (result: JobResult | Cutoff) => void; ask?: Asker; pause: () => void; resume: () => void } | undefined;
   private nextJob = 0;
   private dead = false;
   private ended = false;
@@ -51,22 +54,34 @@ export class ShellWorkerHandle {
   }
 
   /** Runs a job; past `timeoutMs` the worker is stopped and the answer is 'timeout'. */
-  run(job: ShellJob, timeoutMs: number): Promise<JobResult | Cutoff> {
+  run(job: ShellJob, timeoutMs: number, ask?: Asker): Promise<JobResult | Cutoff> {
     if (this.current) throw new Error('shell worker is busy');
     const id = this.nextJob++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        // A command that keeps the CPU busy never reads a message, so the thread itself is stopped.
-        this.kill();
-        finish('timeout');
-      }, timeoutMs);
+      // The clock stops while a person types a password: the limit is on the command, not on them.
+      let left = timeoutMs;
+      let started = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const arm = () => {
+        started = Date.now();
+        timer = setTimeout(() => {
+          // A command that keeps the CPU busy never reads a message, so the thread itself is stopped.
+          this.kill();
+          finish('timeout');
+        }, left);
+      };
       const finish = (result: JobResult | Cutoff) => {
         if (this.current?.id !== id) return;
         clearTimeout(timer);
         this.current = undefined;
         resolve(result);
       };
-      this.current = { id, finish };
+      const pause = () => {
+        clearTimeout(timer);
+        left -= Date.now() - started;
+      };
+      arm();
+      this.current = { id, finish, pause, resume: arm, ...(ask ? { ask } : {}) };
       this.send({ type: 'exec', id, job });
     });
   }
@@ -82,9 +97,21 @@ export class ShellWorkerHandle {
 
   private receive(message: FromWorker): void {
     if (message.type === 'done') this.current?.id === message.id && this.current.finish(message.result);
+    else if (message.type === 'ask') this.answer(message.id, message.prompt);
     else if (message.type === 'fs') {
       void this.host.handle(message.connection, message.who, message.op, message.args).then((reply) => this.send({ type: 'fs-reply', id: message.id, ...reply }));
     }
+  }
+
+  private answer(id: number, prompt: string): void {
+    const current = this.current;
+    if (!current?.ask) return this.send({ type: 'ask-reply', id, answer: null });
+    current.pause();
+    void current.ask(prompt).then((answer) => {
+      if (this.current !== current) return;
+      current.resume();
+      this.send({ type: 'ask-reply', id, answer });
+    });
   }
 
   private end(why: Cutoff): void {

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Bash, InMemoryFs } from 'just-bash';
 import type { CommandEnv, SessionState } from '../commands/command-env.ts';
 import { practiceCommands, practiceShell, placeholderEnv } from '../commands/practice-shell.ts';
-import { RemoteFs } from '../fs/remote-fs.ts';
+import { RemoteFs, isCommandStub } from '../fs/remote-fs.ts';
 import type { FsCall } from '../fs/remote-fs.ts';
 import type { Identity } from '../world/accounts.ts';
 import { buildWorld } from '../world/world.ts';
@@ -23,7 +23,15 @@ const world = buildWorld(seed);
 // The same /bin and /usr/bin stubs as the shared world has (layOutWorld), for RemoteFs to read locally.
 const paths = new InMemoryFs();
 new Bash({ fs: paths, customCommands: practiceCommands(placeholderEnv(world)), cwd: '/' });
+// The world's own files there (cron's scripts, showtext) must be seen too: RemoteFs answers exists
+// and stat for these paths from this copy, and reads their content, permission-checked, remotely.
+for (const node of world.nodes) {
+  if (node.kind !== 'file' || !isCommandStub(node.path)) continue;
+  await paths.writeFile(node.path, node.content ?? '');
+  await paths.chmod(node.path, node.mode);
+}
 const calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+const questions = new Map<number, (answer: string | null) => void>();
 let nextCall = 0;
 
 const post = (message: FromWorker) => port.postMessage(message);
@@ -53,6 +61,7 @@ async function run(job: ShellJob): Promise<JobResult> {
       world,
       session: state,
       runAs: (other, command, stdin, dir) => shellFor(other, dir).exec(command, { stdin }),
+      ...(job.canAsk ? { ask } : {}),
     };
     return practiceShell(env, cwd, maxOutputBytes);
   };
@@ -64,8 +73,20 @@ async function run(job: ShellJob): Promise<JobResult> {
   }
 }
 
+/** A password prompt for the person at the terminal, answered through the main thread. */
+function ask(prompt: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const id = nextCall++;
+    questions.set(id, resolve);
+    post({ type: 'ask', id, prompt });
+  });
+}
+
 port.on('message', (message: ToWorker) => {
-  if (message.type === 'fs-reply') {
+  if (message.type === 'ask-reply') {
+    questions.get(message.id)?.(message.answer);
+    questions.delete(message.id);
+  } else if (message.type === 'fs-reply') {
     const pending = calls.get(message.id);
     calls.delete(message.id);
     if (!pending) return;

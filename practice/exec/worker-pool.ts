@@ -2,7 +2,7 @@
 // worker that was cut off replaced. Each connection runs one command at a time (PracticeSession), so
 // one player can hold at most one worker, however busy its commands keep it.
 import type { FsHost } from '../fs/fs-host.ts';
-import type { Cutoff, WorkerSettings } from './shell-worker-handle.ts';
+import type { Asker, Cutoff, WorkerSettings } from './shell-worker-handle.ts';
 import { ShellWorkerHandle } from './shell-worker-handle.ts';
 import type { JobResult, ShellJob } from './shell-job.ts';
 
@@ -36,10 +36,10 @@ export class WorkerPool {
     return { workers: this.workers.size, busy: [...this.workers].filter((w) => w.busy).length };
   }
 
-  async run(job: ShellJob, timeoutMs: number): Promise<JobResult | Cutoff> {
+  async run(job: ShellJob, timeoutMs: number, ask?: Asker): Promise<JobResult | Cutoff> {
     const worker = await this.acquire();
     try {
-      return await worker.run(job, timeoutMs);
+      return await worker.run(job, timeoutMs, ask);
     } finally {
       this.release(worker);
     }

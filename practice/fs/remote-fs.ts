@@ -12,7 +12,7 @@ export type FsCall = (who: Identity, op: FsOperation, args: unknown[]) => Promis
 type Fs = IFileSystem;
 
 /** A command's stub in /bin or /usr/bin, which no player can write. */
-function isCommandStub(path: string): boolean {
+export function isCommandStub(path: string): boolean {
   return /^\/(usr\/)?bin\/[^/]+$/.test(path);
 }
 

@@ -1,56 +1,68 @@
-// The interactive login: a prompt, line editing (arrows, backspace, Ctrl-A/E/U/C/D, history) and
-// the working directory and variables kept between commands, over an SSH pty channel.
-import type { ServerChannel } from 'ssh2';
+// An interactive bash: a prompt, line editing (arrows, backspace, Ctrl-A/E/U/C/D, history) and the
+// working directory and variables kept between commands, on a Terminal.
 import type { PracticeSession } from '../session.ts';
 import type { Identity } from '../world/accounts.ts';
+import type { Terminal, TerminalApp } from './terminal.ts';
 
 type Frame = { who: Identity; cwd: string; env?: Record<string, string> };
 
-/** One person's terminal. `ssh` inside it pushes a frame; `exit` pops one, or logs out. */
-export class LineShell {
-  private readonly channel: ServerChannel;
+export type LineShellOptions = {
+  greeting?: string;
+  /** What is printed when it exits (nested logins say the connection closed). */
+  farewell?: string;
+  /** The prompt; bash's user@host:dir$ unless given (sh prints "$ "). */
+  prompt?: string;
+  /** Starts the login shell of a user that `ssh` in this shell logged in as. */
+  login?: (who: Identity) => void;
+};
+
+/** One shell on a terminal: `exit` or Ctrl-D on an empty line ends it. */
+export class LineShell implements TerminalApp {
+  private readonly terminal: Terminal;
   private readonly session: PracticeSession;
-  private readonly frames: Frame[] = [];
+  private readonly options: LineShellOptions;
+  private readonly frame: Frame;
   private line = '';
   private cursor = 0;
   private readonly history: string[] = [];
   private historyIndex = 0;
   private busy = false;
   private pending = '';
-  private closed = false;
+  private done = false;
 
-  constructor(channel: ServerChannel, session: PracticeSession, who: Identity, greeting: string) {
-    this.channel = channel;
+  constructor(terminal: Terminal, session: PracticeSession, who: Identity, options: LineShellOptions = {}) {
+    this.terminal = terminal;
     this.session = session;
-    this.push(who);
-    this.write(greeting);
+    this.options = options;
+    this.frame = { who, cwd: `/home/${who.user}` };
+    terminal.push(this);
+    if (options.greeting) this.write(options.greeting);
     this.prompt();
-    channel.on('data', (data: Buffer) => this.input(data.toString('utf8')));
-    channel.on('close', () => {
-      this.closed = true;
-    });
   }
 
-  private push(who: Identity): void {
-    this.frames.push({ who, cwd: `/home/${who.user}` });
+  resume(): void {
+    this.prompt();
   }
 
-  private get frame(): Frame {
-    return this.frames[this.frames.length - 1]!;
+  takeTypeahead(): string {
+    const typed = this.pending;
+    this.pending = '';
+    return typed;
   }
 
   private write(text: string): void {
-    if (!this.closed) this.channel.write(text.replace(/\r?\n/g, '\r\n'));
+    this.terminal.write(text);
   }
 
   private prompt(): void {
+    if (this.options.prompt !== undefined) return this.write(this.options.prompt);
     const { who, cwd } = this.frame;
     const home = `/home/${who.user}`;
     const shown = cwd === home ? '~' : cwd.startsWith(`${home}/`) ? `~${cwd.slice(home.length)}` : cwd;
     this.write(`${who.euser}@practice:${shown}$ `);
   }
 
-  private input(text: string): void {
+  input(text: string): void {
     if (this.busy) {
       // Typed while a command runs: Ctrl-C is handled by the timeout; keep the rest for later.
       this.pending += text;
@@ -90,7 +102,7 @@ export class LineShell {
       } else if (ch === '\x04') {
         if (this.line === '') {
           this.write('\n');
-          if (!this.exit()) return;
+          return this.exit();
         }
       } else if (ch >= ' ') {
         const atEnd = this.cursor === this.line.length;
@@ -132,40 +144,43 @@ export class LineShell {
       this.history.push(command);
       this.historyIndex = this.history.length;
     }
-    if (command === 'exit' || command === 'logout') {
-      if (!this.exit()) return;
-    } else if (command) {
+    if (command === 'exit' || command === 'logout') return this.exit();
+    if (command) {
       this.busy = true;
       const frame = this.frame;
-      const result = await this.session.run(frame.who, command, frame, { interactive: true });
+      const result = await this.session.run(frame.who, command, frame, { interactive: true, ask: (prompt) => this.terminal.ask(prompt) });
       if (result.env) {
         frame.cwd = result.env.PWD ?? frame.cwd;
         frame.env = result.env;
       }
-      if (result.openShell) this.push(result.openShell);
       this.write(result.stdout);
       this.write(result.stderr);
       this.busy = false;
+      if (result.openShell && this.options.login) {
+        // The new login takes the terminal; this shell prompts again when it ends.
+        this.options.login(result.openShell);
+        this.replay();
+        return;
+      }
     }
-    if (this.closed) return;
-    if (command !== 'exit' && command !== 'logout') this.prompt();
-    const rest = this.pending;
-    this.pending = '';
-    if (rest) this.input(rest);
+    if (this.terminal.closed || this.done) return;
+    this.prompt();
+    this.replay();
   }
 
-  /** Leaves the innermost login; true while the terminal stays open. */
-  private exit(): boolean {
-    if (this.frames.length > 1) {
-      this.frames.pop();
-      this.write(`logout\nConnection to localhost closed.\n`);
-      this.prompt();
-      return true;
-    }
-    this.write('logout\n');
-    this.channel.exit(0);
-    this.channel.end();
-    this.closed = true;
-    return false;
+  /** Keys typed while the command ran go to whoever has the terminal now. */
+  private replay(): void {
+    const rest = this.pending;
+    this.pending = '';
+    if (rest) this.terminal.feed(rest);
+  }
+
+  private exit(): void {
+    this.done = true;
+    this.write(this.options.farewell ?? 'logout\n');
+    const rest = this.pending;
+    this.pending = '';
+    this.terminal.pop();
+    if (rest) this.terminal.feed(rest);
   }
 }

@@ -3,6 +3,7 @@
 import { Bash, InMemoryFs } from 'just-bash';
 import type { CustomCommand } from 'just-bash';
 import { OwnershipTable } from '../fs/ownership.ts';
+import { buildRepo } from '../git/repo-builder.ts';
 import { WORLD_MTIME } from './world.ts';
 import type { World } from './world.ts';
 
@@ -24,6 +25,14 @@ export async function layOutWorld(world: World, commands: CustomCommand[]): Prom
     await fs.chmod(node.path, node.mode);
     await fs.utimes(node.path, WORLD_MTIME, WORLD_MTIME);
     owners.set(node.path, { owner: node.owner, group: node.group, ...(node.program ? { program: node.program } : {}) });
+  }
+  // The git levels' repositories: only their git user may read them, so a clone goes over SSH.
+  for (const spec of world.repos) {
+    for (const path of await buildRepo(fs, spec)) {
+      await fs.utimes(path, WORLD_MTIME, WORLD_MTIME);
+      owners.set(path, { owner: spec.user, group: spec.user });
+    }
+    await fs.chmod(spec.path, 0o700);
   }
   // Nobody may snoop in /proc or list /root; /bin stays as just-bash made it.
   await fs.chmod('/proc', 0o555);

@@ -1,12 +1,16 @@
 // The range's world, built from a seed: passwords, files with owners and modes, network services
 // and key pairs. The same seed gives the same world.
-import { LAST_USER } from './accounts.ts';
+import { LAST_USER, allUsers, loginShell, passwordLevel, uidOf } from './accounts.ts';
 import type { KeyPair } from './ssh-key.ts';
 import { SeededRandom } from './random.ts';
 import { buildBasicLevels } from './levels-files.ts';
 import { buildDataLevels } from './levels-data.ts';
 import { buildNetworkLevels } from './levels-network.ts';
 import { buildSetuidLevels } from './levels-setuid.ts';
+import { buildCronLevels } from './levels-cron.ts';
+import { buildEscapeLevels } from './levels-escape.ts';
+import { buildGitLevels } from './levels-git.ts';
+import type { RepoSpec } from './levels-git.ts';
 
 /** When the world's files were last changed, as `ls -l` and `stat` show it: fixed, so that the same
  * seed shows the same listing, and a copy of the world on disk can be compared with the range. */
@@ -34,6 +38,8 @@ export type World = {
   services: Map<number, Service>;
   /** Users that accept public-key login, with the key that opens them. */
   keys: Map<string, KeyPair>;
+  /** Git repositories served over SSH (levels 27–31), built when the world is laid out. */
+  repos: RepoSpec[];
 };
 
 /** What a level builder gets: the random source, the passwords, and ways to add to the world. */
@@ -44,14 +50,21 @@ export type LevelBuilder = {
   dir: (path: string, owner?: string, group?: string, mode?: number) => void;
   service: (service: Service) => void;
   key: (user: string, pair: KeyPair) => void;
+  repo: (spec: RepoSpec) => void;
 };
+
+/** The last user of the range's first release: its levels draw from the seed's first random stream. */
+const FIRST_RELEASE_LAST_USER = 21;
 
 export function buildWorld(seed: string): World {
   const rng = new SeededRandom(seed);
+  // Levels 21 and up draw from a second stream, so that a seed recorded before they existed still
+  // builds the same world for levels 0–20 (replay-verify depends on it).
+  const later = new SeededRandom(`${seed}#levels-21-33`);
   const passwords = ['bandit0'];
-  for (let n = 1; n <= LAST_USER; n++) passwords.push(rng.alnum(32));
+  for (let n = 1; n <= LAST_USER; n++) passwords.push((n <= FIRST_RELEASE_LAST_USER ? rng : later).alnum(32));
   const nodes = new Map<string, WorldNode>();
-  const world: World = { seed, passwords, nodes: [], services: new Map(), keys: new Map() };
+  const world: World = { seed, passwords, nodes: [], services: new Map(), keys: new Map(), repos: [] };
   const builder: LevelBuilder = {
     rng,
     pass: (n) => passwords[n] ?? '',
@@ -63,12 +76,17 @@ export function buildWorld(seed: string): World {
     },
     service: (s) => world.services.set(s.port, s),
     key: (user, pair) => world.keys.set(user, pair),
+    repo: (spec) => world.repos.push(spec),
   };
   buildSystem(builder);
   buildBasicLevels(builder);
   buildDataLevels(builder);
   buildNetworkLevels(builder);
   buildSetuidLevels(builder);
+  const laterBuilder = { ...builder, rng: later };
+  buildCronLevels(laterBuilder);
+  buildEscapeLevels(laterBuilder);
+  buildGitLevels(laterBuilder);
   world.nodes = [...nodes.values()];
   return world;
 }
@@ -95,12 +113,14 @@ function buildSystem(b: LevelBuilder): void {
 
 function passwdFile(): string {
   let out = 'root:x:0:0:root:/root:/bin/bash\n';
-  for (let n = 0; n <= LAST_USER; n++) out += `bandit${n}:x:${11000 + n}:${11000 + n}:bandit level ${n}:/home/bandit${n}:/bin/bash\n`;
+  for (const user of allUsers()) {
+    const uid = uidOf(user);
+    const about = user.endsWith('-git') ? `bandit level ${passwordLevel(user)} git` : `bandit level ${passwordLevel(user)}`;
+    out += `${user}:x:${uid}:${uid}:${about}:/home/${user}:${loginShell(user)}\n`;
+  }
   return out;
 }
 
 function groupFile(): string {
-  let out = 'root:x:0:\n';
-  for (let n = 0; n <= LAST_USER; n++) out += `bandit${n}:x:${11000 + n}:\n`;
-  return out;
+  return `root:x:0:\n${allUsers().map((user) => `${user}:x:${uidOf(user)}:\n`).join('')}`;
 }

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeIssues } from '../../schema/issues.ts';
 import { clientMessageSchema, proxyLineSchema, proxyRequestSchema } from '../../schema/protocol.ts';
+import { levelRangeProblem } from '../../schema/levels.ts';
 import { runActionSchema, runConfigSchema } from '../../schema/run.ts';
 
 const issues = (result: { success: boolean; error?: Parameters<typeof describeIssues>[0] }) =>
@@ -44,7 +45,9 @@ describe('run config and actions', () => {
     expect(issues(runConfigSchema.safeParse({ budget: 0 }))).toBe('budget: must be at least 1');
     expect(issues(runConfigSchema.safeParse({ maxRetries: 2.5 }))).toBe('maxRetries: must be a whole number');
     expect(issues(runConfigSchema.safeParse({ endLevel: 99 }))).toBe('endLevel: must be at most 32');
-    expect(issues(runConfigSchema.safeParse({ target: 'practice', startLevel: 21, endLevel: 21 }))).toBe('endLevel: practice has levels 0-20; 21-21 is outside them');
+    // The range serves Bandit's levels 0-32 like the real server, so every target takes 21-32 now.
+    expect(runConfigSchema.safeParse({ target: 'practice', startLevel: 21, endLevel: 32 }).success).toBe(true);
+    expect(levelRangeProblem('practice', 0, 33)).toBe('practice has levels 0-32; 0-33 is outside them');
     expect(issues(runConfigSchema.safeParse({ target: 'hackthebox' }))).toMatch(/^target: /);
     expect(issues(runConfigSchema.safeParse({ model: 'gpt 4; rm -rf' }))).toMatch(/^model: may hold/);
   });

@@ -42,9 +42,9 @@ describe('POST /v1/advance refuses bad requests with a clear error', () => {
 
   it('400 for a level the practice range does not have', async () => {
     const body = advanceBody(RUN, {});
-    const result = await refused({ ...body, config: { ...body.config, endLevel: 25 } });
+    const result = await refused({ ...body, config: { ...body.config, endLevel: 33 } });
     expect(result).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
-    expect(result.body.error.issues).toEqual(['config.endLevel: practice has levels 0-20; 0-25 is outside them']);
+    expect(result.body.error.issues).toEqual(['config.endLevel: must be at most 32']);
   });
 
   it('400 for a model this proxy does not offer, so no client is made for it', async () => {

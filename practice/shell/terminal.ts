@@ -1,0 +1,128 @@
+// One SSH channel seen as a terminal: its size, and a stack of programs that take turns reading it
+// (a login shell, `more` started by bandit26's login shell, vi started from more, a shell from vi).
+// The program on top gets the keys; when it ends, the one below it resumes; when none is left the
+// channel closes. A command may ask for a hidden line (a password) whatever program is on top.
+import type { ServerChannel } from 'ssh2';
+
+export interface TerminalApp {
+  /** Keys typed while this program is on top. */
+  input(text: string): void;
+  /** The program above this one ended: redraw, prompt again. */
+  resume(): void;
+  /** Keys typed ahead while it was busy, handed to a password prompt that now reads the terminal. */
+  takeTypeahead?(): string;
+}
+
+export type TerminalSize = { rows: number; cols: number };
+
+export class Terminal {
+  readonly pty: boolean;
+  size: TerminalSize;
+  private readonly channel: ServerChannel;
+  private readonly apps: TerminalApp[] = [];
+  private asking: { typed: string; done: (answer: string | null) => void } | undefined;
+  private ended = false;
+  /** Keys that came before any program read the terminal (typed during login). */
+  private early = '';
+
+  constructor(channel: ServerChannel, pty: TerminalSize | undefined) {
+    this.channel = channel;
+    this.pty = pty !== undefined;
+    // A terminal that reports no size is taken to be the classic 80×24.
+    this.size = { rows: pty?.rows || 24, cols: pty?.cols || 80 };
+    channel.on('data', (data: Buffer) => this.feed(data.toString('utf8')));
+    // Without a pty, the end of stdin reaches the program as Ctrl-D would, after what came before it.
+    channel.on('end', () => !this.pty && this.feed('\x04'));
+    channel.on('close', () => {
+      this.ended = true;
+      this.asking?.done(null);
+    });
+  }
+
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  /** Writes text, turning newlines into the CR LF a terminal needs. */
+  write(text: string): void {
+    if (!this.ended) this.channel.write(this.pty ? text.replace(/\r?\n/g, '\r\n') : text);
+  }
+
+  /** Programs on the terminal. */
+  get depth(): number {
+    return this.apps.length;
+  }
+
+  /** The program on top takes the keys again (a nested login that never started). */
+  resumeTop(): void {
+    this.apps[this.apps.length - 1]?.resume();
+  }
+
+  push(app: TerminalApp): void {
+    this.apps.push(app);
+    if (this.early) {
+      const keys = this.early;
+      this.early = '';
+      // After the program's constructor has drawn its prompt.
+      queueMicrotask(() => this.feed(keys));
+    }
+  }
+
+  /** The program on top ended: the one below resumes, or the session ends. */
+  pop(exitCode = 0): void {
+    this.apps.pop();
+    const below = this.apps[this.apps.length - 1];
+    if (below) below.resume();
+    else this.close(exitCode);
+  }
+
+  /** Reads one line without echoing it (a password prompt); null if the person pressed Ctrl-C or left. */
+  ask(prompt: string): Promise<string | null> {
+    if (this.ended) return Promise.resolve(null);
+    this.write(prompt);
+    const typeahead = this.apps[this.apps.length - 1]?.takeTypeahead?.() ?? '';
+    const answer = new Promise<string | null>((resolve) => {
+      this.asking = {
+        typed: '',
+        done: (answer) => {
+          this.asking = undefined;
+          this.write('\n');
+          resolve(answer);
+        },
+      };
+    });
+    if (typeahead) this.feed(typeahead);
+    return answer;
+  }
+
+  close(exitCode = 0): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.channel.exit(exitCode);
+    this.channel.end();
+  }
+
+  /** Keys for whoever reads the terminal now (also keys typed ahead while a command ran). */
+  feed(text: string): void {
+    if (this.asking) return this.answer(text);
+    const top = this.apps[this.apps.length - 1];
+    if (top) top.input(text);
+    else this.early += text;
+  }
+
+  private answer(text: string): void {
+    for (let i = 0; i < text.length && this.asking; i++) {
+      const ch = text[i]!;
+      if (ch === '\r' || ch === '\n') {
+        const asking = this.asking;
+        asking.done(asking.typed);
+        const rest = text.slice(i + (ch === '\r' && text[i + 1] === '\n' ? 2 : 1));
+        if (rest) this.feed(rest);
+        return;
+      }
+      if (ch === '\x03' || ch === '\x04') this.asking.done(null);
+      else if (ch === '\x7f' || ch === '\b') this.asking.typed = this.asking.typed.slice(0, -1);
+      else if (ch >= ' ') this.asking.typed += ch;
+    }
+  }
+}

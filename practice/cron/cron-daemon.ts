@@ -71,7 +71,7 @@ export class CronDaemon {
   }
 
   private tick(): void {
-    // A round still running (a slow job) makes the next one wait its turn, as cron would overlap instead.
+    // A round still running (a slow job) makes this tick skip; real cron would start an overlapping round.
     if (this.running) return;
     this.running = this.runJobs((job) => job.everyMinute).finally(() => {
       this.running = undefined;

@@ -6,7 +6,6 @@ import git from 'isomorphic-git';
 import type { CommandEnv } from '../commands/command-env.ts';
 import { isLocalHost } from '../commands/network-commands.ts';
 import { passwordLogin } from '../commands/password-prompt.ts';
-import type { ShellFs } from '../fs/shell-fs.ts';
 import { loginIdentity, passwordLevel } from '../world/accounts.ts';
 import { gitFs } from './git-fs.ts';
 import { blobText, flattenTree } from './git-history.ts';
@@ -28,7 +27,7 @@ const NO_ACCESS = 'fatal: Could not read from remote repository.\n\nPlease make 
 type Ctx = { env: Map<string, string>; cwd: string };
 
 /** Logs in as the URL's user; the remote repository as that user sees it, or git's error. */
-export async function connect(env: CommandEnv, ctx: Ctx, url: string): Promise<{ remote: Repo; fs: ShellFs; at: RemoteUrl } | { error: string }> {
+export async function connect(env: CommandEnv, ctx: Ctx, url: string): Promise<{ remote: Repo; at: RemoteUrl } | { error: string }> {
   const at = parseRemoteUrl(url);
   if (!at) return { error: `fatal: repository '${url}' does not exist\n` };
   if (!isLocalHost(at.host)) return { error: `ssh: Could not resolve hostname ${at.host}: Name or service not known\n${NO_ACCESS}` };
@@ -39,7 +38,7 @@ export async function connect(env: CommandEnv, ctx: Ctx, url: string): Promise<{
   if (!ok) return { error: `${user}@${at.host}: Permission denied (publickey,password).\r\n${NO_ACCESS}` };
   const fs = env.fs.as(loginIdentity(user));
   if (!(await fs.exists(`${at.path}/HEAD`).catch(() => false))) return { error: `fatal: '${at.path}' does not appear to be a git repository\n${NO_ACCESS}` };
-  return { remote: { fs: gitFs(fs), dir: at.path }, fs, at };
+  return { remote: { fs: gitFs(fs), dir: at.path }, at };
 }
 
 const bare = (repo: Repo) => ({ fs: repo.fs, gitdir: repo.dir });

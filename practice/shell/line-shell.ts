@@ -26,9 +26,6 @@ export class LineShell implements TerminalApp {
   private cursor = 0;
   private readonly history: string[] = [];
   private historyIndex = 0;
-  private busy = false;
-  private pending = '';
-  private done = false;
 
   constructor(terminal: Terminal, session: PracticeSession, who: Identity, options: LineShellOptions = {}) {
     this.terminal = terminal;
@@ -44,12 +41,6 @@ export class LineShell implements TerminalApp {
     this.prompt();
   }
 
-  takeTypeahead(): string {
-    const typed = this.pending;
-    this.pending = '';
-    return typed;
-  }
-
   private write(text: string): void {
     this.terminal.write(text);
   }
@@ -63,11 +54,6 @@ export class LineShell implements TerminalApp {
   }
 
   input(text: string): void {
-    if (this.busy) {
-      // Typed while a command runs: Ctrl-C is handled by the timeout; keep the rest for later.
-      this.pending += text;
-      return;
-    }
     for (let i = 0; i < text.length; i++) {
       const ch = text[i]!;
       if (ch === '\x1b' && text[i + 1] === '[') {
@@ -75,7 +61,8 @@ export class LineShell implements TerminalApp {
         i += 2;
       } else if (ch === '\r' || ch === '\n') {
         if (ch === '\r' && text[i + 1] === '\n') i++;
-        this.pending = text.slice(i + 1);
+        // Keys after Enter wait while the command runs (Ctrl-C there is left to the timeout).
+        this.terminal.hold(text.slice(i + 1));
         void this.submit();
         return;
       } else if (ch === '\x7f' || ch === '\b') {
@@ -146,7 +133,6 @@ export class LineShell implements TerminalApp {
     }
     if (command === 'exit' || command === 'logout') return this.exit();
     if (command) {
-      this.busy = true;
       const frame = this.frame;
       const result = await this.session.run(frame.who, command, frame, { interactive: true, ask: (prompt) => this.terminal.ask(prompt) });
       if (result.env) {
@@ -155,32 +141,19 @@ export class LineShell implements TerminalApp {
       }
       this.write(result.stdout);
       this.write(result.stderr);
-      this.busy = false;
       if (result.openShell && this.options.login) {
         // The new login takes the terminal; this shell prompts again when it ends.
         this.options.login(result.openShell);
-        this.replay();
-        return;
+        return this.terminal.release();
       }
     }
-    if (this.terminal.closed || this.done) return;
-    this.prompt();
-    this.replay();
-  }
-
-  /** Keys typed while the command ran go to whoever has the terminal now. */
-  private replay(): void {
-    const rest = this.pending;
-    this.pending = '';
-    if (rest) this.terminal.feed(rest);
+    if (!this.terminal.closed) this.prompt();
+    this.terminal.release();
   }
 
   private exit(): void {
-    this.done = true;
     this.write(this.options.farewell ?? 'logout\n');
-    const rest = this.pending;
-    this.pending = '';
     this.terminal.pop();
-    if (rest) this.terminal.feed(rest);
+    this.terminal.release();
   }
 }

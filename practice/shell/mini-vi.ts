@@ -23,9 +23,6 @@ export class MiniVi implements TerminalApp {
   private shell: string;
   /** After :!cmd, the next key returns to the screen. */
   private waiting = false;
-  /** Keys typed while an ex command runs, for whoever reads the terminal after it. */
-  private busy = false;
-  private pending = '';
 
   constructor(terminal: Terminal, session: PracticeSession, who: Identity, file: string, line = 0) {
     this.terminal = terminal;
@@ -45,10 +42,6 @@ export class MiniVi implements TerminalApp {
   }
 
   input(text: string): void {
-    if (this.busy) {
-      this.pending += text;
-      return;
-    }
     for (let i = 0; i < text.length; i++) {
       const ch = text[i]!;
       if (this.waiting) {
@@ -61,14 +54,9 @@ export class MiniVi implements TerminalApp {
         if (ch === '\r' || ch === '\n') {
           const command = this.command;
           this.command = undefined;
-          this.busy = true;
-          this.pending = text.slice(i + 1);
-          void this.run(command.trim()).finally(() => {
-            this.busy = false;
-            const rest = this.pending;
-            this.pending = '';
-            if (rest) this.terminal.feed(rest);
-          });
+          // Keys after Enter wait for the ex command, then go to whoever reads next (a shell it started).
+          this.terminal.hold(text.slice(i + 1));
+          void this.run(command.trim()).finally(() => this.terminal.release());
           return;
         }
         if (ch === '\x1b' || ch === '\x03') {
@@ -117,10 +105,9 @@ export class MiniVi implements TerminalApp {
     let screen = '\x1b[H\x1b[2J';
     for (let row = 0; row < rows - 1; row++) {
       const line = this.lines[this.top + row];
-      screen += `${line === undefined ? '~' : line.slice(0, cols)}\x1b[K\r\n`;
+      screen += `${line === undefined ? '~' : line.slice(0, cols)}\x1b[K\n`;
     }
-    screen += this.message.slice(0, cols - 1);
-    this.terminal.write(screen.replace(/\r\n/g, '\n'));
+    this.terminal.write(screen + this.message.slice(0, cols - 1));
   }
 
   private resolve(path: string): string {

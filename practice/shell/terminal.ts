@@ -9,8 +9,6 @@ export interface TerminalApp {
   input(text: string): void;
   /** The program above this one ended: redraw, prompt again. */
   resume(): void;
-  /** Keys typed ahead while it was busy, handed to a password prompt that now reads the terminal. */
-  takeTypeahead?(): string;
 }
 
 export type TerminalSize = { rows: number; cols: number };
@@ -24,6 +22,8 @@ export class Terminal {
   private ended = false;
   /** Keys that came before any program read the terminal (typed during login). */
   private early = '';
+  /** Keys typed while a program runs a command (hold … release), for whoever reads next. */
+  private held: string | undefined;
 
   constructor(channel: ServerChannel, pty: TerminalSize | undefined) {
     this.channel = channel;
@@ -80,7 +80,9 @@ export class Terminal {
   ask(prompt: string): Promise<string | null> {
     if (this.ended) return Promise.resolve(null);
     this.write(prompt);
-    const typeahead = this.apps[this.apps.length - 1]?.takeTypeahead?.() ?? '';
+    // Keys typed ahead of the prompt answer it, as they would on a real tty.
+    const typeahead = this.held ?? '';
+    if (this.held !== undefined) this.held = '';
     const answer = new Promise<string | null>((resolve) => {
       this.asking = {
         typed: '',
@@ -102,9 +104,25 @@ export class Terminal {
     this.channel.end();
   }
 
-  /** Keys for whoever reads the terminal now (also keys typed ahead while a command ran). */
+  /** A program starts a command: keys wait (the rest of the line's chunk first) until release(). */
+  hold(rest = ''): void {
+    this.held = (this.held ?? '') + rest;
+  }
+
+  /** The command ended: the keys typed meanwhile go to whoever has the terminal now. */
+  release(): void {
+    const keys = this.held ?? '';
+    this.held = undefined;
+    if (keys) this.feed(keys);
+  }
+
+  /** Keys for whoever reads the terminal now. */
   feed(text: string): void {
     if (this.asking) return this.answer(text);
+    if (this.held !== undefined) {
+      this.held += text;
+      return;
+    }
     const top = this.apps[this.apps.length - 1];
     if (top) top.input(text);
     else this.early += text;

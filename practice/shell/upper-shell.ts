@@ -13,8 +13,6 @@ export class UpperShell implements TerminalApp {
   private readonly who: Identity;
   private readonly farewell: string;
   private line = '';
-  private busy = false;
-  private pending = '';
 
   constructor(terminal: Terminal, session: PracticeSession, who: Identity, farewell = '') {
     this.terminal = terminal;
@@ -30,15 +28,11 @@ export class UpperShell implements TerminalApp {
   }
 
   input(text: string): void {
-    if (this.busy) {
-      this.pending += text;
-      return;
-    }
     for (let i = 0; i < text.length; i++) {
       const ch = text[i]!;
       if (ch === '\r' || ch === '\n') {
         if (ch === '\r' && text[i + 1] === '\n') i++;
-        this.pending = text.slice(i + 1);
+        this.terminal.hold(text.slice(i + 1));
         void this.submit();
         return;
       }
@@ -65,24 +59,15 @@ export class UpperShell implements TerminalApp {
     if (this.terminal.pty) this.terminal.write('\n');
     if (command === '$0' || command === '${0}') {
       new LineShell(this.terminal, this.session, this.who, { prompt: '$ ', farewell: '' });
-      return this.replay();
+      return this.terminal.release();
     }
     if (command) {
-      this.busy = true;
       const result = await this.session.run(this.who, command, { cwd: `/home/${this.who.user}` }, { interactive: true });
-      this.busy = false;
       // sh, not bash, runs the line: its words for a command it cannot run.
       const stderr = result.stderr.replace(/^bash: (?:line \d+: )?(\S+): command not found$/gm, 'sh: 1: $1: Permission denied');
       this.terminal.write(result.stdout + stderr);
     }
-    if (this.terminal.closed) return;
-    this.terminal.write('>> ');
-    this.replay();
-  }
-
-  private replay(): void {
-    const rest = this.pending;
-    this.pending = '';
-    if (rest) this.terminal.feed(rest);
+    if (!this.terminal.closed) this.terminal.write('>> ');
+    this.terminal.release();
   }
 }

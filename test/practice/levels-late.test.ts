@@ -64,8 +64,8 @@ describe('levels 21→24: cron and the PIN daemon', () => {
 
   it('23→24: a script bandit23 does not own is deleted without running', async () => {
     // bandit22's file in the spool: cron's owner check must skip it.
-    const planted = await as(22, 'printf \'#!/bin/bash\\ntouch /tmp/late22-ran\\n\' > /var/spool/bandit24/foo/x.sh; chmod 777 /var/spool/bandit24/foo/x.sh; sleep 1; test -e /tmp/late22-ran && echo ran || echo skipped');
-    expect(planted.stdout.trim()).toBe('skipped');
+    const planted = await as(22, 'printf \'#!/bin/bash\\ntouch /tmp/late22-ran\\n\' > /var/spool/bandit24/foo/x.sh; chmod 777 /var/spool/bandit24/foo/x.sh; sleep 1; test -e /tmp/late22-ran && echo ran || echo skipped; test -e /var/spool/bandit24/foo/x.sh && echo still-there || echo removed');
+    expect(planted.stdout).toBe('skipped\nremoved\n');
   });
 
   it('24→25: brute-forcing the PIN with a loop over nc finishes within the command limit', async () => {

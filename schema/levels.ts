@@ -19,6 +19,7 @@ export type LevelInfo = {
 
 /** Levels that need a server, a schedule or a terminal are not in the differential comparison yet. */
 const UNCOMPARED = 'Not in the differential comparison with the Debian tools yet; test/practice/levels-late.test.ts plays it over SSH.';
+const CRON_NOTE = 'The differential test compares reading the cron files and scripts; the jobs run in the range\'s own cron, every minute by default.';
 const GIT_NOTE = 'git is isomorphic-git with the subcommands the levels use (docs/practice-range.md lists them); clones work from inside the range, not from a git client outside it.';
 
 /** The levels the practice range serves, 0 upwards without gaps. */
@@ -32,8 +33,7 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     level: 5,
     goal: 'The password is in a file somewhere under inhere that is human-readable, 1033 bytes in size, and not executable.',
     commands: ['find', 'file', 'du', 'cat'],
-    faithful: false,
-    note: 'Differs from the Debian tools in a usual solution; docs/fidelity-report.md lists how.',
+    faithful: true,
   },
   {
     level: 6,
@@ -119,22 +119,22 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     level: 21,
     goal: 'A program runs automatically at regular intervals from cron, the time-based job scheduler. Look in /etc/cron.d/ for the configuration and see what command is being executed.',
     commands: ['ls /etc/cron.d', 'cat'],
-    faithful: false,
-    note: UNCOMPARED,
+    faithful: true,
+    note: CRON_NOTE,
   },
   {
     level: 22,
     goal: 'A program runs automatically from cron. Look in /etc/cron.d/ and read the script it runs; it writes the password to a file whose name it computes.',
     commands: ['cat', 'md5sum', 'cut'],
-    faithful: false,
-    note: UNCOMPARED,
+    faithful: true,
+    note: CRON_NOTE,
   },
   {
     level: 23,
     goal: 'A program runs automatically from cron and executes the scripts placed in a directory. Write your own script that copies the password somewhere you can read it.',
     commands: ['cat', 'mktemp -d', 'chmod', 'printf'],
-    faithful: false,
-    note: `${UNCOMPARED} Only "@reboot" and "* * * * *" schedules run; the range runs them every minute.`,
+    faithful: true,
+    note: `${CRON_NOTE} Only "@reboot" and "* * * * *" schedules run.`,
   },
   {
     level: 24,

@@ -1,10 +1,12 @@
-// diff in GNU's default ("normal") format, -q and -u: just-bash's own prints unified output by
+// diff in GNU's default ("normal") format, -q, -u and -y: just-bash's own prints unified output by
 // default, which is not what a player sees on Bandit (level 17 is solved by reading this output).
+// Files are bytes (one character each) and so is the output.
 import { defineCommand } from 'just-bash';
 import type { CommandEnv } from './command-env.ts';
-import { describeFsError, fail } from './command-env.ts';
+import { binary, describeFsError, fail } from './command-env.ts';
+import { sideBySide } from './diff-side-by-side.ts';
 
-type Edit = { kind: 'same' | 'del' | 'add'; line: string };
+export type Edit = { kind: 'same' | 'del' | 'add'; line: string };
 
 /** The shortest edit script by longest common subsequence (the files of a level are small). */
 export function editScript(a: string[], b: string[]): Edit[] {
@@ -117,10 +119,13 @@ export function splitLines(text: string): string[] {
 export function diffCommand(env: CommandEnv) {
   const { fs } = env;
   return defineCommand('diff', async (args, ctx) => {
-    const flags = args.filter((a) => a.startsWith('-') && a !== '-');
-    const files = args.filter((a) => !a.startsWith('-') || a === '-');
-    const unknown = flags.find((f) => !['-q', '--brief', '-u', '--unified'].includes(f));
-    if (unknown) return fail(`diff: the practice range's diff draws the normal format, -u and -q; ${unknown} is not one of them`, 2);
+    let options: DiffOptions;
+    try {
+      options = parseDiffArgs(args);
+    } catch (err) {
+      return fail(`diff: ${(err as Error).message}\ndiff: Try 'diff --help' for more information.`, 2);
+    }
+    const { files } = options;
     if (files.length !== 2) return fail(`diff: ${files.length < 2 ? 'missing' : 'extra'} operand after '${files[files.length - 1] ?? 'diff'}'\ndiff: Try 'diff --help' for more information.`, 2);
     const texts: string[] = [];
     const times: Date[] = [];
@@ -133,13 +138,55 @@ export function diffCommand(env: CommandEnv) {
         return fail(`diff: ${file}: ${describeFsError(err)}`, 2);
       }
     }
-    if (texts[0] === texts[1]) return { stdout: '', stderr: '', exitCode: 0 };
-    if (flags.includes('-q') || flags.includes('--brief')) return { stdout: `Files ${files[0]} and ${files[1]} differ\n`, stderr: '', exitCode: 1 };
+    if (texts[0] === texts[1]) return binary('');
+    if (options.style === 'brief') return binary(`Files ${files[0]} and ${files[1]} differ\n`, '', 1);
     const edits = editScript(splitLines(texts[0]!), splitLines(texts[1]!));
-    if (flags.length) {
+    if (options.style === 'unified') {
       const header = `--- ${files[0]}\t${headerTime(times[0]!)}\n+++ ${files[1]}\t${headerTime(times[1]!)}\n`;
-      return { stdout: header + unified(edits), stderr: '', exitCode: 1 };
+      return binary(header + unified(edits), '', 1);
     }
-    return { stdout: normal(edits), stderr: '', exitCode: 1 };
+    if (options.style === 'side-by-side') return binary(sideBySide(edits, options), '', 1);
+    return binary(normal(edits), '', 1);
   });
+}
+
+type DiffOptions = { style: 'normal' | 'brief' | 'unified' | 'side-by-side'; width: number; suppressCommon: boolean; leftColumn: boolean; expandTabs: boolean; files: string[] };
+
+function parseDiffArgs(args: string[]): DiffOptions {
+  const o: DiffOptions = { style: 'normal', width: 130, suppressCommon: false, leftColumn: false, expandTabs: false, files: [] };
+  let brief = false;
+  const style = (s: DiffOptions['style']) => {
+    if (o.style !== 'normal' && o.style !== s) throw new Error('conflicting output style options');
+    o.style = s;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      o.files.push(...args.slice(i + 1));
+      break;
+    }
+    const width = /^(?:-W|--width=)(\d*)$/.exec(arg);
+    if (width) {
+      const value = width[1] || args[++i] || '';
+      if (!/^[1-9]\d*$/.test(value)) throw new Error(`invalid width '${value}'`);
+      o.width = Number(value);
+    } else if (arg === '-q' || arg === '--brief') brief = true;
+    else if (arg === '-u' || arg === '--unified') style('unified');
+    else if (arg === '-y' || arg === '--side-by-side') style('side-by-side');
+    else if (arg === '--suppress-common-lines') o.suppressCommon = true;
+    else if (arg === '--left-column') o.leftColumn = true;
+    else if (arg === '-t' || arg === '--expand-tabs') o.expandTabs = true;
+    else if (/^-[quyt]+$/.test(arg)) for (const f of arg.slice(1)) parseDiffFlag(f, o, style, () => (brief = true));
+    else if (arg.startsWith('-') && arg !== '-') throw new Error(`the practice range's diff draws the normal format, -q, -u and -y (with -W, -t, --suppress-common-lines, --left-column); ${arg} is not one of them`);
+    else o.files.push(arg);
+  }
+  if (brief) o.style = 'brief';
+  return o;
+}
+
+function parseDiffFlag(f: string, o: DiffOptions, style: (s: DiffOptions['style']) => void, brief: () => void): void {
+  if (f === 'q') brief();
+  else if (f === 'u') style('unified');
+  else if (f === 'y') style('side-by-side');
+  else o.expandTabs = true;
 }

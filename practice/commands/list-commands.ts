@@ -117,8 +117,10 @@ export function listCommands(env: CommandEnv) {
         exitCode = 2;
         continue;
       }
-      names = names.filter((n) => all || almostAll || !n.startsWith('.')).sort(byCodepoint);
+      names = names.filter((n) => all || almostAll || !n.startsWith('.'));
+      // . and .. take their place in the same order (before .file, after -file, as real ls puts them).
       if (all) names = ['.', '..', ...names];
+      names.sort(byCodepoint);
       if (targets.length > 1) stdout += `${stdout ? '\n' : ''}${target}:\n`;
       let block = '';
       const rows: Row[] = [];

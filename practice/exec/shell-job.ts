@@ -22,7 +22,8 @@ export type ShellJob = {
 };
 
 export type JobResult = {
-  stdout: string;
+  /** Bytes, as a terminal gets them: a command's binary output is not text (TerminalOutput). */
+  stdout: Uint8Array;
   stderr: string;
   exitCode: number;
   env?: Record<string, string>;

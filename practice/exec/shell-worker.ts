@@ -11,6 +11,7 @@ import type { FsCall } from '../fs/remote-fs.ts';
 import type { Identity } from '../world/accounts.ts';
 import { buildWorld } from '../world/world.ts';
 import type { FromWorker, JobResult, ShellJob, ToWorker } from './shell-job.ts';
+import { TerminalOutput } from './terminal-output.ts';
 
 const port = parentPort;
 if (!port) throw new Error('shell-worker.ts runs as a worker thread');
@@ -55,21 +56,25 @@ async function run(job: ShellJob): Promise<JobResult> {
     };
   }
   const call = fsCall(job.connection);
-  const shellFor = (who: Identity, cwd: string) => {
+  const shellFor = (who: Identity, cwd: string, terminal?: TerminalOutput) => {
     const env: CommandEnv = {
-      fs: new RemoteFs(who, call, paths),
+      fs: new RemoteFs(who, call, paths, terminal && ((content, options) => terminal.write(content, options))),
       world,
       session: state,
       runAs: (other, command, stdin, dir) => shellFor(other, dir).exec(command, { stdin }),
       ...(job.canAsk ? { ask } : {}),
     };
-    return practiceShell(env, cwd, maxOutputBytes);
+    const shell = practiceShell(env, cwd, maxOutputBytes);
+    if (terminal) shell.registerTransformPlugin(terminal.plugin());
+    return shell;
   };
+  const terminal = new TerminalOutput(maxOutputBytes);
   try {
-    const r = await shellFor(job.who, job.cwd).exec(job.command, { stdin: job.stdin, ...(job.env ? { cwd: job.cwd, env: job.env } : {}) });
-    return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, ...(r.env ? { env: r.env } : {}), listeners: [...state.listeners], ...(opened ? { openShell: opened } : {}) };
+    const r = await shellFor(job.who, job.cwd, terminal).exec(job.command, { stdin: job.stdin, ...(job.env ? { cwd: job.cwd, env: job.env } : {}) });
+    const stdout = terminal.bytes(r.stdout);
+    return { stdout, stderr: r.stderr, exitCode: r.exitCode, ...(r.env ? { env: r.env } : {}), listeners: [...state.listeners], ...(opened ? { openShell: opened } : {}) };
   } catch (err) {
-    return { stdout: '', stderr: `bash: ${err instanceof Error ? err.message : String(err)}\n`, exitCode: 1, listeners: [...state.listeners] };
+    return { stdout: terminal.bytes(''), stderr: `bash: ${err instanceof Error ? err.message : String(err)}\n`, exitCode: 1, listeners: [...state.listeners] };
   }
 }
 

@@ -2,6 +2,7 @@
 // holds the one shared world and checks permissions and quotas there. A worker that is cut off
 // (timeout, memory) therefore loses nothing but the command it was running.
 import type { IFileSystem } from 'just-bash';
+import { TTY_PATH } from '../exec/terminal-output.ts';
 import type { Identity } from '../world/accounts.ts';
 import type { Ownership } from './ownership.ts';
 import type { FsOperation, ShellFs } from './shell-fs.ts';
@@ -23,10 +24,14 @@ export class RemoteFs implements ShellFs {
   // world) are read on every command lookup: a local copy answers both without a round trip.
   private readonly paths: Fs;
 
-  constructor(who: Identity, call: FsCall, paths: Fs) {
+  // The player's terminal, for the shell that runs the player's command line (TerminalOutput).
+  private readonly tty: ((content: string | Uint8Array, options: unknown) => void) | undefined;
+
+  constructor(who: Identity, call: FsCall, paths: Fs, tty?: (content: string | Uint8Array, options: unknown) => void) {
     this.who = who;
     this.call = call;
     this.paths = paths;
+    this.tty = tty;
   }
 
   as(who: Identity): ShellFs {
@@ -53,9 +58,11 @@ export class RemoteFs implements ShellFs {
     return this.send('readFileBuffer', path);
   }
   writeFile(...args: Parameters<Fs['writeFile']>): Promise<void> {
+    if (this.tty && args[0] === TTY_PATH) return Promise.resolve(this.tty(args[1], args[2]));
     return this.send('writeFile', ...args);
   }
   appendFile(...args: Parameters<Fs['appendFile']>): Promise<void> {
+    if (this.tty && args[0] === TTY_PATH) return Promise.resolve(this.tty(args[1], args[2]));
     return this.send('appendFile', ...args);
   }
   exists(path: string): Promise<boolean> {

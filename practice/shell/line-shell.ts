@@ -41,7 +41,7 @@ export class LineShell implements TerminalApp {
     this.prompt();
   }
 
-  private write(text: string): void {
+  private write(text: string | Uint8Array): void {
     this.terminal.write(text);
   }
 

@@ -184,7 +184,8 @@ export class MiniVi implements TerminalApp {
       return;
     }
     const result = await this.session.run(this.who, command, { cwd: `/home/${this.who.user}` }, { interactive: true, ask: (prompt) => this.terminal.ask(prompt) });
-    this.terminal.write(result.stdout + result.stderr);
+    this.terminal.write(result.stdout);
+    this.terminal.write(result.stderr);
     this.resume();
   }
 }

@@ -43,9 +43,13 @@ export class Terminal {
     return this.ended;
   }
 
-  /** Writes text, turning newlines into the CR LF a terminal needs. */
-  write(text: string): void {
-    if (!this.ended) this.channel.write(this.pty ? text.replace(/\r?\n/g, '\r\n') : text);
+  /** Writes text or a command's bytes, turning newlines into the CR LF a terminal needs. */
+  write(output: string | Uint8Array): void {
+    if (this.ended) return;
+    if (!this.pty) this.channel.write(output);
+    else if (typeof output === 'string') this.channel.write(output.replace(/\r?\n/g, '\r\n'));
+    // One character per byte, so that only the newline bytes change.
+    else this.channel.write(Buffer.from(Buffer.from(output).toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1'));
   }
 
   /** Programs on the terminal. */

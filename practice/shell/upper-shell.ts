@@ -65,7 +65,8 @@ export class UpperShell implements TerminalApp {
       const result = await this.session.run(this.who, command, { cwd: `/home/${this.who.user}` }, { interactive: true });
       // sh, not bash, runs the line: its words for a command it cannot run.
       const stderr = result.stderr.replace(/^bash: (?:line \d+: )?(\S+): command not found$/gm, 'sh: 1: $1: Permission denied');
-      this.terminal.write(result.stdout + stderr);
+      this.terminal.write(result.stdout);
+      this.terminal.write(stderr);
     }
     if (!this.terminal.closed) this.terminal.write('>> ');
     this.terminal.release();

@@ -67,7 +67,9 @@ function buildLevel5(b: LevelBuilder): void {
       } else if (d === decoyExec.dir && name === decoyExec.name) {
         b.file(path, prose(b, 1033), 'root', 'bandit5', 0o750);
       } else if (d === decoyBinary.dir && name === decoyBinary.name) {
-        b.file(path, binaryNoise(b, 1033), 'root', 'bandit5', 0o640);
+        // Binary, and one byte past 1033: on the real server `find … -size 1033c ! -executable`
+        // prints the password alone. The same draws as ever, so that seeds keep their world.
+        b.file(path, Uint8Array.from([...binaryNoise(b, 1033), 0x0a]), 'root', 'bandit5', 0o640);
       } else {
         let size = 1000 + b.rng.int(9000);
         if (size === 1033) size++;

@@ -39,6 +39,9 @@ const SOLUTIONS: Record<number, string[]> = {
   17: ['diff passwords.old passwords.new', 'diff passwords.new passwords.old', 'diff -u passwords.old passwords.new | tail -n +3', 'diff -q passwords.old passwords.new', 'diff --suppress-common-lines -y passwords.old passwords.new'],
   18: ['cat readme', 'ls -la'],
   19: ['ls -l', 'file bandit20-do'],
+  21: ['ls /etc/cron.d', 'cat /etc/cron.d/cronjob_bandit22', 'cat /usr/bin/cronjob_bandit22.sh'],
+  22: ['cat /etc/cron.d/cronjob_bandit23', 'cat /usr/bin/cronjob_bandit23.sh', "echo I am user bandit23 | md5sum | cut -d ' ' -f 1"],
+  23: ['cat /etc/cron.d/cronjob_bandit24', 'cat /usr/bin/cronjob_bandit24.sh', 'ls -ld /var/spool/bandit24/foo'],
 };
 
 /** Files of each level, to run the general tools over. */
@@ -81,6 +84,29 @@ const GENERAL = [
   'ls missing; echo $?', 'file missing; echo $?', 'grep x missing; echo $?', 'head -n 1 /etc/passwd /etc/hostname', 'cat /etc/hostname', 'echo $SHELL', 'diff <(echo a) <(echo b); echo $?',
 ];
 
+/** [user, command]: grep as players write it (GNU's basic patterns, -E, context, recursion, binary files), and more. */
+const BY_USER: [string, string][] = [
+  ...[
+    'grep -o "[0-9]\\+" /etc/passwd | head -3', 'grep -w bandit /etc/passwd | head -2', 'grep -x "bandit1.*" /etc/passwd', 'grep -C1 -n bandit5 /etc/passwd',
+    'grep -A1 -B1 -e bandit3 -e bandit7 /etc/passwd', 'grep -rl bandit /etc 2>/dev/null | sort', 'grep -c bandit /etc/passwd /etc/group', 'grep -vc x /etc/passwd',
+    'grep "\\(bandit\\)1\\{1,2\\}" /etc/passwd', 'grep -E "^(root|bandit1):" /etc/passwd', 'grep "[[:digit:]]\\{5\\}" /etc/passwd | head -2', 'grep -i ROOT /etc/passwd',
+    'grep -q root /etc/passwd; echo $?', 'grep "a\\|" /etc/hostname', 'grep -h x /etc/passwd /etc/group | head -2', 'egrep "root|bandit33" /etc/passwd', 'grep -r bandit22 /etc/cron.d',
+    'cd /etc; grep -r bandit24 cron.d', 'cd /etc/cron.d; grep -r bandit24', 'grep -n "" /etc/hostname /etc/motd | head -3', 'grep "^\\*" /etc/passwd; echo $?', 'grep "a**" /etc/hostname',
+    'grep "[" /etc/hostname; echo $?', 'grep -E "(" /etc/hostname; echo $?', 'grep -f /dev/null /etc/passwd; echo $?', 'grep -ob root /etc/passwd', 'grep -m2 bandit /etc/passwd',
+    'grep bandit /etc; echo $?', 'grep -s x missing; echo $?', 'grep -E "ra+c|x?y" /etc/hostname', 'grep "\\<prac" /etc/hostname', 'grep -w prac /etc/hostname; echo $?',
+    'grep -F "a.c" /etc/hostname; echo $?', 'grep bandit26 /etc/passwd | cut -d: -f7', 'grep -o "[[:alpha:]]*" /etc/hostname', 'grep -l root /etc/passwd /etc/group /etc/hostname', 'grep -L root /etc/passwd /etc/hostname',
+  ].map((command): [string, string] => ['bandit0', command]),
+  ...['grep -c "" data.txt', 'grep -ac "" data.txt', 'grep -a -c === data.txt', 'grep -q the data.txt; echo $?', 'grep -l the data.txt', 'grep -a "=== the" data.txt | wc -l']
+    .map((command): [string, string] => ['bandit9', command]),
+  ['bandit5', 'ls -la inhere/maybehere07'],
+  ['bandit17', 'diff -y passwords.old passwords.new | head -3'],
+  ['bandit17', 'diff -y -W 60 passwords.old passwords.new | grep "|"'],
+  ['bandit17', 'diff -uy passwords.old passwords.new; echo $?'],
+  ['bandit0', 'd=$(mktemp -d); cd $d; printf "a\\tb\\nsame\\nx\\ny\\n" > 1; printf "a\\tc\\nsame\\nz\\n" > 2; diff -y 1 2; diff -y -t 1 2; diff -y --left-column 1 2; diff -y 2 1; diff -y -W 20 1 2'],
+  ['bandit33', 'ls'],
+  ['bandit33', 'cat README.txt'],
+];
+
 export function corpus(): CorpusLine[] {
   const lines: CorpusLine[] = [];
   for (const [level, commands] of Object.entries(SOLUTIONS)) {
@@ -88,5 +114,6 @@ export function corpus(): CorpusLine[] {
   }
   for (const [user, file] of FILES) for (const tool of FILE_TOOLS) lines.push({ user, command: tool.replaceAll('{}', file) });
   for (const command of GENERAL) lines.push({ user: 'bandit0', command });
+  for (const [user, command] of BY_USER) lines.push({ user, command });
   return lines.map((line) => (/^(find |du -b -a|du -a)/.test(line.command) ? { ...line, unordered: true } : line));
 }

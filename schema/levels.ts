@@ -92,8 +92,7 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     level: 17,
     goal: 'There are two files in the home directory, passwords.old and passwords.new. The password is the one line that changed between them.',
     commands: ['diff', 'grep'],
-    faithful: false,
-    note: 'Differs from the Debian tools in a usual solution (diff -y); docs/fidelity-report.md lists how.',
+    faithful: true,
   },
   {
     level: 18,
@@ -105,8 +104,8 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     level: 19,
     goal: 'To reach the next level, use the setuid binary in the home directory. Run it without arguments to learn how.',
     commands: ['./bandit20-do', 'id'],
-    faithful: false,
-    note: 'The helper is an 8-byte stub, so file(1) describes it differently; docs/fidelity-report.md lists how.',
+    faithful: true,
+    note: 'The helper is an ELF image that Debian\'s file(1) describes as the real one; the range runs it by name, its code never runs.',
   },
   {
     level: 20,
@@ -155,7 +154,7 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     goal: 'Good job getting a shell! Now hurry and grab the password for bandit27: use the setuid binary in the home directory.',
     commands: ['./bandit27-do', 'cat'],
     faithful: false,
-    note: 'The helper is an 8-byte stub, as on level 19.',
+    note: `${UNCOMPARED} The helper is the same kind of ELF image as on level 19.`,
   },
   {
     level: 27,

@@ -3,6 +3,7 @@ import { defineCommand, latin1FromBytes } from 'just-bash';
 import type { CommandEnv } from './command-env.ts';
 import { binary, describeFsError, fail, ok, parseFlags, stdinBytes } from './command-env.ts';
 import { xxdDump } from '../world/encoders.ts';
+import { describeElf } from './elf-description.ts';
 
 /** What `file` says about some bytes. */
 /** What file(1) 5.44 says about `bytes`; `seekable` is false for a pipe, where it cannot read the end. */
@@ -17,7 +18,7 @@ export function describeBytes(bytes: Uint8Array, seekable = true): string {
   }
   if (bytes[0] === 0x42 && bytes[1] === 0x5a && bytes[2] === 0x68) return `bzip2 compressed data, block size = ${String.fromCharCode(bytes[3]!)}00k`;
   if (bytes.length > 262 && String.fromCharCode(...bytes.subarray(257, 262)) === 'ustar') return 'POSIX tar archive (GNU)';
-  if (bytes[0] === 0x7f && bytes[1] === 0x45 && bytes[2] === 0x4c && bytes[3] === 0x46) return 'ELF 32-bit LSB executable, Intel 80386';
+  if (bytes[0] === 0x7f && bytes[1] === 0x45 && bytes[2] === 0x4c && bytes[3] === 0x46) return describeElf(bytes);
   const head = String.fromCharCode(...bytes.subarray(0, 40));
   if (head.startsWith('-----BEGIN OPENSSH PRIVATE KEY')) return 'OpenSSH private key';
   if (head.startsWith('#!')) return 'a script, ASCII text executable';
@@ -80,16 +81,13 @@ export function inspectCommands(env: CommandEnv) {
       const path = fs.resolvePath(ctx.cwd, operand);
       try {
         const stat = await fs.stat(path);
+        // file(1) puts the special mode bits first: "sticky, directory", "setuid ELF 32-bit …".
+        const bits = [stat.mode & 0o4000 && 'setuid', stat.mode & 0o2000 && 'setgid', stat.mode & 0o1000 && 'sticky'].filter(Boolean);
         if (stat.isDirectory) {
-          stdout += `${label(operand)}directory\n`;
+          stdout += `${label(operand)}${bits.map((b) => `${b}, `).join('')}directory\n`;
           continue;
         }
-        const owner = await fs.ownership(path);
-        if (owner.program) {
-          stdout += `${label(operand)}${stat.mode & 0o4000 ? 'setuid ' : ''}ELF 32-bit LSB executable, Intel 80386, version 1 (SYSV), dynamically linked\n`;
-          continue;
-        }
-        stdout += `${label(operand)}${describeBytes(await fs.readFileBuffer(path))}\n`;
+        stdout += `${label(operand)}${bits.map((b) => `${b} `).join('')}${describeBytes(await fs.readFileBuffer(path))}\n`;
       } catch (err) {
         const why = describeFsError(err);
         stdout += why === 'Permission denied' ? `${label(operand)}regular file, no read permission\n` : `${label(operand)}cannot open \`${operand}' (${why})\n`;

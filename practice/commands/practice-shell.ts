@@ -5,6 +5,7 @@ import { archiveCommands } from './archive-commands.ts';
 import type { CommandEnv } from './command-env.ts';
 import { diffCommand } from './diff-command.ts';
 import { findCommand } from './find-command.ts';
+import { sortCommand } from './sort-command.ts';
 import { gitCommand } from './git-command.ts';
 import { grepCommand } from './grep-command.ts';
 import { identityCommands } from './identity-commands.ts';
@@ -26,6 +27,7 @@ export function practiceCommands(env: CommandEnv): CustomCommand[] {
     ...listCommands(env),
     findCommand(env),
     diffCommand(env),
+    sortCommand(env),
     grepCommand(env, 'grep'),
     grepCommand(env, 'egrep'),
     grepCommand(env, 'fgrep'),

@@ -230,7 +230,10 @@ export class PermissionFs implements IFileSystem {
     this.refund(path);
   }
 
-  /** A copy is charged in full before it is made, and everything in it becomes the copier's. */
+  /**
+   * A copy is charged in full before it is made, and everything in it becomes the copier's —
+   * without the setuid and setgid bits, as GNU cp drops them when it does not keep the owner.
+   */
   async cp(src: string, dest: string, options?: CpOptions): Promise<void> {
     await this.require(src, READ, 'copyfile');
     const replacing = await this.inner.exists(dest);
@@ -245,7 +248,11 @@ export class PermissionFs implements IFileSystem {
       throw err;
     }
     const owner = { owner: this.who.euser, group: this.who.groups[0] ?? this.who.euser };
-    for (const path of await this.tree(dest)) this.owners.set(path, owner);
+    for (const path of await this.tree(dest)) {
+      this.owners.set(path, owner);
+      const { mode, isDirectory } = await this.inner.lstat(path);
+      if (!isDirectory && mode & 0o6000) await this.inner.chmod(path, mode & ~0o6000);
+    }
   }
 
   /** A rename keeps the bytes where they were charged; they follow the file to its new name. */

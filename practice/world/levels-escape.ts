@@ -2,7 +2,7 @@
 // text with `more` (whose `v` opens vi, whose `:shell` is the way out); bandit32's shell upper-cases
 // every line (and `$0` names the shell itself).
 import { SHOWTEXT, UPPERSHELL } from './accounts.ts';
-import { ELF_STUB } from './levels-setuid.ts';
+import { elfExecutable } from './elf-image.ts';
 import { ed25519KeyPair } from './ssh-key.ts';
 import type { LevelBuilder } from './world.ts';
 
@@ -29,10 +29,10 @@ export function buildEscapeLevels(b: LevelBuilder): void {
   b.file('/home/bandit26/text.txt', SHOWTEXT_BANNER, 'bandit26', 'bandit26', 0o640);
 
   // 26 → 27: once out of the pager, a helper that runs a command as bandit27.
-  b.file('/home/bandit26/bandit27-do', ELF_STUB, 'bandit27', 'bandit26', 0o4750, 'run-as');
+  b.file('/home/bandit26/bandit27-do', elfExecutable('bandit27-do'), 'bandit27', 'bandit26', 0o4750, 'run-as');
 
   // 32 → 33: the upper-casing shell runs as bandit33.
-  b.file(UPPERSHELL, ELF_STUB, 'bandit33', 'bandit32', 0o4750, 'uppershell');
+  b.file(UPPERSHELL, elfExecutable('uppershell'), 'bandit33', 'bandit32', 0o4750, 'uppershell');
 
   // 33: the end of the game.
   b.file('/home/bandit33/README.txt', CLOSING_NOTE, 'bandit33', 'bandit33', 0o400);

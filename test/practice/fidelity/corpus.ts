@@ -103,6 +103,18 @@ const BY_USER: [string, string][] = [
   ['bandit17', 'diff -y -W 60 passwords.old passwords.new | grep "|"'],
   ['bandit17', 'diff -uy passwords.old passwords.new; echo $?'],
   ['bandit0', 'd=$(mktemp -d); cd $d; printf "a\\tb\\nsame\\nx\\ny\\n" > 1; printf "a\\tc\\nsame\\nz\\n" > 2; diff -y 1 2; diff -y -t 1 2; diff -y --left-column 1 2; diff -y 2 1; diff -y -W 20 1 2'],
+  ['bandit19', 'file -b bandit20-do'],
+  ['bandit19', 'd=$(mktemp -d) && cp bandit20-do $d/x && file $d/x | cut -d: -f2 && ls -l $d/x | cut -c1-10'],
+  ['bandit0', 'file /tmp /etc/passwd'],
+  ['bandit20', 'file suconnect'],
+  ...[
+    'sort -t: -k3 -n /etc/passwd | head -4', 'sort -t: -k3,3nr /etc/passwd | head -3', 'sort -k2 /etc/passwd | head -3', 'printf "10K\\n2M\\n5\\n1.5K\\n" | sort -h',
+    'printf "v1.10\\nv1.9\\nv1.9a\\nfoo.tar.gz\\nfoo-1.2.tar.gz\\n" | sort -V', 'printf " b\\na\\nB\\n_\\n" | sort -f', 'printf "b\\na\\n" | sort -c; echo $?',
+    'printf "a b\\na  c\\n a d\\n" | sort -k2', 'printf "a b\\na  c\\n a d\\n" | sort -b -k2', 'printf "x\\nx\\ny\\nX\\n" | sort -u', 'printf "x\\nx\\ny\\nX\\n" | sort -fu',
+    'printf "3 a\\n1 b\\n3 a\\n2 c\\n" | sort -nu', 'printf "MAR\\nfeb\\nxxx\\n" | sort -M', 'printf "1e3\\nabc\\n2\\n" | sort -g', 'printf "a\\nb" | sort -r', 'sort missing; echo $?',
+    'printf "b,2\\na,10\\n" | sort -t, -k2n', 'd=$(mktemp -d); printf "b\\na\\n" > $d/f; sort -o $d/f $d/f; cat $d/f', 'printf "a\\tb\\nA\\tc\\n" | sort -s -f -k1,1',
+    'printf "c\\n-1\\n-10\\n0\\n.5\\n" | sort -n', 'printf "b 2\\na 2\\nc 1\\n" | sort -k2,2 -k1r', 'printf "ab\\naB\\n" | sort -k1.2',
+  ].map((command): [string, string] => ['bandit0', command]),
   ['bandit33', 'ls'],
   ['bandit33', 'cat README.txt'],
 ];

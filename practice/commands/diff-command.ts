@@ -31,6 +31,17 @@ export function editScript(a: string[], b: string[]): Edit[] {
   return edits;
 }
 
+/** The change that starts at `k`: its old lines, its new lines, and where the next edit starts. */
+export function change(edits: Edit[], k: number): { dels: string[]; adds: string[]; next: number } {
+  const dels: string[] = [];
+  const adds: string[] = [];
+  while (k < edits.length && edits[k]!.kind !== 'same') {
+    const e = edits[k++]!;
+    (e.kind === 'del' ? dels : adds).push(e.line);
+  }
+  return { dels, adds, next: k };
+}
+
 const range = (start: number, count: number) => (count <= 1 ? String(count === 0 ? start - 1 : start) : `${start},${start + count - 1}`);
 
 /** GNU's normal format: "6c6", "< old", "---", "> new". */
@@ -45,12 +56,8 @@ function normal(edits: Edit[]): string {
       k++;
       continue;
     }
-    const dels: string[] = [];
-    const adds: string[] = [];
-    while (k < edits.length && edits[k]!.kind !== 'same') {
-      const e = edits[k++]!;
-      (e.kind === 'del' ? dels : adds).push(e.line);
-    }
+    const { dels, adds, next } = change(edits, k);
+    k = next;
     const op = dels.length && adds.length ? 'c' : dels.length ? 'd' : 'a';
     out += `${range(ai, dels.length)}${op}${range(bi, adds.length)}\n`;
     out += dels.map((l) => `< ${l}\n`).join('');

@@ -3,6 +3,7 @@
 // one side only, and --suppress-common-lines. Ported from GNU's side.c (print_1sdiff_line,
 // tab_from_to, print_half_line); lines are bytes, one character each.
 
+import { change } from './diff-command.ts';
 import type { Edit } from './diff-command.ts';
 
 export type SideBySideOptions = { width: number; suppressCommon: boolean; leftColumn: boolean; expandTabs: boolean };
@@ -77,12 +78,8 @@ export function sideBySide(edits: Edit[], options: SideBySideOptions): string {
       else row(edit.line, ' ', edit.line);
       continue;
     }
-    const dels: string[] = [];
-    const adds: string[] = [];
-    while (k < edits.length && edits[k]!.kind !== 'same') {
-      const e = edits[k++]!;
-      (e.kind === 'del' ? dels : adds).push(e.line);
-    }
+    const { dels, adds, next } = change(edits, k);
+    k = next;
     for (let i = 0; i < Math.max(dels.length, adds.length); i++) {
       if (i < dels.length && i < adds.length) row(dels[i], '|', adds[i]);
       else if (i < dels.length) row(dels[i], '<', undefined);

@@ -90,7 +90,7 @@ export function findCommand(env: CommandEnv) {
         case '-perm': {
           const spec = need('-perm');
           const exact = !/^[-/]/.test(spec);
-          const bits = Number.parseInt(spec.replace(/^[-/]/, ''), 8);
+          const bits = modeBits(spec.replace(/^[-/]/, ''));
           return async ({ stat }) => {
             const mode = stat.mode & 0o7777;
             if (exact) return mode === bits;
@@ -198,4 +198,22 @@ export function findCommand(env: CommandEnv) {
 
 function quote(word: string): string {
   return /^[\w./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+const WHO: Record<string, number> = { u: 0o4700, g: 0o2070, o: 0o0007, a: 0o6777 };
+const WHAT: Record<string, number> = { r: 0o444, w: 0o222, x: 0o111, X: 0o111, s: 0o6000, t: 0o1000 };
+
+/** -perm's mode: octal, or symbolic ("o=r", "u+s,g+w") applied to 0 as GNU find does. */
+function modeBits(spec: string): number {
+  if (/^[0-7]+$/.test(spec)) return Number.parseInt(spec, 8);
+  let mode = 0;
+  for (const clause of spec.split(',')) {
+    const m = /^([ugoa]*)([-+=])([rwxXst]*)$/.exec(clause);
+    if (!m) throw new Error(`invalid mode \`${spec}'`);
+    const who = [...(m[1] || 'a')].reduce((bits, c) => bits | WHO[c]!, 0) | (m[3]!.includes('t') ? 0o1000 : 0);
+    const what = [...m[3]!].reduce((bits, c) => bits | WHAT[c]!, 0) & who;
+    if (m[2] === '=') mode &= ~who;
+    mode = m[2] === '-' ? mode & ~what : mode | what;
+  }
+  return mode;
 }

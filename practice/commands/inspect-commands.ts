@@ -14,7 +14,9 @@ export function describeBytes(bytes: Uint8Array, seekable = true): string {
     if (bytes[3]! & 0x08) for (let i = 10; i < bytes.length && bytes[i] !== 0; i++) name += String.fromCharCode(bytes[i]!);
     // The trailer's last four bytes: the original size modulo 2^32.
     const size = seekable && bytes.length >= 18 ? Buffer.from(bytes).readUInt32LE(bytes.length - 4) : undefined;
-    return `gzip compressed data${name ? `, was "${name}"` : ''}, max compression, from Unix${size === undefined ? '' : `, original size modulo 2^32 ${size}`}`;
+    // The header's XFL byte: 2 when gzip -9 wrote it, 4 for gzip -1, 0 otherwise.
+    const level = bytes[8] === 2 ? ', max compression' : bytes[8] === 4 ? ', max speed' : '';
+    return `gzip compressed data${name ? `, was "${name}"` : ''}${level}, from Unix${size === undefined ? '' : `, original size modulo 2^32 ${size}`}`;
   }
   if (bytes[0] === 0x42 && bytes[1] === 0x5a && bytes[2] === 0x68) return `bzip2 compressed data, block size = ${String.fromCharCode(bytes[3]!)}00k`;
   if (bytes.length > 262 && String.fromCharCode(...bytes.subarray(257, 262)) === 'ustar') return 'POSIX tar archive (GNU)';

@@ -6,6 +6,9 @@ import type { CommandEnv } from './command-env.ts';
 import { diffCommand } from './diff-command.ts';
 import { findCommand } from './find-command.ts';
 import { sortCommand } from './sort-command.ts';
+import { cutCommand } from './cut-command.ts';
+import { wcCommand } from './wc-command.ts';
+import { trCommand } from './tr-command.ts';
 import { gitCommand } from './git-command.ts';
 import { grepCommand } from './grep-command.ts';
 import { identityCommands } from './identity-commands.ts';
@@ -28,6 +31,9 @@ export function practiceCommands(env: CommandEnv): CustomCommand[] {
     findCommand(env),
     diffCommand(env),
     sortCommand(env),
+    cutCommand(env),
+    wcCommand(env),
+    trCommand,
     grepCommand(env, 'grep'),
     grepCommand(env, 'egrep'),
     grepCommand(env, 'fgrep'),

@@ -1,10 +1,12 @@
-// uniq and stat as GNU coreutils print them (just-bash's own differ in the count's width and in the
+// uniq and stat as GNU coreutils print them, and rev as util-linux reverses (just-bash's own differ in the count's width and in the
 // owner names): the differential test against Debian's tools found both.
 import { defineCommand, latin1FromBytes } from 'just-bash';
 import type { CommandEnv } from './command-env.ts';
-import { binary, describeFsError, fail, parseFlags } from './command-env.ts';
+import { binary, describeFsError, fail, parseFlags, stdinBytes } from './command-env.ts';
 import { modeString } from './list-commands.ts';
 import { uidOf } from '../world/accounts.ts';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function textCommands(env: CommandEnv) {
   const { fs } = env;
@@ -64,5 +66,39 @@ export function textCommands(env: CommandEnv) {
     return { stdout, stderr, exitCode };
   });
 
-  return [uniq, stat];
+  // rev as util-linux reverses in C.UTF-8: by character; a line that is not UTF-8 ends the file
+  // with an error (fgetws fails), and nothing of that line is printed.
+  const rev = defineCommand('rev', async (args, ctx) => {
+    let stdout = '';
+    let stderr = '';
+    let exitCode = 0;
+    for (const operand of args.length ? args : [undefined]) {
+      const name = operand ?? 'stdin';
+      let data: Uint8Array;
+      try {
+        data = operand === undefined || operand === '-' ? stdinBytes(ctx.stdin) : await fs.readFileBuffer(fs.resolvePath(ctx.cwd, operand));
+      } catch (err) {
+        stderr += `rev: cannot open ${name}: ${describeFsError(err)}\n`;
+        exitCode = 1;
+        continue;
+      }
+      const lines = Buffer.from(data).toString('latin1').split(/(?<=\n)/);
+      for (const [done, line] of lines.entries()) {
+        let text: string;
+        try {
+          text = strictUtf8.decode(Buffer.from(line, 'latin1'));
+        } catch {
+          // util-linux names the lines it read before the one it could not.
+          stderr += `rev: ${name}: ${done}: Invalid or incomplete multibyte or wide character\n`;
+          exitCode = 1;
+          break;
+        }
+        const newline = text.endsWith('\n');
+        stdout += `${[...(newline ? text.slice(0, -1) : text)].reverse().join('')}${newline ? '\n' : ''}`;
+      }
+    }
+    return { stdout, stderr, exitCode };
+  });
+
+  return [uniq, stat, rev];
 }

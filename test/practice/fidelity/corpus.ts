@@ -115,6 +115,21 @@ const BY_USER: [string, string][] = [
     'printf "b,2\\na,10\\n" | sort -t, -k2n', 'd=$(mktemp -d); printf "b\\na\\n" > $d/f; sort -o $d/f $d/f; cat $d/f', 'printf "a\\tb\\nA\\tc\\n" | sort -s -f -k1,1',
     'printf "c\\n-1\\n-10\\n0\\n.5\\n" | sort -n', 'printf "b 2\\na 2\\nc 1\\n" | sort -k2,2 -k1r', 'printf "ab\\naB\\n" | sort -k1.2',
   ].map((command): [string, string] => ['bandit0', command]),
+  ...[
+    'wc -m data.txt; wc -L data.txt; wc -lwmcL data.txt', 'rev data.txt > /dev/null; echo $?', "tr -d '\\000-\\037' < data.txt | wc -c", 'tr -cd "[:print:]\\n" < data.txt | head -c 40',
+    'cut -b 5-8 data.txt | xxd | head -2',
+  ].map((command): [string, string] => ['bandit9', command]),
+  ...[
+    'echo x | tr; echo $?', 'echo x | tr a; echo $?', 'echo x | tr z-a b; echo $?',
+    'echo hello | tr -d l; echo hello | tr -s l; echo hello | tr -cd "a-z\\n"; echo hello | tr a-y b-z; echo "a  b" | tr -s " " "_"',
+    'echo abc | tr "[:lower:]" "[:upper:]"; echo abc | tr -t abc x; echo abc | tr abc "x[y*]"; echo 123 | tr 0-9 "\\101-\\112"',
+    'cut -d: -f1,3 /etc/passwd | head -2; cut -d: -f2- --output-delimiter=@ /etc/passwd | head -1; echo abcdef | cut -c2-4,6; echo abcdef | cut -b -2 --complement',
+    'printf "a b\\nno\\n" | cut -d" " -f2 -s; echo abcdef | cut -b1,3-4 --output-delimiter=:',
+    'cut -f0 /etc/passwd; echo $?; cut /etc/passwd; echo $?; echo abc | cut -c 3-1; echo $?; cut -d ab -f1 /etc/passwd; echo $?',
+    'echo hello | rev; printf "ab\\ncd" | rev', 'wc /etc/passwd /etc/group; echo a b | wc; echo a b | wc -w; wc -lc /etc/passwd', 'wc missing; echo $?; wc -w /etc/passwd missing',
+    'find /home/bandit19 -perm -u=s', 'find /home/bandit19 -perm /4000', 'find /etc/bandit_pass -perm -g+r,u+r | sort | head -3',
+    'find /home/bandit0 -perm -o=q; echo $?', 'echo hello | gzip -9 | file -', 'echo hello | gzip -1 | file -',
+  ].map((command): [string, string] => ['bandit0', command]),
   ['bandit33', 'ls'],
   ['bandit33', 'cat README.txt'],
 ];

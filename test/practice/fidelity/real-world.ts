@@ -29,7 +29,7 @@ export class RealWorld {
     this.root = join(this.base, 'root');
     // The host's tools: /usr (under an overlay with the world's own /usr files), and Debian's
     // merged-/usr links. /dev is bound from the host for /dev/null.
-    for (const dir of ['root', 'root/dev', 'usr-world', 'usr-work', 'usr-upper']) mkdirSync(join(this.base, dir), { recursive: true });
+    for (const dir of ['root', 'root/dev', 'root/proc', 'usr-world', 'usr-work', 'usr-upper']) mkdirSync(join(this.base, dir), { recursive: true });
     for (const link of ['bin', 'lib', 'lib64', 'sbin']) symlinkSync(`usr/${link}`, join(this.root, link));
     const nodes = [...world.nodes].sort((a, b) => a.path.split('/').length - b.path.split('/').length);
     for (const node of nodes) {
@@ -53,6 +53,8 @@ export class RealWorld {
     const setup = [
       `mount -t overlay overlay -o lowerdir=${this.base}/usr-world:/usr ${this.root}/usr`,
       `mount --bind /dev ${this.root}/dev`,
+      // /dev/fd is /proc/self/fd: process substitution (diff <(…) <(…)) needs /proc.
+      `mount -t proc proc ${this.root}/proc`,
       // Debian's alternatives (awk is /etc/alternatives/awk) for the tools in /usr.
       `mount --bind /etc/alternatives ${this.root}/etc/alternatives`,
       `exec chroot ${this.root} /usr/bin/setpriv --reuid=${uid} --regid=${uid} --clear-groups /usr/bin/env -i HOME=/home/${user} USER=${user} LOGNAME=${user} PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8 TZ=UTC /bin/bash -c "cd ~ && eval \\"\\$0\\"" "$1"`,

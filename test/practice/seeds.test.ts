@@ -1,9 +1,12 @@
 // For any seed, every level's description picks out exactly one file (or service), and that one
-// leads to the next password: decoys never also match, and no level is left unsolvable.
+// leads to the next password: decoys never also match, and no level is left unsolvable. Levels
+// 27→31 keep their passwords in git repositories built when the range starts; the level tests over
+// SSH play those.
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import Bunzip from 'seek-bzip';
 import { describe, expect, it } from 'vitest';
+import { PIN_PORT } from '../../practice/world/levels-cron.ts';
 import { SCAN_RANGE } from '../../practice/world/levels-network.ts';
 import { buildWorld } from '../../practice/world/world.ts';
 import type { World, WorldNode } from '../../practice/world/world.ts';
@@ -80,6 +83,31 @@ function checkWorld(world: World): void {
   const changed = textOf(file(world, '/home/bandit17/passwords.new')).split('\n').filter((l) => !old17.has(l));
   contains(17, exactlyOne(17, changed, (l) => l));
   contains(18, textOf(file(world, '/home/bandit18/readme')));
+  // 19, 20, 26 and 32: the setuid helpers run as the next user.
+  for (const [path, owner, program] of [
+    ['/home/bandit19/bandit20-do', 'bandit20', 'run-as'],
+    ['/home/bandit20/suconnect', 'bandit21', 'suconnect'],
+    ['/home/bandit26/bandit27-do', 'bandit27', 'run-as'],
+    ['/home/bandit32/uppershell', 'bandit33', 'uppershell'],
+  ] as const) {
+    const helper = file(world, path);
+    if (helper.owner !== owner || (helper.mode & 0o4000) === 0 || helper.program !== program) throw new Error(`${path} does not run as ${owner}`);
+  }
+  // 21 → 23: each cron job is the next user's, and its script reads that user's password.
+  for (const next of ['bandit22', 'bandit23', 'bandit24']) {
+    if (!textOf(file(world, `/etc/cron.d/cronjob_${next}`)).includes(` ${next} /usr/bin/cronjob_${next}.sh`)) throw new Error(`cron: no job runs as ${next}`);
+  }
+  if (!textOf(file(world, '/usr/bin/cronjob_bandit22.sh')).includes('cat /etc/bandit_pass/bandit22 > /tmp/')) throw new Error('level 21: the script does not copy the password');
+  if (!/md5sum/.test(textOf(file(world, '/usr/bin/cronjob_bandit23.sh')))) throw new Error('level 22: the script does not name its file by md5sum');
+  const spool = file(world, '/var/spool/bandit24/foo');
+  if ((spool.mode & 0o002) === 0) throw new Error('level 23: bandit23 cannot leave a script in the spool');
+  // 24: a brute force over the 10,000 codes in one connection, as players write it, gets the password once.
+  const tries = Array.from({ length: 10_000 }, (_, pin) => `${pass[24]} ${String(pin).padStart(4, '0')}\n`).join('');
+  const answer = world.services.get(PIN_PORT)!.answer(tries);
+  if (answer.split('Correct!').length !== 2) throw new Error('level 24: the brute force did not get one Correct!');
+  contains(24, answer);
+  // 25: the key in bandit25's home opens bandit26.
+  if (textOf(file(world, '/home/bandit25/bandit26.sshkey')) !== world.keys.get('bandit26')?.privateKey) throw new Error('level 25: the key does not open bandit26');
   for (let n = 1; n < pass.length; n++) {
     if (textOf(file(world, `/etc/bandit_pass/bandit${n}`)) !== `${pass[n]}\n`) throw new Error(`/etc/bandit_pass/bandit${n} is wrong`);
   }

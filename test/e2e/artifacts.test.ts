@@ -4,7 +4,7 @@
 // Debian's asciinema reads terminal.cast; replay/replay.sh re-solves the levels through OpenSSH's own
 // client; a verification run reports every level reproduced, and both archives carry its report.
 // Restarted on another seed, the range has changed: the script and a new verification say drifted.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -72,8 +72,21 @@ async function download(id: string, query = ''): Promise<{ dir: string; files: M
   return { dir, files, response };
 }
 
-const replay = (dir: string, env: Record<string, string>) =>
-  spawnSync('bash', [join(dir, 'replay/replay.sh')], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, encoding: 'utf8', timeout: 180_000 });
+/**
+ * Runs replay.sh without blocking this process: a synchronous spawn kept the event loop from seeing
+ * the stack close idle keep-alive sockets, and the next fetch went out on a closed one.
+ */
+function replay(dir: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [join(dir, 'replay/replay.sh')], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 180_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 type Report = { runId: string; of: string; levels: { level: number; verdict: string; detail: string }[]; ok: boolean; reproduced: number; drifted: number };
 
@@ -180,12 +193,12 @@ describe('artifacts, replay and verify', () => {
     for (const [path, text] of files) if (path.startsWith('replay/')) for (const [level, pw] of passwords) if (level > 0) expect(text).not.toContain(pw);
     const env: Record<string, string> = { BANDIT_HOST: '127.0.0.1', BANDIT_PORT: String(stack.ports.practice) };
     for (const [level, password] of passwords) env[`BANDIT${level}_PASSWORD`] = password;
-    const result = replay(dir, env);
+    const result = await replay(dir, env);
     expect(result.status, result.stderr).toBe(0);
     for (const level of solvedLevels) expect(result.stderr).toContain(`level ${level}: reproduced`);
     expect(result.stdout).toContain('$ cat readme');
     // Without the environment, each level's password is the one the level before proved.
-    const chained = replay(dir, { BANDIT_HOST: '127.0.0.1', BANDIT_PORT: String(stack.ports.practice) });
+    const chained = await replay(dir, { BANDIT_HOST: '127.0.0.1', BANDIT_PORT: String(stack.ports.practice) });
     expect(chained.status, chained.stderr).toBe(0);
     expect(chained.stderr.match(/: reproduced/g)?.length).toBe(solvedLevels.length);
   });
@@ -256,7 +269,7 @@ describe('artifacts, replay and verify', () => {
     const { dir } = await download(runId);
     await stack.stop();
     stack = await startStackProcess(stateDir, await stackPorts(), { PRACTICE_SEED: 'another-seed-entirely' });
-    const result = replay(dir, { BANDIT_HOST: '127.0.0.1', BANDIT_PORT: String(stack.ports.practice) });
+    const result = await replay(dir, { BANDIT_HOST: '127.0.0.1', BANDIT_PORT: String(stack.ports.practice) });
     expect(result.stderr).toContain('level 0: drifted');
     expect(result.stderr).not.toContain('level 0: reproduced');
     const { run, report } = await verify(runId);

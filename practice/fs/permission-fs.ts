@@ -248,10 +248,9 @@ export class PermissionFs implements IFileSystem {
       throw err;
     }
     const owner = { owner: this.who.euser, group: this.who.groups[0] ?? this.who.euser };
-    for (const path of await this.tree(dest)) {
+    for (const { path, stat } of await this.tree(dest)) {
       this.owners.set(path, owner);
-      const { mode, isDirectory } = await this.inner.lstat(path);
-      if (!isDirectory && mode & 0o6000) await this.inner.chmod(path, mode & ~0o6000);
+      if (!stat.isDirectory && stat.mode & 0o6000) await this.inner.chmod(path, stat.mode & ~0o6000);
     }
   }
 
@@ -269,12 +268,12 @@ export class PermissionFs implements IFileSystem {
     }
   }
 
-  /** `path` and everything below it. */
-  private async tree(path: string): Promise<string[]> {
+  /** `path` and everything below it, with what lstat says of each. */
+  private async tree(path: string): Promise<{ path: string; stat: FsStat }[]> {
     const stat = await this.inner.lstat(path);
-    if (!stat.isDirectory) return [path];
+    if (!stat.isDirectory) return [{ path, stat }];
     const below = await Promise.all((await this.inner.readdir(path)).map((name) => this.tree(`${path}/${name}`)));
-    return [path, ...below.flat()];
+    return [{ path, stat }, ...below.flat()];
   }
 
   resolvePath(base: string, path: string): string {

@@ -41,6 +41,17 @@ describe('interactive shell', () => {
     expect(out).toMatch(/Connection to localhost closed\.\nbandit13@practice:~\$ whoami\nbandit13\n/);
   });
 
+  it('hands a command\'s binary output to the terminal as its bytes, by exec and in a pty', async () => {
+    // Bytes that are not UTF-8 (ff, fe), then text from a second statement and its é.
+    const exec = await sshExec(login(0), 'echo ff00fe0a | xxd -r -p; echo é; echo ff | xxd -r -p > /dev/null');
+    expect(Buffer.from(exec.stdout, 'latin1')).toEqual(Buffer.from([0xff, 0x00, 0xfe, 0x0a, 0xc3, 0xa9, 0x0a]));
+    // In a pty only the newline changes (to CR LF); the client decodes as UTF-8, so a byte 0xff is
+    // U+FFFD there, where a byte decoded and written back as text would arrive as "ÿ".
+    const shell = await sshShell(login(0), 'echo 41ff0a | xxd -r -p\rexit\r');
+    expect(shell).toContain('A\ufffd\r\n');
+    expect(shell).not.toContain('ÿ');
+  });
+
   it('throws an interactive bandit18 login out, while exec still works', async () => {
     const out = plain(await sshShell(login(18), 'cat readme\r'));
     expect(out).toMatch(/Byebye !/);

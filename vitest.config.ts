@@ -27,6 +27,8 @@ export default defineConfig({
                 PROXY_RETRY_MS: '20',
                 PROXY_MAX_FAILURES: '3',
                 MIRROR_RETRY_MS: '20',
+                // Many tests' runs at once; the queue's own limits are tested through a provider's limit.
+                MAX_RUNNING_RUNS: '500',
                 TEST_MIGRATIONS: await readD1Migrations('./schema/migrations'),
               },
             },

@@ -146,6 +146,8 @@ function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
       latencyMs: count,
       costUsd: z.number().min(0).nullable(),
       errorClass: llmErrorClassSchema.nullable(),
+      /** Milliseconds to the first streamed token; absent or null when the call did not stream. Additive. */
+      ttftMs: count.nullable().optional(),
     }),
     variant({
       type: z.literal('node'),
@@ -213,11 +215,19 @@ export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 // ── Durable Object → clients ────────────────────────────────────────────────────────────────
 
+/** A model call's text while it is written: live only, never part of the log. */
+export const liveTextSchema = z.object({ level, stage: llmStageSchema, text: z.string() });
+export type LiveText = z.infer<typeof liveTextSchema>;
+
 /** The state of a run when a client connects; events after lastSeq follow it. */
 export const snapshotSchema = z.object({
   run: runSummarySchema,
   lastSeq: count,
   pendingAction: pendingActionSchema.nullable(),
+  /** The model call being written right now, its text so far; thinking_delta messages add to it. Additive. */
+  live: liveTextSchema.nullable().optional(),
+  /** The run's place in the queue (1 is next), while it is queued. Additive. */
+  queuePosition: z.number().int().min(1).nullable().optional(),
 });
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
@@ -233,6 +243,10 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('events'), events: z.array(runEventSchema).min(1) }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
   z.object({ type: z.literal('pong'), ts: timestamp }),
+  // More of the model's text while a call is written (live only: the stored thinking event follows). Additive.
+  z.object({ type: z.literal('thinking_delta'), level, stage: llmStageSchema, text: z.string().min(1) }),
+  // The run's place in the queue changed, or it left the queue (null). Additive.
+  z.object({ type: z.literal('queue'), position: z.number().int().min(1).nullable() }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 
@@ -281,6 +295,8 @@ export const proxyOutcomeSchema = z.enum(['interrupted', 'completed', 'stopped',
 export const proxyLineSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('event'), event: proxyEventSchema }),
   z.object({ type: z.literal('checkpoint'), checkpoint: checkpointSchema }),
+  // The model's text while a call is written, coalesced; broadcast to watchers, never stored.
+  z.object({ type: z.literal('live'), level, stage: llmStageSchema, text: z.string().min(1) }),
   // The raw request and response of one model call, for the llm_calls table; never broadcast.
   z.object({ type: z.literal('trace'), callId: z.string().min(1), request: z.unknown(), response: z.unknown() }),
   z.object({
@@ -304,11 +320,17 @@ export type ProxyHealth = z.infer<typeof proxyHealthSchema>;
 
 /** One model a run can use; GET /v1/models on the proxy and GET /api/models on the worker. */
 export const modelInfoSchema = z.object({
+  /** `provider/model`; "baseline", and the bare names of the OPENAI_MODELS form, have no prefix. */
   id: z.string().min(1),
-  provider: z.enum(['baseline', 'openai']),
+  /** "baseline", or the name of the provider in the proxy's providers file ("openai" for OPENAI_MODELS). */
+  provider: z.string().min(1),
   available: z.boolean(),
   /** Why the model cannot be used right now, when it cannot. */
   reason: z.string().optional(),
+  /** Runs of this provider's models that may run at once; null: only the global limit. Additive. */
+  maxConcurrent: z.number().int().min(1).nullable().optional(),
+  /** USD per million tokens; null when not configured. Additive. */
+  price: z.object({ input: z.number().min(0), output: z.number().min(0) }).nullable().optional(),
 });
 export const modelListSchema = z.object({ models: z.array(modelInfoSchema) });
 

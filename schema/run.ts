@@ -46,6 +46,12 @@ export const replayPlanSchema = z.strictObject({
 });
 export type ReplayPlan = z.infer<typeof replayPlanSchema>;
 
+export const batchIdSchema = z.string().regex(/^batch_[0-9a-z]{20,40}$/, 'is not a batch id (batch_ followed by letters and digits)');
+
+/** What a run does where it would pause for a person. */
+export const onPauseSchema = z.enum(['wait', 'stop'], { error: 'must be "wait" (for a person) or "stop" (hands-off)' });
+export type OnPause = z.infer<typeof onPauseSchema>;
+
 /** The fields of a run config, each checked alone; runConfigSchema adds the checks across fields. */
 export const runConfigFieldsSchema = z.strictObject({
   target: targetSchema.default('practice'),
@@ -63,6 +69,13 @@ export const runConfigFieldsSchema = z.strictObject({
   knowledgeModel: modelNameSchema.optional(),
   /** Only on verification runs (model "replay"), made by POST /api/runs/:id/verify. */
   replay: replayPlanSchema.optional(),
+  /**
+   * What the run does where it would pause for a person: wait (the default), or stop there, for a
+   * hands-off comparison. A batch sets it for each of its runs.
+   */
+  onPause: onPauseSchema.optional(),
+  /** The batch the run belongs to; set by POST /api/batches only. */
+  batchId: batchIdSchema.optional(),
 });
 
 /**

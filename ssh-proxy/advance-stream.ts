@@ -9,6 +9,7 @@ import type { BanditDeps } from './agent/nodes/bandit-deps.ts';
 import type { AgentModel } from './models/agent-model.ts';
 import type { ModelRegistry } from './models/model-registry.ts';
 import type { SessionPool } from './ssh/session-pool.ts';
+import { LiveThinking } from './live-thinking.ts';
 import { Redactor } from './redactor.ts';
 import type { RunTelemetry } from './telemetry/run-telemetry.ts';
 import type { GameTarget } from './targets/target.ts';
@@ -31,6 +32,8 @@ export type AdvanceDeps = {
   secrets: string[];
   /** OpenTelemetry export (OTEL_EXPORTER_OTLP_ENDPOINT), or null when off. */
   telemetry: RunTelemetry | null;
+  /** Live lines of a model's text go out at most once per this many milliseconds. */
+  liveMs: number;
 };
 
 /** The response body for one call; `signal` is the request's (aborted when the caller hangs up). */
@@ -59,7 +62,10 @@ export function advanceStream(
       const held = 'checkpoint' in from ? from.checkpoint.state.secrets : from.state.secrets;
       const redactor = new Redactor([...deps.secrets, ...held, resumed]);
       const tracer = deps.telemetry?.forCall(request.runId, redactor) ?? null;
+      const live = new LiveThinking(write, redactor, deps.liveMs);
       const emit: BanditDeps['emit'] = (event) => {
+        // A call's text is complete before anything it led to: its thinking event, its llm_call.
+        live.end();
         const stamped = { ...event, ts: new Date().toISOString() } as ProxyEvent;
         tracer?.observe(stamped);
         write({ type: 'event', event: stamped });
@@ -72,6 +78,7 @@ export function advanceStream(
         knowledge,
         shell: deps.pool.shellFor(request.runId, target),
         emit,
+        live: (level, stage, text) => live.push(level, stage, text),
         trace: (callId, req, res) => write({ type: 'trace', callId, request: req, response: res }),
         now: Date.now,
       };
@@ -89,6 +96,7 @@ export function advanceStream(
           onCheckpoint: (checkpoint) => write({ type: 'checkpoint', checkpoint: checkpoint as CheckpointLine['checkpoint'] }),
         })
         .finally(() => {
+          live.end();
           deps.inFlight.count -= 1;
           deps.running.delete(request.runId);
         });

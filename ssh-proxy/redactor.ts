@@ -19,6 +19,20 @@ export class Redactor {
     if (secret && secret.length >= 4) this.secrets.add(secret);
   }
 
+  /** The length of the longest secret: text this close to a stream's end may still become one. */
+  get longest(): number {
+    let most = 0;
+    for (const secret of this.secrets) most = Math.max(most, secret.length);
+    return most;
+  }
+
+  /** Plain text with each secret replaced. */
+  text(plain: string): string {
+    let out = plain;
+    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    return out;
+  }
+
   /** The JSON text with each secret, as it appears inside a JSON string, replaced. */
   json(text: string): string {
     let out = text;

@@ -22,9 +22,9 @@ const errorBody = (code: string, message: string) => ({ error: { code, message }
 export function createProxyApp(settings: ProxySettings) {
   const startedAt = Date.now();
   const pool = new SessionPool(settings.ssh);
-  const models = new ModelRegistry(settings.openai);
+  const models = new ModelRegistry(settings.providers, settings.llm);
   const targets = createTargets({ practice: settings.practice, bandit: settings.bandit });
-  const secrets = [settings.secret, settings.openai.apiKey].filter((v): v is string => Boolean(v));
+  const secrets = [settings.secret, ...models.secrets()];
   const deps = {
     graph: buildBanditGraph(),
     models,
@@ -32,6 +32,7 @@ export function createProxyApp(settings: ProxySettings) {
     sliceMs: settings.sliceMs,
     callMaxMs: settings.callMaxMs,
     stepLimit: settings.stepLimit,
+    liveMs: settings.liveMs,
     inFlight: { count: 0 },
     running: new Set<string>(),
     secrets,

@@ -12,6 +12,8 @@ export function isLoopbackHost(hostname: string): boolean {
 
 const flag = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 
+const maxRunningSchema = z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(16);
+
 const workerSettingsSchema = z
   .object({
     PROXY_URL: z.url({ protocol: /^https?$/, error: 'must be the SSH proxy base URL, e.g. https://proxy.example.com or http://127.0.0.1:8788' }),
@@ -21,6 +23,7 @@ const workerSettingsSchema = z
     PROXY_TIMEOUT_MS: z.coerce.number().int().min(1_000, 'must be at least 1000 (milliseconds)').default(150_000),
     PROXY_ALLOW_HTTP: flag.default(false),
     MIRROR_RETRY_MS: z.coerce.number().int().min(1, 'must be at least 1 (milliseconds)').default(1000),
+    MAX_RUNNING_RUNS: maxRunningSchema,
   })
   .superRefine((s, ctx) => {
     const url = URL.parse(s.PROXY_URL);
@@ -80,6 +83,16 @@ function parseSettings(env: Env): SettingsResult {
     },
   };
 }
+
+/**
+ * How many runs may run at once; the rest wait in the queue. Read alone (the default when it is
+ * unset or wrong), so a bad proxy setting never stops the line; a wrong value is reported by health
+ * and pauses each run that tries to step, like any other bad setting.
+ */
+export const maxRunningRuns: (env: Env) => number = perEnv((env) => {
+  const parsed = maxRunningSchema.safeParse((env as { MAX_RUNNING_RUNS?: unknown }).MAX_RUNNING_RUNS);
+  return parsed.success ? parsed.data : 16;
+});
 
 /** The D1 outbox's first retry wait; the default when the settings are invalid, so D1 is still retried. */
 export function mirrorRetryMs(env: Env): number {

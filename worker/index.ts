@@ -3,6 +3,7 @@
 import { app } from './app.ts';
 
 export { RunSession } from './run-session.ts';
+export { RunQueue } from './run-queue.ts';
 
 export default {
   fetch: app.fetch,

@@ -31,11 +31,11 @@ export async function offeredModels(env: Env): Promise<ModelInfo[]> {
  * Refuses (400) a config whose model or knowledge model the proxy does not offer, or offers but cannot
  * run now. A verification run's "replay" model is the proxy's own and needs no question.
  */
-export async function checkModel(env: Env, config: RunConfig): Promise<void> {
+export async function checkModel(env: Env, config: RunConfig, listed?: ModelInfo[]): Promise<ModelInfo | null> {
   // Every proxy runs the offline baseline; it needs no question, so a brief proxy outage cannot stop it.
   const asked = [...new Set([config.model, config.knowledgeModel])].filter((id): id is string => id !== undefined && id !== BASELINE_MODEL && id !== REPLAY_MODEL);
-  if (asked.length === 0) return;
-  const models = await offeredModels(env);
+  if (asked.length === 0) return null;
+  const models = listed ?? (await offeredModels(env));
   const usable = models.filter((m) => m.available).map((m) => m.id);
   for (const id of asked) {
     const field = id === config.model ? 'model' : 'knowledgeModel';
@@ -47,4 +47,5 @@ export async function checkModel(env: Env, config: RunConfig): Promise<void> {
       throw new ApiError(400, 'model_unavailable', `${field} "${id}" cannot run now: ${model.reason ?? 'the proxy says it is unavailable'}; usable now: ${usable.join(', ')}`);
     }
   }
+  return models.find((m) => m.id === config.model) ?? null;
 }

@@ -2,9 +2,8 @@
 // the agent's checkpoint) and its WebSocket clients. Its alarm drives the agent: call the proxy,
 // store each step's events with its checkpoint, broadcast them, and go again or wait for a person.
 import { DurableObject } from 'cloudflare:workers';
-import type { Checkpoint, PendingAction, ProxyEvent, ProxyLine, Resume, RunEvent, RunEventBody } from '../schema/protocol.ts';
-import type { RunAction, RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
-import { FINAL_STATUSES } from '../schema/run.ts';
+import type { Checkpoint, ProxyEvent, ProxyLine, Resume, RunEvent } from '../schema/protocol.ts';
+import type { RunAction, RunConfig, RunSummary } from '../schema/run.ts';
 import { diagnose } from '../schema/diagnose.ts';
 import { buildTimeline } from '../schema/timeline.ts';
 import type { Timeline } from '../schema/timeline.ts';
@@ -19,6 +18,7 @@ import { callProxy } from './proxy-link.ts';
 import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
 import { RequestChain } from './request-chain.ts';
+import { RunLifecycle } from './run-lifecycle.ts';
 import { RunSchedule } from './run-schedule.ts';
 import { RunSockets, REPLAY_PAGE_BYTES } from './run-sockets.ts';
 import { RunStore } from './run-store.ts';
@@ -40,6 +40,7 @@ export class RunSession extends DurableObject<Env> {
   private readonly requests: RequestChain;
   private readonly sockets: RunSockets;
   private readonly levels: LevelStats;
+  private readonly life: RunLifecycle;
   /** The proxy call in progress, so stop and pause can cut it. */
   private inflight: AbortController | null = null;
 
@@ -51,6 +52,7 @@ export class RunSession extends DurableObject<Env> {
     this.requests = new RequestChain(ctx.storage.sql);
     this.sockets = new RunSockets(ctx, this.store);
     this.levels = new LevelStats(ctx.storage.sql);
+    this.life = new RunLifecycle({ ctx, env, store: this.store, sockets: this.sockets, levels: this.levels, schedule: this.schedule });
   }
 
   /** Health: proves the object is reachable and its storage answers. */
@@ -59,14 +61,29 @@ export class RunSession extends DurableObject<Env> {
     return { ok: one === 1, storage: one === 1 ? 'ok' : 'unexpected answer' };
   }
 
-  /** Creates the run held by this object and starts its loop; null if it already holds one. */
+  /** Creates the run held by this object, queued; null if it already holds one. The queue starts it. */
   async create(runId: string, config: RunConfig): Promise<RunSummary | null> {
     const now = Date.now();
     if (!this.store.create(runId, config, now)) return null;
     this.store.setLoop({});
-    this.record({ type: 'run_created', config }, now);
-    this.schedule.step(now);
+    this.life.record({ type: 'run_created', config }, now);
     return this.mirrorAndArm();
+  }
+
+  /** The queue gave this run a slot: its loop starts. False when it no longer waits (stopped meanwhile). */
+  async start(): Promise<boolean> {
+    const run = this.store.summary();
+    if (!run || run.status !== 'queued') return false;
+    this.sockets.queuePosition(null);
+    this.schedule.step(Date.now());
+    await this.schedule.arm();
+    return true;
+  }
+
+  /** The run's new place in the queue, for its watchers. */
+  async queuePosition(position: number | null): Promise<void> {
+    const run = this.store.summary();
+    if (run?.status === 'queued') this.sockets.queuePosition(position);
   }
 
   /** The run, or null when this object holds none. */
@@ -123,32 +140,30 @@ export class RunSession extends DurableObject<Env> {
       case 'continue':
       case 'password': {
         const resolved = action.action === 'continue' ? { action: 'continue' as const, ...(action.hint ? { hint: action.hint } : {}) } : { action: 'password' as const };
-        this.resolvePause({ ...resolved, by }, now);
+        this.life.resolvePause({ ...resolved, by }, now);
         // The graph gets the answer only when it asked; a proxy outage or a person's pause just goes on.
         const asked = this.store.loop().checkpoint?.interrupt !== undefined;
         const resume: Resume = action.action === 'continue' ? { action: 'continue', ...(action.hint ? { hint: action.hint } : {}) } : { action: 'password', value: action.value };
         this.store.setLoop({ resume: asked ? resume : null, failures: 0 });
-        this.transition(run.status, 'running', now, action.action === 'continue' ? 'continued by a person' : 'password supplied by a person');
-        this.schedule.step(now);
+        await this.life.requeue(run.status, now, action.action === 'continue' ? 'continued by a person' : 'password supplied by a person');
         break;
       }
       case 'pause': {
         this.inflight?.abort();
-        const paused = this.pauseFor(run, 'user_requested', 'paused by a person');
+        const paused = this.life.pauseFor(run, 'user_requested', 'paused by a person');
         this.store.update({ pendingAction: paused }, now);
-        this.transition(run.status, 'paused_for_user_action', now, 'paused by a person');
-        this.record({ type: 'user_action_required', ...paused }, now);
+        this.life.transition(run.status, 'paused_for_user_action', now, 'paused by a person');
+        this.life.record({ type: 'user_action_required', ...paused }, now);
         break;
       }
       case 'resume':
         this.store.update({ pendingAction: null }, now);
-        this.transition(run.status, 'running', now, 'resumed by a person');
-        this.schedule.step(now);
+        await this.life.requeue(run.status, now, 'resumed by a person');
         break;
       case 'stop':
         this.inflight?.abort();
-        if (run.status === 'paused_for_user_action') this.resolvePause({ action: 'stop', by }, now);
-        this.finish(run.status, 'stopped', now, `stopped by ${by}`);
+        if (run.status === 'paused_for_user_action') this.life.resolvePause({ action: 'stop', by }, now);
+        this.life.finish(run.status, 'stopped', now, `stopped by ${by}`);
         this.schedule.step(null);
         break;
     }
@@ -178,15 +193,16 @@ export class RunSession extends DurableObject<Env> {
     if (!run) return this.schedule.stepDone(dueAt);
     const now = Date.now();
     if (run.status === 'queued') {
-      this.store.update({ startedAt: now }, now);
-      this.transition('queued', 'running', now, 'started');
+      // A run a person continued waited in the queue again; it started long ago.
+      if (run.startedAt === null) this.store.update({ startedAt: now }, now);
+      this.life.transition('queued', 'running', now, 'started');
       run = this.store.summary() ?? run;
     }
     if (run.status !== 'running') return this.schedule.stepDone(dueAt);
     const settings = readSettings(this.env);
     if (!settings.ok) {
       this.schedule.stepDone(dueAt);
-      this.pauseRun(run, 'proxy_unreachable', settings.message);
+      this.life.pauseRun(run, 'proxy_unreachable', settings.message);
       await this.mirror();
       return;
     }
@@ -209,7 +225,9 @@ export class RunSession extends DurableObject<Env> {
       return await callProxy(settings, request, abort.signal, (line: ProxyLine) => {
         // stop and pause abort this call (act()); nothing after that is kept.
         if (abort.signal.aborted) return;
-        if (line.type === 'event') {
+        if (line.type === 'live') {
+          this.sockets.live(line.level, line.stage, line.text);
+        } else if (line.type === 'event') {
           step.push(line.event);
         } else if (line.type === 'trace') {
           traces.set(line.callId, { request: line.request, response: line.response });
@@ -241,6 +259,7 @@ export class RunSession extends DurableObject<Env> {
       this.outbox.add(rowsOf(stored, this.requests.encodeTraces(stored, traces)));
       return stored;
     });
+    this.sockets.clearLive();
     this.sockets.broadcast(events);
   }
 
@@ -252,23 +271,23 @@ export class RunSession extends DurableObject<Env> {
     if (result.kind === 'store_failed') {
       // Nothing of the step was kept (its transaction rolled back); going on would hit the same bug.
       console.error(`run ${run.id}: storing a step failed: ${result.message}`);
-      return this.fail(run, `bandit-runner failed to store a step (a bug; please report it): ${result.message}`);
+      return this.life.fail(run, `bandit-runner failed to store a step (a bug; please report it): ${result.message}`);
     }
     if (result.kind === 'refused') {
       if (result.code === 'not_interrupted') {
         this.store.setLoop({ resume: null });
         return this.schedule.step(now);
       }
-      return this.fail(run, `the proxy refused the run: ${result.message}`);
+      return this.life.fail(run, `the proxy refused the run: ${result.message}`);
     }
     if (result.kind === 'retry') {
       const failures = this.store.loop().failures + 1;
       this.store.setLoop({ failures });
       if (failures >= settings.maxFailures) {
-        return this.pauseRun(run, 'proxy_unreachable', `${result.message} (${failures} tries); continue tries again`);
+        return this.life.pauseRun(run, 'proxy_unreachable', `${result.message} (${failures} tries); continue tries again`);
       }
       const delay = settings.retryMs * 2 ** (failures - 1);
-      this.record({ type: 'error', code: 'proxy_retry', message: `${result.message}; retrying in ${Math.round(delay / 100) / 10} s`, level: run.currentLevel }, now);
+      this.life.record({ type: 'error', code: 'proxy_retry', message: `${result.message}; retrying in ${Math.round(delay / 100) / 10} s`, level: run.currentLevel }, now);
       return this.schedule.step(now + delay);
     }
     const { end } = result;
@@ -276,15 +295,17 @@ export class RunSession extends DurableObject<Env> {
       case 'yielded':
         return this.schedule.step(now);
       case 'interrupted':
-        this.store.update({ pendingAction: end.interrupt ?? this.pauseFor(run, 'max_retries', run.lastError) }, now);
-        return this.transition(run.status, 'paused_for_user_action', now, end.interrupt?.reason ?? 'paused');
+        this.store.update({ pendingAction: end.interrupt ?? this.life.pauseFor(run, 'max_retries', run.lastError) }, now);
+        this.life.transition(run.status, 'paused_for_user_action', now, end.interrupt?.reason ?? 'paused');
+        this.life.handsOff(now);
+        return;
       case 'completed':
       case 'stopped':
         // The proxy already sent run_complete as the step's last event.
         this.store.update({ endedAt: now }, now);
-        return this.transition(run.status, end.outcome, now, end.outcome === 'completed' ? 'every level asked for is solved' : 'stopped');
+        return this.life.transition(run.status, end.outcome, now, end.outcome === 'completed' ? 'every level asked for is solved' : 'stopped');
       case 'failed':
-        return this.fail(run, end.error ?? 'the agent failed');
+        return this.life.fail(run, end.error ?? 'the agent failed');
     }
   }
 
@@ -319,53 +340,6 @@ export class RunSession extends DurableObject<Env> {
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
     // 1005/1006 carry no close frame and cannot be echoed back.
     if (code !== 1005 && code !== 1006) ws.close(code, 'closing');
-  }
-
-  /** Stores an event, then sends it to every live client: stored before broadcast, always. */
-  private record(body: RunEventBody, now: number): RunEvent {
-    const run = this.store.summary();
-    if (!run) throw new Error('record() before create()');
-    const event = this.store.append(run.id, body, now);
-    this.levels.apply(event, run.currentLevel);
-    this.sockets.broadcast([event]);
-    return event;
-  }
-
-  private transition(from: RunStatus, to: RunStatus, now: number, reason: string): void {
-    this.store.update({ status: to }, now);
-    this.record({ type: 'status_changed', from, to, reason }, now);
-  }
-
-  /** Ends the run with one run_complete. */
-  private finish(from: RunStatus, status: 'completed' | 'failed' | 'stopped', now: number, reason: string): void {
-    if (FINAL_STATUSES.includes(from)) return;
-    this.transition(from, status, now, reason);
-    this.store.update({ endedAt: now, ...(status === 'failed' ? { lastError: reason } : {}) }, now);
-    this.record({ type: 'run_complete', status, levelsSolved: this.store.summary()?.levelsSolved ?? 0, reason }, now);
-  }
-
-  private fail(run: RunSummary, message: string): void {
-    const now = Date.now();
-    this.record({ type: 'error', code: 'run_failed', message, level: run.currentLevel }, now);
-    this.finish(run.status, 'failed', now, message);
-  }
-
-  /** Pauses for a reason the worker itself found (the proxy stays down, bad settings). */
-  private pauseRun(run: RunSummary, reason: PendingAction['reason'], message: string): void {
-    const now = Date.now();
-    const pending = this.pauseFor(run, reason, message);
-    this.store.update({ pendingAction: pending, lastError: message }, now);
-    this.transition(run.status, 'paused_for_user_action', now, reason);
-    this.record({ type: 'user_action_required', ...pending }, now);
-  }
-
-  private resolvePause(resolved: { action: 'continue' | 'password' | 'stop'; by: string; hint?: string }, now: number): void {
-    this.store.update({ pendingAction: null }, now);
-    this.record({ type: 'user_action_resolved', ...resolved }, now);
-  }
-
-  private pauseFor(run: RunSummary, reason: PendingAction['reason'], lastError: string | null): PendingAction {
-    return { reason, level: run.currentLevel, retryCount: 0, maxRetries: run.config.maxRetries, lastError, lessons: [] };
   }
 
   /**

@@ -1,7 +1,7 @@
 // A run's WebSocket clients: the handshake, the replay that makes a socket live, and the broadcast
 // of stored events to every live socket. The Durable Object's hooks call in here.
 import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../schema/protocol.ts';
-import type { RunEvent } from '../schema/protocol.ts';
+import type { LiveText, RunEvent, ServerMessage } from '../schema/protocol.ts';
 import type { RunSummary } from '../schema/run.ts';
 import type { RunStore } from './run-store.ts';
 import { eventsMessage, getState, send, sendText, setState } from './sockets.ts';
@@ -15,6 +15,10 @@ export const REPLAY_PAGE_BYTES = 512 * 1024;
 export class RunSockets {
   private readonly ctx: DurableObjectState;
   private readonly store: RunStore;
+  /** The model call being written now, so a client that connects mid-call catches up. Memory only. */
+  private liveText: LiveText | null = null;
+  /** The run's place in the queue, as the scheduler last said. */
+  private position: number | null = null;
 
   constructor(ctx: DurableObjectState, store: RunStore) {
     this.ctx = ctx;
@@ -40,7 +44,7 @@ export class RunSockets {
   replay(ws: WebSocket, since: number): void {
     const run = this.store.summary();
     if (!run) return;
-    send(ws, { type: 'snapshot', run, lastSeq: this.store.lastSeq(), pendingAction: this.store.pendingAction() });
+    send(ws, { type: 'snapshot', run, lastSeq: this.store.lastSeq(), pendingAction: this.store.pendingAction(), live: this.liveText, queuePosition: this.position });
     // Pages until one comes back empty: a page may end early on its byte limit.
     for (let after = since; ; ) {
       const page = this.store.eventTextAfter(after, REPLAY_PAGE, REPLAY_PAGE_BYTES);
@@ -49,6 +53,32 @@ export class RunSockets {
       after = page[page.length - 1]!.seq;
     }
     setState(ws, { live: true });
+  }
+
+  /** More of the model's text: kept for late joiners and sent to every live socket, never stored. */
+  live(level: number, stage: LiveText['stage'], text: string): void {
+    const same = this.liveText && this.liveText.level === level && this.liveText.stage === stage;
+    this.liveText = same ? { level, stage, text: this.liveText!.text + text } : { level, stage, text };
+    this.sendAll({ type: 'thinking_delta', level, stage, text });
+  }
+
+  /** The call's text is stored now (its step was committed); nothing is being written. */
+  clearLive(): void {
+    this.liveText = null;
+  }
+
+  /** The run's place in the queue; null when it left the queue. */
+  queuePosition(position: number | null): void {
+    if (position === this.position) return;
+    this.position = position;
+    this.sendAll({ type: 'queue', position });
+  }
+
+  private sendAll(message: ServerMessage): void {
+    const text = JSON.stringify(message);
+    for (const ws of this.ctx.getWebSockets()) {
+      if (getState(ws).live) sendText(ws, text);
+    }
   }
 
   /** Sends stored events to every live socket, as one message serialised once. */

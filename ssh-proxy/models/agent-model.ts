@@ -40,6 +40,8 @@ export type CallReport = {
   promptTokens: number;
   completionTokens: number;
   latencyMs: number;
+  /** Milliseconds to the first streamed token; null when the call did not stream. */
+  ttftMs: number | null;
   costUsd: number | null;
   errorClass: LlmErrorClass | null;
   request: unknown;
@@ -53,9 +55,10 @@ export type ModelAnswer<T> = { ok: true; value: T; calls: CallReport[] } | { ok:
 
 export interface AgentModel {
   readonly id: string;
-  plan(input: PlanInput, signal: AbortSignal): Promise<ModelAnswer<ModelDecision>>;
+  /** `live` is handed the model's text as it is written, when the model streams. */
+  plan(input: PlanInput, signal: AbortSignal, live?: (text: string) => void): Promise<ModelAnswer<ModelDecision>>;
   /** Up to three short lessons learned from a failed attempt. */
   reflect(input: ReflectInput, signal: AbortSignal): Promise<ModelAnswer<string[]>>;
   /** One last best-effort command sequence after the level's retries are used up. */
-  finalAttempt(input: FinalInput, signal: AbortSignal): Promise<ModelAnswer<FinalPlan>>;
+  finalAttempt(input: FinalInput, signal: AbortSignal, live?: (text: string) => void): Promise<ModelAnswer<FinalPlan>>;
 }

@@ -45,6 +45,7 @@ export class BaselineModel implements AgentModel {
       promptTokens: 0,
       completionTokens: 0,
       latencyMs: Math.round(performance.now() - started),
+      ttftMs: null,
       costUsd: 0,
       errorClass: null,
       request: { model: this.id, level: input.level, attempt: input.attempt, turns: input.history.length },

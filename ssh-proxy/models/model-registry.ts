@@ -1,43 +1,62 @@
-// Which model a run's name refers to: "baseline" is built in; the names in OPENAI_MODELS go to the
-// configured OpenAI-compatible endpoint. Any other name is unknown, so the client cache holds at
-// most one client per configured model.
+// Which model a run's name refers to: "baseline" is built in; every other name is a provider's model
+// (`provider/model`, or a bare name from OPENAI_MODELS). Any other name is unknown, so the client
+// cache holds at most one client per configured model.
 import type { ModelInfo } from '../../schema/protocol.ts';
 import type { AgentModel } from './agent-model.ts';
 import { BaselineModel } from './baseline-model.ts';
 import { OpenAiModel } from './openai-model.ts';
+import type { CallSettings } from './openai-model.ts';
 import { ReplayModel } from './replay-model.ts';
+import { unavailableReason } from './providers.ts';
+import type { Provider, ProviderModel } from './providers.ts';
 import { REPLAY_MODEL } from '../../schema/run.ts';
 import type { RunConfig } from '../../schema/run.ts';
-import type { OpenAiSettings } from './openai-model.ts';
 
 export class ModelRegistry {
   private readonly baseline = new BaselineModel();
   private readonly remote = new Map<string, OpenAiModel>();
+  private readonly byId = new Map<string, { model: ProviderModel; provider: Provider }>();
+  private readonly providers: readonly Provider[];
+  private readonly settings: CallSettings;
 
-  private readonly openai: OpenAiSettings & { models: string[] };
-
-  constructor(openai: OpenAiSettings & { models: string[] }) {
-    this.openai = openai;
+  constructor(providers: readonly Provider[], settings: CallSettings) {
+    this.providers = providers;
+    this.settings = settings;
+    for (const provider of providers) for (const model of provider.models) this.byId.set(model.id, { model, provider });
   }
 
   /** The model, or undefined for a name this proxy does not offer. A verification run's comes from its config. */
   get(id: string, config?: RunConfig): AgentModel | undefined {
     if (id === this.baseline.id) return this.baseline;
     if (id === REPLAY_MODEL) return config?.replay ? new ReplayModel(config.replay) : undefined;
-    if (!this.openai.models.includes(id)) return undefined;
+    const entry = this.byId.get(id);
+    if (!entry) return undefined;
     let model = this.remote.get(id);
     if (!model) {
-      model = new OpenAiModel(id, this.openai);
+      model = new OpenAiModel(entry.model, entry.provider, this.settings);
       this.remote.set(id, model);
     }
     return model;
   }
 
+  /** Every model with its provider, its limit, its prices and whether it can run now (and why not). */
   list(): ModelInfo[] {
-    const reason = this.openai.apiKey ? undefined : 'OPENAI_API_KEY is not set in the proxy';
-    return [
-      { id: this.baseline.id, provider: 'baseline', available: true },
-      ...this.openai.models.map((id): ModelInfo => ({ id, provider: 'openai', available: reason === undefined, ...(reason ? { reason } : {}) })),
-    ];
+    const remote = this.providers.flatMap((p) => {
+      const reason = unavailableReason(p);
+      return p.models.map((m): ModelInfo => ({
+        id: m.id,
+        provider: p.name,
+        available: reason === null,
+        ...(reason ? { reason } : {}),
+        maxConcurrent: p.maxConcurrent,
+        price: m.price,
+      }));
+    });
+    return [{ id: this.baseline.id, provider: 'baseline', available: true, maxConcurrent: null, price: { input: 0, output: 0 } }, ...remote];
+  }
+
+  /** The keys of every provider: never in a line the proxy sends. */
+  secrets(): string[] {
+    return this.providers.map((p) => p.apiKey).filter((k): k is string => Boolean(k));
   }
 }

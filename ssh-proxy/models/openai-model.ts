@@ -1,5 +1,7 @@
 // A model behind any OpenAI-compatible endpoint, through the official `openai` SDK. The SDK's own
-// retries are off: each try is reported as an llm_call, and the backoff honours Retry-After.
+// retries are off: each try is reported as an llm_call, and the backoff honours Retry-After. Calls
+// stream when the provider does, so watchers see the thinking as it is written; an endpoint that
+// refuses to stream, or answers a streaming request whole, is called plainly from then on.
 import OpenAI from 'openai';
 import { describeIssues } from '../../schema/issues.ts';
 import type { LlmErrorClass } from '../../schema/protocol.ts';
@@ -7,77 +9,89 @@ import type { AgentModel, CallReport, FinalInput, FinalPlan, ModelAnswer, ModelD
 import { backoffDelay, sleep } from './backoff.ts';
 import type { ClassifiedError } from './llm-errors.ts';
 import { classifyLlmError } from './llm-errors.ts';
+import { readChatStream } from './chat-stream.ts';
+import type { Provider, ProviderModel } from './providers.ts';
 import { FINAL_TOOL, FINAL_TOOL_NAME, finalCommandsArgsSchema, finalMessages, parseLessons, planMessages, reflectMessages, runCommandArgsSchema, submitPasswordArgsSchema, TOOLS } from './openai-prompts.ts';
 
-export type OpenAiSettings = {
-  baseUrl: string;
-  apiKey: string | null;
+/** How every model call is made, whatever its provider. */
+export type CallSettings = {
   timeoutMs: number;
   /** Tries per call, the first included. */
   maxAttempts: number;
   backoffBaseMs: number;
   backoffMaxMs: number;
-  /** USD per million tokens, when known. */
-  prices: Readonly<Record<string, { input: number; output: number }>>;
 };
 
 type Completion = OpenAI.Chat.Completions.ChatCompletion;
+type Request = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+/** Where a call's text goes while it is written. */
+export type TextSink = (text: string) => void;
 type Parsed<T> = { ok: true; value: T } | { ok: false; errorClass: LlmErrorClass; message: string };
 
 export class OpenAiModel implements AgentModel {
   private readonly client: OpenAI | null;
   readonly id: string;
-  private readonly settings: OpenAiSettings;
+  private readonly remote: string;
+  private readonly provider: Provider;
+  private readonly settings: CallSettings;
+  /** Cleared the first time the endpoint shows it cannot stream. */
+  private streaming: boolean;
 
-  constructor(id: string, settings: OpenAiSettings) {
-    this.id = id;
+  constructor(model: ProviderModel, provider: Provider, settings: CallSettings) {
+    this.id = model.id;
+    this.remote = model.remote;
+    this.provider = provider;
     this.settings = settings;
-    this.client = settings.apiKey ? new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl, maxRetries: 0, timeout: settings.timeoutMs }) : null;
+    this.streaming = provider.stream;
+    // An endpoint without keys (Ollama, a local vLLM) still gets a placeholder: the SDK requires one.
+    const apiKey = provider.keyEnv ? provider.apiKey : 'none';
+    this.client = apiKey ? new OpenAI({ apiKey, baseURL: provider.baseUrl, maxRetries: 0, timeout: settings.timeoutMs }) : null;
   }
 
-  plan(input: PlanInput, signal: AbortSignal): Promise<ModelAnswer<ModelDecision>> {
-    const request = { model: this.id, messages: planMessages(input), tools: TOOLS, tool_choice: 'auto' as const };
-    return this.call('plan', request, signal, (c) => this.parseDecision(c));
+  plan(input: PlanInput, signal: AbortSignal, live?: TextSink): Promise<ModelAnswer<ModelDecision>> {
+    const request = { model: this.remote, messages: planMessages(input), tools: TOOLS, tool_choice: 'auto' as const };
+    return this.call('plan', request, signal, (c) => this.parseDecision(c), live);
   }
 
   reflect(input: ReflectInput, signal: AbortSignal): Promise<ModelAnswer<string[]>> {
-    const request = { model: this.id, messages: reflectMessages(input) };
+    const request = { model: this.remote, messages: reflectMessages(input) };
     return this.call('reflect', request, signal, (c) => {
       const lessons = parseLessons(c.choices[0]?.message?.content ?? '');
       return lessons.length ? { ok: true, value: lessons } : { ok: false, errorClass: 'empty_response', message: `${this.id} wrote no lessons` };
     });
   }
 
-  finalAttempt(input: FinalInput, signal: AbortSignal): Promise<ModelAnswer<FinalPlan>> {
+  finalAttempt(input: FinalInput, signal: AbortSignal, live?: TextSink): Promise<ModelAnswer<FinalPlan>> {
     const request = {
-      model: this.id,
+      model: this.remote,
       messages: finalMessages(input),
       tools: [FINAL_TOOL],
       tool_choice: { type: 'function' as const, function: { name: FINAL_TOOL_NAME } },
     };
-    return this.call('final', request, signal, (c) => this.parseFinal(c));
+    return this.call('final', request, signal, (c) => this.parseFinal(c), live);
   }
 
   private async call<T>(
     stage: CallReport['stage'],
-    request: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
+    request: Request,
     signal: AbortSignal,
     parse: (completion: Completion) => Parsed<T>,
+    live?: TextSink,
   ): Promise<ModelAnswer<T>> {
     const calls: CallReport[] = [];
     const report = (fields: Partial<CallReport> & Pick<CallReport, 'latencyMs' | 'errorClass' | 'response'>): void => {
-      calls.push({ stage, promptTokens: 0, completionTokens: 0, costUsd: null, request, ...fields });
+      calls.push({ stage, promptTokens: 0, completionTokens: 0, costUsd: null, ttftMs: null, request, ...fields });
     };
     if (!this.client) {
       report({ latencyMs: 0, errorClass: 'missing_key', response: null });
-      const message = `OPENAI_API_KEY is not set in the proxy's environment; set it to use "${this.id}", or choose the "baseline" model`;
+      const message = `${this.provider.keyEnv} is not set in the proxy's environment; set it to use "${this.id}", or choose the "baseline" model`;
       return { ok: false, failure: { errorClass: 'missing_key', message }, calls };
     }
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       let failure: ClassifiedError;
       try {
-        const completion = await this.client.chat.completions.create(request, { signal });
+        const { completion, ttftMs } = await this.complete(this.client, request, signal, started, live);
         const parsed = parse(completion);
         const promptTokens = completion.usage?.prompt_tokens ?? 0;
         const completionTokens = completion.usage?.completion_tokens ?? 0;
@@ -86,13 +100,14 @@ export class OpenAiModel implements AgentModel {
           promptTokens,
           completionTokens,
           costUsd: this.cost(promptTokens, completionTokens),
+          ttftMs,
           errorClass: parsed.ok ? null : parsed.errorClass,
           response: completion,
         });
         if (parsed.ok) return { ok: true, value: parsed.value, calls };
         failure = { errorClass: parsed.errorClass, retryable: true, message: parsed.message };
       } catch (err) {
-        failure = classifyLlmError(err, this.id, this.settings.baseUrl);
+        failure = classifyLlmError(err, this.id, this.provider);
         if (failure.errorClass === 'aborted') return { ok: false, failure, calls };
         report({ latencyMs: Math.round(performance.now() - started), errorClass: failure.errorClass, response: { error: failure.message } });
       }
@@ -106,6 +121,30 @@ export class OpenAiModel implements AgentModel {
           : backoffDelay(attempt, this.settings.backoffBaseMs, this.settings.backoffMaxMs);
       if (!(await sleep(delay, signal))) return { ok: false, failure: { errorClass: 'aborted', message: 'the call was aborted' }, calls };
     }
+  }
+
+  /**
+   * One request, streamed when the endpoint streams. A refusal of `stream` (HTTP 400/422 naming it) or an answer
+   * that is not a stream turns streaming off for this model and asks again plainly, once.
+   */
+  private async complete(client: OpenAI, request: Request, signal: AbortSignal, started: number, live?: TextSink): Promise<{ completion: Completion; ttftMs: number | null }> {
+    if (this.streaming) {
+      try {
+        const stream = await client.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal });
+        const streamed = await readChatStream(stream, started, live);
+        if (streamed.chunks > 0) return { completion: streamed.completion, ttftMs: streamed.ttftMs };
+      } catch (err) {
+        // Only a refusal that is about streaming: a 400 for a long prompt must stay that error.
+        const aboutStreaming = err instanceof OpenAI.APIError && (err.status === 400 || err.status === 422) && /stream/i.test(err.message);
+        if (!aboutStreaming) throw err;
+      }
+      console.warn(`ssh-proxy: ${this.provider.baseUrl} did not stream ${this.remote}; calling it without streaming from now on`);
+      this.streaming = false;
+    }
+    const completion = await client.chat.completions.create(request, { signal });
+    const text = completion.choices?.[0]?.message?.content;
+    if (text) live?.(text);
+    return { completion, ttftMs: null };
   }
 
   private parseDecision(completion: Completion): Parsed<ModelDecision> {
@@ -160,7 +199,7 @@ export class OpenAiModel implements AgentModel {
   }
 
   private cost(promptTokens: number, completionTokens: number): number | null {
-    const price = this.settings.prices[this.id];
+    const price = this.provider.models.find((m) => m.id === this.id)?.price;
     return price ? (promptTokens * price.input + completionTokens * price.output) / 1_000_000 : null;
   }
 }

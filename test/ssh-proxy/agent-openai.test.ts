@@ -202,9 +202,9 @@ describe('agent with an OpenAI-compatible model', () => {
   it('lists the configured models next to baseline', async () => {
     const response = await fetch(`${services.proxyUrl}/v1/models`, { headers: { authorization: `Bearer ${services.proxySecret}` } });
     expect(modelListSchema.parse(await response.json()).models).toEqual([
-      { id: 'baseline', provider: 'baseline', available: true },
-      { id: 'fake-model', provider: 'openai', available: true },
-      { id: 'fake-knowledge', provider: 'openai', available: true },
+      { id: 'baseline', provider: 'baseline', available: true, maxConcurrent: null, price: { input: 0, output: 0 } },
+      { id: 'fake-model', provider: 'openai', available: true, maxConcurrent: 4, price: null },
+      { id: 'fake-knowledge', provider: 'openai', available: true, maxConcurrent: 4, price: null },
     ]);
   });
 });
@@ -255,7 +255,7 @@ describe('agent without an API key', () => {
       expect(ofType(reply.events, 'llm_call')[0]?.errorClass).toBe('missing_key');
       expect(reply.end.interrupt).toMatchObject({ reason: 'llm_error', lastError: expect.stringMatching(/OPENAI_API_KEY is not set/) });
       const models = await fetch(`${keyless.proxyUrl}/v1/models`, { headers: { authorization: `Bearer ${keyless.proxySecret}` } });
-      expect(modelListSchema.parse(await models.json()).models[1]).toEqual({ id: 'fake-model', provider: 'openai', available: false, reason: 'OPENAI_API_KEY is not set in the proxy' });
+      expect(modelListSchema.parse(await models.json()).models[1]).toEqual({ id: 'fake-model', provider: 'openai', available: false, reason: 'OPENAI_API_KEY is not set in the proxy', maxConcurrent: 4, price: null });
     } finally {
       await keyless.close();
     }

@@ -39,6 +39,6 @@ describe('GET /api/models', () => {
   it("lists the proxy's models, baseline first", async () => {
     const response = await call('/api/models');
     expect(response.status).toBe(200);
-    expect(modelListSchema.parse(await response.json()).models[0]).toEqual({ id: 'baseline', provider: 'baseline', available: true });
+    expect(modelListSchema.parse(await response.json()).models[0]).toEqual({ id: 'baseline', provider: 'baseline', available: true, maxConcurrent: null, price: { input: 0, output: 0 } });
   });
 });

@@ -20,7 +20,7 @@ import { readSettings } from '../env.ts';
 import { readProxyHealth } from '../health.ts';
 import { errorText } from '../error-text.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
-import { newRunId } from '../run-id.ts';
+import { launchRun } from '../run-launch.ts';
 import { checkedId, sessionFor, unknownRun } from '../run-lookup.ts';
 
 
@@ -132,10 +132,8 @@ export const artifactRoutes = new Hono<{ Bindings: Env }>()
       budget: Math.min(100, longest + VERIFY_EXTRA_STEPS),
       replay: plan,
     });
-    const id = newRunId();
-    const created = await sessionFor(c.env, id).create(id, config);
-    if (!created) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
-    await sessionFor(c.env, run.id).addVerification(id);
+    const { run: created } = await launchRun(c.env, config, null);
+    await sessionFor(c.env, run.id).addVerification(created.id);
     return c.json(created, 201);
   })
   .all('/:id/verify', methodNotAllowed(['POST']))

@@ -6,7 +6,7 @@ import { describeIssues, issueList } from '../../schema/issues.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { errorText } from '../error-text.ts';
 import { checkModel } from '../proxy-models.ts';
-import { newRunId } from '../run-id.ts';
+import { launchRun } from '../run-launch.ts';
 import { readJson } from '../validate.ts';
 import { checkedId, fromRun, sessionFor, unknownRun } from '../run-lookup.ts';
 
@@ -14,10 +14,9 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
   .post('/', async (c) => {
     const config = await readJson(c, createRunBodySchema);
     if (config.replay) throw new ApiError(400, 'invalid_input', 'the request body is invalid: replay: a verification run is started with POST /api/runs/:id/verify on the run to verify', ['replay: set only by POST /api/runs/:id/verify']);
-    await checkModel(c.env, config);
-    const id = newRunId();
-    const run = await sessionFor(c.env, id).create(id, config);
-    if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
+    if (config.batchId) throw new ApiError(400, 'invalid_input', 'the request body is invalid: batchId: a batch\'s runs are made by POST /api/batches', ['batchId: set only by POST /api/batches']);
+    const model = await checkModel(c.env, config);
+    const { run } = await launchRun(c.env, config, model);
     return c.json(run, 201);
   })
   .get('/', async (c) => {

@@ -1,6 +1,6 @@
 // What the Bandit graph's nodes are given: the run's config and target, the model, the shell,
 // and the outlets for events and traces. Tests pass their own.
-import type { RunEventBody } from '../../../schema/protocol.ts';
+import type { LlmStage, RunEventBody } from '../../../schema/protocol.ts';
 import type { RunConfig } from '../../../schema/run.ts';
 import type { BanditState } from '../bandit-state.ts';
 import type { NodeContext } from '../../engine/types.ts';
@@ -18,6 +18,8 @@ export type BanditDeps = {
   shell: LevelShell;
   /** Sends an event to the Durable Object (the caller stamps ts). */
   emit: (event: RunEventBody) => void;
+  /** The model's text while a call is written, for watchers only (never stored); tests may leave it out. */
+  live?: (level: number, stage: LlmStage, text: string) => void;
   /** Hands the raw request and response of a model call to the worker's llm_calls table. */
   trace: (callId: string, request: unknown, response: unknown) => void;
   now: () => number;
@@ -65,6 +67,7 @@ export function reportCalls(s: BanditState, ctx: BanditContext, calls: readonly 
       latencyMs: call.latencyMs,
       costUsd: call.costUsd,
       errorClass: call.errorClass,
+      ...(call.ttftMs !== null ? { ttftMs: call.ttftMs } : {}),
     });
     ctx.trace(callId, call.request, call.response);
   }

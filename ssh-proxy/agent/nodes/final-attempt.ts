@@ -14,7 +14,8 @@ import { emitOutput, HISTORY_OUTPUT_CHARS, planInput, reportCalls } from './band
 const MAX_CANDIDATES = 3;
 
 export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {
-  const answer = await ctx.knowledge.finalAttempt({ ...planInput(s, ctx), attempts: s.attemptTails }, ctx.signal);
+  const live = (text: string) => ctx.live?.(s.level, 'final', text);
+  const answer = await ctx.knowledge.finalAttempt({ ...planInput(s, ctx), attempts: s.attemptTails }, ctx.signal, live);
   let serial = reportCalls(s, ctx, answer.calls, ctx.knowledge);
   if (!answer.ok) {
     if (answer.failure.errorClass === 'aborted') return {};

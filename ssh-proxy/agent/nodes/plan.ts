@@ -6,7 +6,7 @@ import { planInput, reportCalls } from './bandit-deps.ts';
 
 export async function plan(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {
   if (s.spent >= ctx.config.budget) return { failure: 'budget_spent', decision: null };
-  const answer = await ctx.model.plan(planInput(s, ctx), ctx.signal);
+  const answer = await ctx.model.plan(planInput(s, ctx), ctx.signal, (text) => ctx.live?.(s.level, 'plan', text));
   const serial = reportCalls(s, ctx, answer.calls);
   if (!answer.ok) {
     if (answer.failure.errorClass === 'aborted') return {};

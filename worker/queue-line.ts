@@ -1,0 +1,104 @@
+// The run queue's line, in the scheduler's SQLite: every run it knows, waiting for a slot, holding
+// one, or idle (paused for a person, so holding none). Synchronous, so a decision to start runs is
+// made and written in one piece and two pumps can never hand out the same slot.
+
+export type QueueMember = {
+  runId: string;
+  provider: string;
+  /** The provider's concurrency limit; null: only the global one. */
+  limit: number | null;
+  state: 'waiting' | 'running' | 'idle';
+  /** 1 is next; null unless waiting. */
+  position: number | null;
+  since: number;
+};
+
+type MemberRow = { run_id: string; provider: string; max_concurrent: number | null; state: QueueMember['state']; since: number };
+
+/** Runs waiting in this order: runs a person continued first (they were started before), then by arrival. */
+const LINE_ORDER = 'ORDER BY priority, seq';
+
+export class QueueLine {
+  private readonly sql: SqlStorage;
+
+  constructor(sql: SqlStorage) {
+    this.sql = sql;
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS members (
+      run_id TEXT PRIMARY KEY, provider TEXT NOT NULL, max_concurrent INTEGER,
+      state TEXT NOT NULL, priority INTEGER NOT NULL, seq INTEGER NOT NULL, since INTEGER NOT NULL)`);
+    this.sql.exec('CREATE INDEX IF NOT EXISTS members_line ON members (state, priority, seq)');
+  }
+
+  /**
+   * Puts a run in line. A run already holding a slot keeps it; a run the queue has seen before keeps
+   * its provider when none is given. `front`: ahead of every run that has never started.
+   */
+  admit(runId: string, provider: string | null, limit: number | null, front: boolean, now: number): void {
+    const known = this.member(runId);
+    if (known?.state === 'running' || known?.state === 'waiting') return;
+    const seq = this.sql.exec<{ next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM members').one().next;
+    this.sql.exec(
+      'INSERT OR REPLACE INTO members (run_id, provider, max_concurrent, state, priority, seq, since) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      runId,
+      provider ?? known?.provider ?? 'unknown',
+      provider !== null ? limit : (known?.limit ?? null),
+      'waiting',
+      front ? 0 : 1,
+      seq,
+      now,
+    );
+  }
+
+  /** The run holds no slot any more: idle while paused, forgotten once it has ended. */
+  release(runId: string, ended: boolean): void {
+    if (ended) this.sql.exec('DELETE FROM members WHERE run_id = ?', runId);
+    else this.sql.exec("UPDATE members SET state = 'idle' WHERE run_id = ?", runId);
+  }
+
+  /**
+   * Starts every waiting run that fits, in line order: under `maxRunning` in all and under its
+   * provider's limit. A run whose provider is full does not hold up the runs of other providers.
+   */
+  take(maxRunning: number, now: number): string[] {
+    const running = this.sql.exec<{ provider: string; n: number }>("SELECT provider, COUNT(*) AS n FROM members WHERE state = 'running' GROUP BY provider").toArray();
+    const perProvider = new Map(running.map((r) => [r.provider, r.n]));
+    let total = running.reduce((sum, r) => sum + r.n, 0);
+    const started: string[] = [];
+    if (total >= maxRunning) return started;
+    const waiting = this.sql.exec<MemberRow>(`SELECT run_id, provider, max_concurrent, state, since FROM members WHERE state = 'waiting' ${LINE_ORDER}`).toArray();
+    for (const row of waiting) {
+      if (total >= maxRunning) break;
+      const used = perProvider.get(row.provider) ?? 0;
+      if (row.max_concurrent !== null && used >= row.max_concurrent) continue;
+      this.sql.exec("UPDATE members SET state = 'running', since = ? WHERE run_id = ?", now, row.run_id);
+      perProvider.set(row.provider, used + 1);
+      total += 1;
+      started.push(row.run_id);
+    }
+    return started;
+  }
+
+  /** Every run the queue holds: running ones first, then the line in order with places. */
+  members(): QueueMember[] {
+    const rows = this.sql.exec<MemberRow>(`SELECT run_id, provider, max_concurrent, state, since FROM members WHERE state != 'idle' ORDER BY state = 'waiting', priority, seq`).toArray();
+    let place = 0;
+    return rows.map((r) => ({ runId: r.run_id, provider: r.provider, limit: r.max_concurrent, state: r.state, position: r.state === 'waiting' ? ++place : null, since: r.since }));
+  }
+
+  member(runId: string): QueueMember | null {
+    const row = this.sql.exec<MemberRow>('SELECT run_id, provider, max_concurrent, state, since FROM members WHERE run_id = ?', runId).toArray()[0];
+    if (!row) return null;
+    const position = row.state === 'waiting' ? this.members().find((m) => m.runId === runId)?.position ?? null : null;
+    return { runId: row.run_id, provider: row.provider, limit: row.max_concurrent, state: row.state, position, since: row.since };
+  }
+
+  /** Runs holding a slot, for the check that each still runs. */
+  running(): string[] {
+    return this.sql.exec<{ run_id: string }>("SELECT run_id FROM members WHERE state = 'running'").toArray().map((r) => r.run_id);
+  }
+
+  /** Whether anything waits or runs, so the alarm is worth keeping. */
+  busy(): boolean {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM members WHERE state != 'idle'").one().n > 0;
+  }
+}

@@ -1,0 +1,18 @@
+// Making a run and putting it in the queue, for every route that makes one (a run, a verification,
+// a batch). The run is created queued; the queue starts it when a slot is free, at once if one is.
+import type { ModelInfo } from '../schema/protocol.ts';
+import type { RunConfig, RunSummary } from '../schema/run.ts';
+import { ApiError } from './errors.ts';
+import { newRunId } from './run-id.ts';
+import { sessionFor } from './run-lookup.ts';
+import { queueFor } from './run-queue.ts';
+
+/** The new run and its place in line (null: it has a slot). `model` is the proxy's entry for config.model, if it has one. */
+export async function launchRun(env: Env, config: RunConfig, model: ModelInfo | null): Promise<{ run: RunSummary; queuePosition: number | null }> {
+  const id = newRunId();
+  const run = await sessionFor(env, id).create(id, config);
+  if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
+  // baseline and replay have no provider limit: only the global one.
+  const grant = await queueFor(env).admit(id, model?.provider ?? config.model, model?.maxConcurrent ?? null, false, false);
+  return { run, queuePosition: grant.position };
+}

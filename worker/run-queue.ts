@@ -1,0 +1,95 @@
+// RunQueue: the one scheduler (a single Durable Object, named "queue") that owns the line of runs
+// waiting for a slot. A slot is free while fewer than MAX_RUNNING_RUNS runs run in all, and fewer
+// than the provider's own limit run on its models. Runs start in line order as slots free. The
+// line lives in the object's SQLite and its alarm pumps it, so a restart loses neither; the alarm
+// also checks that every slot holder still runs, in case a release was lost on the way.
+import { DurableObject } from 'cloudflare:workers';
+import { maxRunningRuns } from './env.ts';
+import type { QueueMember } from './queue-line.ts';
+import { QueueLine } from './queue-line.ts';
+import { sessionFor } from './run-lookup.ts';
+
+/** How often the alarm checks the line while anything waits or runs. */
+const CHECK_MS = 15_000;
+
+export type QueueStatus = { maxRunning: number; running: QueueMember[]; waiting: QueueMember[] };
+
+export function queueFor(env: Env) {
+  return env.RUN_QUEUE.get(env.RUN_QUEUE.idFromName('queue'));
+}
+
+export class RunQueue extends DurableObject<Env> {
+  private readonly line: QueueLine;
+  /** The place each waiting run was last told, so only changes are sent. Memory only: after a restart all are told again. */
+  private readonly told = new Map<string, number | null>();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.line = new QueueLine(ctx.storage.sql);
+  }
+
+  /**
+   * Puts a run in line and starts whatever fits. `caller` is the run asking for itself: it is told
+   * whether it may start rather than called back. Other runs that fit are started here.
+   */
+  async admit(runId: string, provider: string | null, limit: number | null, front: boolean, caller: boolean): Promise<{ started: boolean; position: number | null }> {
+    this.line.admit(runId, provider, limit, front, Date.now());
+    const started = await this.pump(caller ? runId : null);
+    return { started: started.includes(runId), position: this.line.member(runId)?.position ?? null };
+  }
+
+  /** The run stopped using its slot: paused for a person (`ended` false) or finished. */
+  async release(runId: string, ended: boolean): Promise<void> {
+    this.line.release(runId, ended);
+    this.told.delete(runId);
+    await this.pump(null);
+  }
+
+  async status(): Promise<QueueStatus> {
+    const members = this.line.members();
+    return { maxRunning: maxRunningRuns(this.env), running: members.filter((m) => m.state === 'running'), waiting: members.filter((m) => m.state === 'waiting') };
+  }
+
+  override async alarm(): Promise<void> {
+    // A slot holder that is no longer running (its release never arrived) gives its slot back.
+    for (const runId of this.line.running()) {
+      const run = await sessionFor(this.env, runId).summary().catch(() => undefined);
+      if (run === undefined) continue;
+      if (run === null) this.line.release(runId, true);
+      else if (run.status !== 'running' && run.status !== 'queued') this.line.release(runId, run.status !== 'paused_for_user_action');
+    }
+    this.told.clear();
+    await this.pump(null);
+  }
+
+  /** Starts every run that fits, then tells the waiting runs their new places. */
+  private async pump(caller: string | null): Promise<string[]> {
+    const started = this.line.take(maxRunningRuns(this.env), Date.now());
+    await Promise.all(
+      started
+        .filter((id) => id !== caller)
+        .map(async (id) => {
+          // A run stopped while it waited (or gone) says no; its slot is freed for the next.
+          const ok = await sessionFor(this.env, id).start().catch((err: unknown) => {
+            console.error(`queue: starting ${id} failed: ${err instanceof Error ? err.message : String(err)}`);
+            return false;
+          });
+          if (!ok) this.line.release(id, true);
+        }),
+    );
+    if (started.some((id) => !this.line.member(id))) return [...started, ...(await this.pump(caller))];
+    this.tellPlaces();
+    if (this.line.busy()) await this.ctx.storage.setAlarm(Date.now() + CHECK_MS);
+    else await this.ctx.storage.deleteAlarm();
+    return started;
+  }
+
+  /** Each waiting run whose place changed hears it, without holding up the pump. */
+  private tellPlaces(): void {
+    for (const member of this.line.members()) {
+      if (member.state !== 'waiting' || this.told.get(member.runId) === member.position) continue;
+      this.told.set(member.runId, member.position);
+      this.ctx.waitUntil(sessionFor(this.env, member.runId).queuePosition(member.position).catch(() => undefined));
+    }
+  }
+}

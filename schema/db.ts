@@ -26,8 +26,12 @@ export const runs = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
     startedAt: integer('started_at'),
     endedAt: integer('ended_at'),
+    /** The batch the run was made in (POST /api/batches), if any. */
+    batchId: text('batch_id'),
   },
   (t) => [
+    // A batch's runs, and the batch list, without a scan.
+    index('runs_batch_idx').on(t.batchId, t.createdAt).where(sql`batch_id IS NOT NULL`),
     // The run list: newest first, optionally filtered by status, paged by (created_at, id).
     index('runs_created_idx').on(t.createdAt, t.id),
     index('runs_status_created_idx').on(t.status, t.createdAt, t.id),
@@ -48,6 +52,8 @@ export const llmCalls = sqliteTable(
     promptTokens: integer('prompt_tokens').notNull(),
     completionTokens: integer('completion_tokens').notNull(),
     latencyMs: integer('latency_ms').notNull(),
+    /** Milliseconds to the first streamed token; null when the call did not stream. */
+    ttftMs: integer('ttft_ms'),
     costUsd: real('cost_usd'),
     errorClass: text('error_class'),
     request: text('request', { mode: 'json' }),

@@ -18,7 +18,7 @@ const modelNameSchema = z
   .max(100, 'must be at most 100 characters')
   .regex(/^[\w.:/@+-]+$/, 'may hold letters, digits and . : / @ + - _ only');
 
-const levelSchema = z
+export const levelSchema = z
   .number({ error: 'must be a whole number' })
   .int('must be a whole number')
   .min(0, 'must be 0 or more')

@@ -5,11 +5,14 @@ import { Hono } from 'hono';
 import { requireAccess } from './auth.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
+import { batchRoutes } from './routes/batches.ts';
+import { boardRoutes } from './routes/board.ts';
 import { onError, onNotFound } from './errors.ts';
 import { healthRoutes } from './routes/health.ts';
 import { llmCallRoutes } from './routes/llm-calls.ts';
 import { modelRoutes } from './routes/models.ts';
 import { openApiRoutes } from './routes/openapi.ts';
+import { queueRoutes } from './routes/queue.ts';
 import { runRoutes } from './routes/runs.ts';
 
 export const app = new Hono<{ Bindings: Env }>()
@@ -21,6 +24,9 @@ export const app = new Hono<{ Bindings: Env }>()
   .route('/api/runs', artifactRoutes)
   .route('/api/models', modelRoutes)
   .route('/api/analytics', analyticsRoutes)
+  .route('/api/batches', batchRoutes)
+  .route('/api/board', boardRoutes)
+  .route('/api/queue', queueRoutes)
   .route('/api/openapi.json', openApiRoutes)
   .onError(onError)
   .notFound(onNotFound);

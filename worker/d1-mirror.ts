@@ -35,6 +35,7 @@ export function rowsOf(events: readonly RunEvent[], traces: ReadonlyMap<string, 
         promptTokens: event.promptTokens,
         completionTokens: event.completionTokens,
         latencyMs: event.latencyMs,
+        ttftMs: event.ttftMs ?? null,
         costUsd: event.costUsd,
         errorClass: event.errorClass,
         request: trace?.request ?? null,
@@ -93,6 +94,7 @@ export async function sendToD1(env: Env, run: RunSummary, loop: LoopState, rows:
     updatedAt: Date.parse(run.updatedAt),
     startedAt: run.startedAt ? Date.parse(run.startedAt) : null,
     endedAt: run.endedAt ? Date.parse(run.endedAt) : null,
+    batchId: run.config.batchId ?? null,
   };
   const { id: _id, createdAt: _createdAt, ...changes } = row;
   // D1 binds at most 100 parameters per statement; chunk the inserts to stay under it.

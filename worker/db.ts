@@ -2,8 +2,9 @@
 import { and, asc, count, desc, eq, isNotNull, lt, lte, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import { llmCalls, runs } from '../schema/db.ts';
+import type { BatchList } from '../schema/board.ts';
 import type { RunList, RunListItem, RunStatus } from '../schema/run.ts';
-import { runConfigFieldsSchema } from '../schema/run.ts';
+import { FINAL_STATUSES, runConfigFieldsSchema } from '../schema/run.ts';
 import { runTimes } from './run-times.ts';
 
 /** A drizzle client over the D1 binding. */
@@ -43,6 +44,24 @@ export async function listRuns(env: Env, query: { status?: RunStatus; limit: num
   return { runs: page.map(toListItem), nextCursor: rows.length > query.limit && last ? `${last.createdAt}:${last.id}` : null };
 }
 
+/** A batch's runs, oldest first. */
+export async function listBatchRuns(env: Env, batchId: string): Promise<RunListItem[]> {
+  const rows = await database(env).select().from(runs).where(eq(runs.batchId, batchId)).orderBy(asc(runs.createdAt), asc(runs.id));
+  return rows.map(toListItem);
+}
+
+/** The newest batches first, each with its run count, how many have ended, and its models. */
+export async function listBatches(env: Env, limit = 50): Promise<BatchList> {
+  const final = FINAL_STATUSES.map((s) => `'${s}'`).join(', ');
+  const { results } = await env.DB.prepare(
+    `SELECT batch_id AS id, min(created_at) AS created, count(*) AS runs, sum(status IN (${final})) AS done, group_concat(DISTINCT model) AS models
+     FROM runs WHERE batch_id IS NOT NULL GROUP BY batch_id ORDER BY created DESC LIMIT ?`,
+  )
+    .bind(limit)
+    .all<{ id: string; created: number; runs: number; done: number; models: string }>();
+  return { batches: results.map((r) => ({ id: r.id, createdAt: new Date(r.created).toISOString(), runs: r.runs, done: r.done, models: r.models.split(',') })) };
+}
+
 function toListItem(row: typeof runs.$inferSelect): RunListItem {
   return {
     id: row.id,
@@ -53,6 +72,7 @@ function toListItem(row: typeof runs.$inferSelect): RunListItem {
       model: row.model,
       maxRetries: row.maxRetries,
       budget: row.budget,
+      ...(row.batchId ? { batchId: row.batchId } : {}),
     }),
     status: row.status as RunStatus,
     currentLevel: row.currentLevel,

@@ -20,6 +20,8 @@ import { llmCallDetailSchema, modelListSchema, runEventSchema } from '../schema/
 import { createRunBodySchema, eventsQuerySchema, runActionSchema, runListQuerySchema, runListSchema, runSummarySchema } from '../schema/run.ts';
 import { timelineSchema } from '../schema/timeline.ts';
 import { artifactsQuerySchema, verificationResponseSchema } from '../schema/artifacts.ts';
+import { batchListSchema, batchSchema, boardQuerySchema, boardSchema, createBatchSchema } from '../schema/board.ts';
+import { queueStatusSchema } from '../schema/queue.ts';
 
 type Json = Record<string, unknown>;
 type Io = 'input' | 'output';
@@ -57,6 +59,7 @@ function query(schema: z.ZodObject): Json[] {
 }
 
 const runId = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^run_[0-9a-z]{20,40}$' } };
+const batchId = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^batch_[0-9a-z]{20,40}$' } };
 const callId = { name: 'callId', in: 'path', required: true, schema: { type: 'string' } };
 const common = { '401': error('API_TOKEN is set and the request did not carry it'), '403': error('Not this machine\'s own client (no API_TOKEN set)') };
 
@@ -158,6 +161,23 @@ function buildDocument(): Json {
     },
     '/api/analytics/series': {
       get: { summary: 'Runs, calls, errors, tokens, cost and latency per hour or day', parameters: query(seriesQuerySchema), responses: { '200': json(component('AnalyticsSeries', analyticsSeriesSchema), 'Points in time order'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },
+    },
+    '/api/batches': {
+      get: { summary: 'Batches, newest first', responses: { '200': json(component('BatchList', batchListSchema), 'The batches'), '503': error('D1 did not answer'), ...common } },
+      post: {
+        summary: 'Start a batch: each model on the same levels, `repeats` times',
+        requestBody: { required: true, content: { 'application/json': { schema: component('CreateBatch', createBatchSchema, 'input') } } },
+        responses: { '201': json(component('Batch', batchSchema), 'The batch and its runs, queued'), '400': error('Bad batch, level range or model'), '413': error('Body over 64 KiB'), '503': error('The proxy could not list its models, or D1 did not answer'), ...common },
+      },
+    },
+    '/api/batches/{id}': {
+      get: { summary: 'A batch: its runs, their progress and places in the queue', parameters: [batchId], responses: { '200': json({ $ref: '#/components/schemas/Batch' }, 'The batch'), '404': error('No such batch'), '503': error('D1 did not answer'), ...common } },
+    },
+    '/api/board': {
+      get: { summary: 'Models × levels: solved alone, after help, not solved; per model totals and spread', parameters: query(boardQuerySchema), responses: { '200': json(component('Board', boardSchema), 'The board'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },
+    },
+    '/api/queue': {
+      get: { summary: 'Runs holding a slot, and the line behind them in order', responses: { '200': json(component('QueueStatus', queueStatusSchema), 'The queue'), ...common } },
     },
     '/api/models': { get: { summary: 'Models a run can use', responses: { '200': json(component('ModelList', modelListSchema), 'The models'), '503': error('The proxy did not answer'), ...common } } },
   };

@@ -1,17 +1,9 @@
 // The run queue's line, in the scheduler's SQLite: every run it knows, waiting for a slot, holding
 // one, or idle (paused for a person, so holding none). Synchronous, so a decision to start runs is
 // made and written in one piece and two pumps can never hand out the same slot.
+import type { QueueMember } from '../schema/queue.ts';
 
-export type QueueMember = {
-  runId: string;
-  provider: string;
-  /** The provider's concurrency limit; null: only the global one. */
-  limit: number | null;
-  state: 'waiting' | 'running' | 'idle';
-  /** 1 is next; null unless waiting. */
-  position: number | null;
-  since: number;
-};
+export type { QueueMember };
 
 type MemberRow = { run_id: string; provider: string; max_concurrent: number | null; state: QueueMember['state']; since: number };
 

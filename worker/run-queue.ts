@@ -5,14 +5,12 @@
 // also checks that every slot holder still runs, in case a release was lost on the way.
 import { DurableObject } from 'cloudflare:workers';
 import { maxRunningRuns } from './env.ts';
-import type { QueueMember } from './queue-line.ts';
+import type { QueueStatus } from '../schema/queue.ts';
 import { QueueLine } from './queue-line.ts';
 import { sessionFor } from './run-lookup.ts';
 
 /** How often the alarm checks the line while anything waits or runs. */
 const CHECK_MS = 15_000;
-
-export type QueueStatus = { maxRunning: number; running: QueueMember[]; waiting: QueueMember[] };
 
 export function queueFor(env: Env) {
   return env.RUN_QUEUE.get(env.RUN_QUEUE.idFromName('queue'));

@@ -24,6 +24,7 @@ export type CallSettings = {
 
 type Completion = OpenAI.Chat.Completions.ChatCompletion;
 type Request = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+type StreamingRequest = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 /** Where a call's text goes while it is written. */
 export type TextSink = (text: string) => void;
 type Parsed<T> = { ok: true; value: T } | { ok: false; errorClass: LlmErrorClass; message: string };
@@ -79,8 +80,10 @@ export class OpenAiModel implements AgentModel {
     live?: TextSink,
   ): Promise<ModelAnswer<T>> {
     const calls: CallReport[] = [];
+    // The request as it was sent (streaming adds its fields), so the record matches what the endpoint got.
+    let sent: Request | StreamingRequest = request;
     const report = (fields: Partial<CallReport> & Pick<CallReport, 'latencyMs' | 'errorClass' | 'response'>): void => {
-      calls.push({ stage, promptTokens: 0, completionTokens: 0, costUsd: null, ttftMs: null, request, ...fields });
+      calls.push({ stage, promptTokens: 0, completionTokens: 0, costUsd: null, ttftMs: null, request: sent, ...fields });
     };
     if (!this.client) {
       report({ latencyMs: 0, errorClass: 'missing_key', response: null });
@@ -91,7 +94,7 @@ export class OpenAiModel implements AgentModel {
       const started = performance.now();
       let failure: ClassifiedError;
       try {
-        const { completion, ttftMs } = await this.complete(this.client, request, signal, started, live);
+        const { completion, ttftMs } = await this.complete(this.client, request, signal, started, live, (r) => (sent = r));
         const parsed = parse(completion);
         const promptTokens = completion.usage?.prompt_tokens ?? 0;
         const completionTokens = completion.usage?.completion_tokens ?? 0;
@@ -127,10 +130,19 @@ export class OpenAiModel implements AgentModel {
    * One request, streamed when the endpoint streams. A refusal of `stream` (HTTP 400/422 naming it) or an answer
    * that is not a stream turns streaming off for this model and asks again plainly, once.
    */
-  private async complete(client: OpenAI, request: Request, signal: AbortSignal, started: number, live?: TextSink): Promise<{ completion: Completion; ttftMs: number | null }> {
+  private async complete(
+    client: OpenAI,
+    request: Request,
+    signal: AbortSignal,
+    started: number,
+    live: TextSink | undefined,
+    sending: (request: Request | StreamingRequest) => void,
+  ): Promise<{ completion: Completion; ttftMs: number | null }> {
     if (this.streaming) {
       try {
-        const stream = await client.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal });
+        const streaming: StreamingRequest = { ...request, stream: true, stream_options: { include_usage: true } };
+        sending(streaming);
+        const stream = await client.chat.completions.create(streaming, { signal });
         const streamed = await readChatStream(stream, started, live);
         if (streamed.chunks > 0) return { completion: streamed.completion, ttftMs: streamed.ttftMs };
       } catch (err) {
@@ -141,6 +153,7 @@ export class OpenAiModel implements AgentModel {
       console.warn(`ssh-proxy: ${this.provider.baseUrl} did not stream ${this.remote}; calling it without streaming from now on`);
       this.streaming = false;
     }
+    sending(request);
     const completion = await client.chat.completions.create(request, { signal });
     const text = completion.choices?.[0]?.message?.content;
     if (text) live?.(text);

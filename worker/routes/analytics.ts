@@ -24,7 +24,7 @@ function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
 const filters = (c: Context): AnalyticsQuery => parseQuery(c, analyticsQuerySchema);
 
 /** Runs a query against D1, turning its failure into a 503 that says so. */
-function fromD1<T>(work: Promise<T>): Promise<T> {
+export function fromD1<T>(work: Promise<T>): Promise<T> {
   return work.catch((err: unknown) => {
     throw new ApiError(503, 'd1_unavailable', `the run index (D1) did not answer: ${errorText(err)}; try again shortly`);
   });

@@ -1,0 +1,109 @@
+// Shapes of the head-to-head board and of batches: several models on the same levels, side by side.
+import { z } from 'zod';
+import { targetSchema } from './levels.ts';
+import { batchIdSchema, levelSchema, onPauseSchema, runConfigFieldsSchema, runListItemSchema, runStatusSchema } from './run.ts';
+
+/** ?batch=&target=&from=&to= — every field optional. */
+export const boardQuerySchema = z.strictObject({
+  batch: batchIdSchema.optional(),
+  target: targetSchema.optional(),
+  from: z.iso.datetime({ error: 'must be an ISO 8601 time such as 2026-11-01T00:00:00Z' }).optional(),
+  to: z.iso.datetime({ error: 'must be an ISO 8601 time such as 2026-11-30T00:00:00Z' }).optional(),
+});
+export type BoardQuery = z.infer<typeof boardQuerySchema>;
+
+/** One model at one level, over the runs that reached it. */
+export const boardCellSchema = z.object({
+  model: z.string(),
+  level: z.number().int(),
+  /** Runs that reached the level. */
+  runs: z.number().int(),
+  /** Solved with no hint or password from a person (the agent, or its final attempt). */
+  alone: z.number().int(),
+  /** Solved after a person gave a hint or the password at this level. */
+  helped: z.number().int(),
+  notSolved: z.number().int(),
+});
+export type BoardCell = z.infer<typeof boardCellSchema>;
+
+/** The spread of one figure across a model's runs (its repeats). */
+const spreadSchema = z.object({
+  mean: z.number(),
+  /** Sample standard deviation; 0 for a single run. */
+  sd: z.number(),
+  /** Standard error of the mean (sd / √n): the ± the board shows. */
+  stderr: z.number(),
+  min: z.number(),
+  max: z.number(),
+});
+
+/** One model's row of the board. */
+export const boardModelSchema = z.object({
+  model: z.string(),
+  runs: z.number().int(),
+  /** The highest level any of its runs reached. */
+  highestLevel: z.number().int().nullable(),
+  levelsSolved: z.number().int(),
+  levelsSolvedAlone: z.number().int(),
+  commands: z.number().int(),
+  tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),
+  costUsd: z.number(),
+  /** costUsd / levelsSolved; null when it solved none. */
+  costPerLevelSolved: z.number().nullable(),
+  /** Summed over its runs, from start to end (or to now, for one still going). */
+  wallTimeMs: z.number(),
+  /** Levels solved per run, across its runs. */
+  levelsSolvedPerRun: spreadSchema,
+  /** Cost per run, across its runs. */
+  costPerRun: spreadSchema,
+});
+export type BoardModel = z.infer<typeof boardModelSchema>;
+
+/** GET /api/board */
+export const boardSchema = z.object({
+  models: z.array(boardModelSchema),
+  cells: z.array(boardCellSchema),
+  /** The levels the cells cover, lowest first. */
+  levels: z.array(z.number().int()),
+});
+export type Board = z.infer<typeof boardSchema>;
+
+const modelListSchema = z
+  .array(z.string().trim().min(1, 'name a model').max(100))
+  .min(1, 'list at least one model')
+  .max(20, 'at most 20 models')
+  .refine((models) => new Set(models).size === models.length, 'lists a model twice; use repeats to run one model more than once');
+
+/** POST /api/batches: the same levels for several models, each run `repeats` times. */
+export const createBatchSchema = z
+  .strictObject({
+    models: modelListSchema,
+    target: targetSchema.default('practice'),
+    startLevel: levelSchema.default(0),
+    endLevel: levelSchema.default(5),
+    maxRetries: runConfigFieldsSchema.shape.maxRetries,
+    budget: runConfigFieldsSchema.shape.budget,
+    finalAttempt: runConfigFieldsSchema.shape.finalAttempt,
+    repeats: z.number().int('must be a whole number').min(1, 'must be at least 1').max(20, 'must be at most 20').default(1),
+    /** Hands-off ("stop", the default: a pause ends the run) or "wait" for a person. */
+    onPause: onPauseSchema.default('stop'),
+  })
+  .refine((b) => b.models.length * b.repeats <= 200, { path: ['repeats'], message: 'a batch makes at most 200 runs (models × repeats)' });
+export type CreateBatch = z.infer<typeof createBatchSchema>;
+
+/** A batch and its runs, newest run last. */
+export const batchSchema = z.object({
+  id: batchIdSchema,
+  createdAt: z.iso.datetime(),
+  models: z.array(z.string()),
+  config: z.object({ target: targetSchema, startLevel: z.number().int(), endLevel: z.number().int(), maxRetries: z.number().int(), budget: z.number().int(), onPause: onPauseSchema }),
+  progress: z.object({ total: z.number().int(), byStatus: z.partialRecord(runStatusSchema, z.number().int()), done: z.number().int() }),
+  runs: z.array(runListItemSchema.extend({ queuePosition: z.number().int().nullable() })),
+});
+export type Batch = z.infer<typeof batchSchema>;
+
+/** GET /api/batches: the newest first. */
+export const batchListSchema = z.object({
+  batches: z.array(z.object({ id: batchIdSchema, createdAt: z.iso.datetime(), runs: z.number().int(), done: z.number().int(), models: z.array(z.string()) })),
+});
+export type BatchList = z.infer<typeof batchListSchema>;

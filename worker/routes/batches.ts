@@ -1,0 +1,87 @@
+// /api/batches: several models on the same levels, each run `repeats` times, grouped. Every config
+// of a batch is checked before the first run is made, so a bad batch is refused whole.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { batchSchema, createBatchSchema } from '../../schema/board.ts';
+import type { Batch, BatchList } from '../../schema/board.ts';
+import { describeIssues, issueList } from '../../schema/issues.ts';
+import type { ModelInfo } from '../../schema/protocol.ts';
+import type { RunConfig, RunStatus } from '../../schema/run.ts';
+import { batchIdSchema, BASELINE_MODEL, FINAL_STATUSES, runConfigSchema } from '../../schema/run.ts';
+import { listBatchRuns, listBatches } from '../db.ts';
+import { ApiError, methodNotAllowed } from '../errors.ts';
+import { fromD1 } from './analytics.ts';
+import { checkModel, offeredModels } from '../proxy-models.ts';
+import { newBatchId } from '../run-id.ts';
+import { launchRun } from '../run-launch.ts';
+import { sessionFor } from '../run-lookup.ts';
+import { queueFor } from '../run-queue.ts';
+import { readJson } from '../validate.ts';
+
+function unknownBatch(id: string): ApiError {
+  return new ApiError(404, 'batch_not_found', `no batch with id "${id.slice(0, 80)}"; list batches with GET /api/batches`);
+}
+
+export const batchRoutes = new Hono<{ Bindings: Env }>()
+  .post('/', async (c) => {
+    const body = await readJson(c, createBatchSchema);
+    const id = newBatchId();
+    const configs: RunConfig[] = body.models.map((model) => {
+      const parsed = runConfigSchema.safeParse({
+        target: body.target,
+        startLevel: body.startLevel,
+        endLevel: body.endLevel,
+        model,
+        maxRetries: body.maxRetries,
+        budget: body.budget,
+        ...(body.finalAttempt !== undefined ? { finalAttempt: body.finalAttempt } : {}),
+        onPause: body.onPause,
+        batchId: id,
+      });
+      if (!parsed.success) throw new ApiError(400, 'invalid_input', `the batch is invalid for ${model}: ${describeIssues(parsed.error)}`, issueList(parsed.error));
+      return parsed.data;
+    });
+    // One question to the proxy for the whole batch; every model must be offered and usable now.
+    const listed: ModelInfo[] | undefined = body.models.some((m) => m !== BASELINE_MODEL) ? await offeredModels(c.env) : undefined;
+    const infos = await Promise.all(configs.map((config) => checkModel(c.env, config, listed)));
+    // Repeat by repeat, so the queue starts the models side by side and none gets a head start.
+    for (let repeat = 0; repeat < body.repeats; repeat++) {
+      for (const [i, config] of configs.entries()) await launchRun(c.env, config, infos[i] ?? null);
+    }
+    return c.json(await batchOf(c, id), 201);
+  })
+  .get('/', async (c) => c.json((await fromD1(listBatches(c.env))) satisfies BatchList))
+  .all('/', methodNotAllowed(['GET', 'POST']))
+  .get('/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!batchIdSchema.safeParse(id).success) throw unknownBatch(id);
+    return c.json(await batchOf(c, id));
+  })
+  .all('/:id', methodNotAllowed(['GET']));
+
+/** A batch from the index, its runs' places in the queue, and its onPause from a run's own config. */
+async function batchOf(c: Context<{ Bindings: Env }>, id: string): Promise<Batch> {
+  const runs = await fromD1(listBatchRuns(c.env, id));
+  const first = runs[0];
+  if (!first) throw unknownBatch(id);
+  const [queue, own] = await Promise.all([queueFor(c.env).status(), sessionFor(c.env, first.id).summary()]);
+  const places = new Map(queue.waiting.map((m) => [m.runId, m.position]));
+  const byStatus: Partial<Record<RunStatus, number>> = {};
+  for (const run of runs) byStatus[run.status] = (byStatus[run.status] ?? 0) + 1;
+  const batch: Batch = {
+    id,
+    createdAt: first.createdAt,
+    models: [...new Set(runs.map((r) => r.config.model))],
+    config: {
+      target: first.config.target,
+      startLevel: first.config.startLevel,
+      endLevel: first.config.endLevel,
+      maxRetries: first.config.maxRetries,
+      budget: first.config.budget,
+      onPause: own?.config.onPause ?? 'wait',
+    },
+    progress: { total: runs.length, byStatus, done: runs.filter((r) => FINAL_STATUSES.includes(r.status)).length },
+    runs: runs.map((run) => ({ ...run, queuePosition: places.get(run.id) ?? null })),
+  };
+  return batchSchema.parse(batch);
+}

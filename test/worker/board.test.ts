@@ -1,0 +1,87 @@
+// GET /api/board against a fixture whose every figure was worked out by hand: the cells (solved
+// alone, after help, not solved), each model's totals, and the spread across its runs.
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { boardSchema } from '../../schema/board.ts';
+import { call } from './http.ts';
+
+const BATCH = 'batch_fixture00000000000000000';
+
+// id, model, levels solved, cost, prompt, completion, started, ended
+const RUNS: [string, string, number, number, number, number, number, number][] = [
+  ['run_fixture0000000000000000001', 'fixture-a', 3, 0.3, 1000, 100, 1_000, 61_000],
+  ['run_fixture0000000000000000002', 'fixture-a', 1, 0.1, 500, 50, 2_000, 32_000],
+  ['run_fixture0000000000000000003', 'fixture-b', 2, 0, 0, 0, 3_000, 13_000],
+];
+// run, level, solved, helped, commands
+const LEVELS: [number, number, boolean, boolean, number][] = [
+  [0, 0, true, false, 2],
+  [0, 1, true, false, 3],
+  [0, 2, true, true, 4],
+  [0, 3, false, false, 5],
+  [1, 0, true, false, 1],
+  [1, 1, false, false, 6],
+  [2, 0, true, false, 2],
+  [2, 1, true, true, 2],
+];
+
+beforeAll(async () => {
+  const statements = RUNS.map(([id, model, solved, cost, prompt, completion, started, ended]) =>
+    env.DB.prepare(
+      `INSERT INTO runs (id, status, target, model, start_level, end_level, max_retries, budget, current_level, levels_solved, prompt_tokens, completion_tokens, cost_usd, created_at, updated_at, started_at, ended_at, batch_id)
+       VALUES (?, 'stopped', 'practice', ?, 0, 5, 3, 15, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).bind(id, model, solved, prompt, completion, cost, started, ended, started, ended, BATCH),
+  );
+  for (const [run, level, solved, helped, commands] of LEVELS) {
+    const [id, model, , , , , started] = RUNS[run]!;
+    statements.push(
+      env.DB.prepare(
+        `INSERT INTO run_levels (run_id, level, model, target, started_at, ended_at, attempts, retries, pauses, solved, helped, pause_reasons, commands, prompt_tokens, completion_tokens, cost_usd)
+         VALUES (?, ?, ?, 'practice', ?, NULL, 1, 0, 0, ?, ?, '{}', ?, 0, 0, 0)`,
+      ).bind(id, level, model, started, solved ? 1 : 0, helped ? 1 : 0, commands),
+    );
+  }
+  await env.DB.batch(statements);
+});
+
+describe('GET /api/board', () => {
+  it('gives the hand-worked figures of the fixture', async () => {
+    const response = await call(`/api/board?batch=${BATCH}`);
+    expect(response.status).toBe(200);
+    const board = boardSchema.parse(await response.json());
+    expect(board.levels).toEqual([0, 1, 2, 3]);
+    expect(board.cells).toEqual([
+      { model: 'fixture-a', level: 0, runs: 2, alone: 2, helped: 0, notSolved: 0 },
+      { model: 'fixture-a', level: 1, runs: 2, alone: 1, helped: 0, notSolved: 1 },
+      { model: 'fixture-a', level: 2, runs: 1, alone: 0, helped: 1, notSolved: 0 },
+      { model: 'fixture-a', level: 3, runs: 1, alone: 0, helped: 0, notSolved: 1 },
+      { model: 'fixture-b', level: 0, runs: 1, alone: 1, helped: 0, notSolved: 0 },
+      { model: 'fixture-b', level: 1, runs: 1, alone: 0, helped: 1, notSolved: 0 },
+    ]);
+    const [a, b] = board.models;
+    // fixture-a solves 1.5 levels alone per run, fixture-b 1: a ranks first.
+    expect(a).toMatchObject({
+      model: 'fixture-a', runs: 2, highestLevel: 3, levelsSolved: 4, levelsSolvedAlone: 3, commands: 21,
+      tokens: { prompt: 1500, completion: 150 }, wallTimeMs: 90_000,
+    });
+    expect(a!.costUsd).toBeCloseTo(0.4, 10);
+    expect(a!.costPerLevelSolved).toBeCloseTo(0.1, 10);
+    // Levels solved per run: 3 and 1 → mean 2, sd √2, stderr √2/√2 = 1.
+    expect(a!.levelsSolvedPerRun.mean).toBe(2);
+    expect(a!.levelsSolvedPerRun.sd).toBeCloseTo(Math.SQRT2, 10);
+    expect(a!.levelsSolvedPerRun.stderr).toBeCloseTo(1, 10);
+    expect([a!.levelsSolvedPerRun.min, a!.levelsSolvedPerRun.max]).toEqual([1, 3]);
+    expect(a!.costPerRun.mean).toBeCloseTo(0.2, 10);
+    expect(a!.costPerRun.sd).toBeCloseTo(Math.sqrt(0.02), 10);
+    expect(b).toMatchObject({ model: 'fixture-b', runs: 1, highestLevel: 1, levelsSolved: 2, levelsSolvedAlone: 1, commands: 4, costUsd: 0, costPerLevelSolved: 0, wallTimeMs: 10_000 });
+    expect(b!.levelsSolvedPerRun).toEqual({ mean: 2, sd: 0, stderr: 0, min: 2, max: 2 });
+  });
+
+  it('filters: another target has none of these runs, and a bad query is a 400 naming the field', async () => {
+    const other = boardSchema.parse(await (await call(`/api/board?batch=${BATCH}&target=bandit`)).json());
+    expect(other).toEqual({ models: [], cells: [], levels: [] });
+    const bad = await call('/api/board?batch=nope');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/batch/);
+  });
+});

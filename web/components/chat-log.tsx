@@ -3,16 +3,16 @@
 // changes, lessons, hints, errors and pauses. Scheduling detail (graph nodes, model call stats) stays
 // out; the counters and the terminal cover it.
 import type { ReactNode } from 'react';
-import type { RunEvent } from '../../schema/protocol.ts';
+import type { LiveText, RunEvent } from '../../schema/protocol.ts';
 import { pauseReasonText, STATUS_LABELS } from '../lib/format.ts';
 import { useStickToBottom } from '../lib/use-stick-to-bottom.ts';
 
 const HIDDEN: ReadonlySet<RunEvent['type']> = new Set(['node', 'llm_call', 'run_created']);
 const SHORT_OUTPUT_LINES = 6;
 
-export function ChatLog({ events }: { events: readonly RunEvent[] }) {
+export function ChatLog({ events, live = null }: { events: readonly RunEvent[]; live?: LiveText | null }) {
   const visible = events.filter((e) => !HIDDEN.has(e.type));
-  const ref = useStickToBottom<HTMLOListElement>(visible.length);
+  const ref = useStickToBottom<HTMLOListElement>(visible.length + (live?.text.length ?? 0));
   return (
     <section className="chat panel" aria-labelledby="chat-title">
       <h2 id="chat-title">Agent</h2>
@@ -23,6 +23,11 @@ export function ChatLog({ events }: { events: readonly RunEvent[] }) {
             <Entry event={event} />
           </li>
         ))}
+        {live && (
+          <li className="entry entry-live" data-live="true" aria-busy="true">
+            <p><span className="tag">{live.stage === 'final' ? 'final attempt' : 'thinking'}</span> {live.text}<span className="cursor" aria-hidden="true">▍</span></p>
+          </li>
+        )}
       </ol>
     </section>
   );

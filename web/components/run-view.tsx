@@ -70,6 +70,7 @@ export function RunView({ runId }: { runId: string | null }) {
         </h1>
         <div className="run-header-status">
           {run && <StatusBadge status={run.status} />}
+          {run?.status === 'queued' && view.queuePosition !== null && <span className="muted" data-queue-position={view.queuePosition}>#{view.queuePosition} in the queue</span>}
           <ConnectionIndicator connection={connection} />
         </div>
         {run && (
@@ -92,7 +93,7 @@ export function RunView({ runId }: { runId: string | null }) {
       <RunCounters view={view} />
       {run && <LevelStrip from={run.config.startLevel} to={run.config.endLevel} current={view.currentLevel} solved={view.solved} />}
       <div className="run-columns">
-        <ChatLog events={view.events} />
+        <ChatLog events={view.events} live={view.live} />
         <TerminalPane events={view.events} />
       </div>
       {runId && <TerminalReplay runId={runId} />}

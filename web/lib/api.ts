@@ -9,6 +9,8 @@ import type { LlmCallDetail, ModelInfo } from '../../schema/protocol.ts';
 import { runListSchema, runSummarySchema } from '../../schema/run.ts';
 import { handOffToken, TOKEN_KEY } from './token-handoff.ts';
 import { verificationResponseSchema } from '../../schema/artifacts.ts';
+import { batchListSchema, batchSchema, boardSchema } from '../../schema/board.ts';
+import type { Batch, BatchList, Board, BoardQuery, CreateBatch } from '../../schema/board.ts';
 import type { VerificationResponse } from '../../schema/artifacts.ts';
 import type { RunAction, RunConfig, RunList, RunStatus, RunSummary } from '../../schema/run.ts';
 
@@ -161,4 +163,23 @@ export function startVerification(runId: string): Promise<RunSummary> {
 /** GET /api/runs/:id/verification */
 export function fetchVerification(runId: string, signal?: AbortSignal): Promise<VerificationResponse> {
   return request(`/api/runs/${runId}/verification`, verificationResponseSchema, { signal });
+}
+
+/** GET /api/board with the filters that are set. */
+export function fetchBoard(query: BoardQuery, signal?: AbortSignal): Promise<Board> {
+  const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => Boolean(e[1])));
+  return request(`/api/board${params.size ? `?${params}` : ''}`, boardSchema, { signal });
+}
+
+/** POST /api/batches */
+export function createBatch(body: Partial<CreateBatch> & { models: string[] }): Promise<Batch> {
+  return request('/api/batches', batchSchema, { method: 'POST', body: JSON.stringify(body) });
+}
+
+export function fetchBatch(id: string, signal?: AbortSignal): Promise<Batch> {
+  return request(`/api/batches/${encodeURIComponent(id)}`, batchSchema, { signal });
+}
+
+export function listBatches(signal?: AbortSignal): Promise<BatchList> {
+  return request('/api/batches', batchListSchema, { signal });
 }

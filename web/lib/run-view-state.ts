@@ -1,6 +1,6 @@
 // What the run page shows, folded from the snapshot and the event log. Pure, so the socket hook
 // stays small and the rules (no duplicates, no gaps, when a pause is open) are testable in Node.
-import type { PendingAction, RunEvent, Snapshot } from '../../schema/protocol.ts';
+import type { LiveText, PendingAction, RunEvent, ServerMessage, Snapshot } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 
 export type RunViewState = {
@@ -18,6 +18,10 @@ export type RunViewState = {
   /** Epoch ms; the clock shows ended − started, or now − started while the run goes on. */
   startedAt: number | null;
   endedAt: number | null;
+  /** The model call being written right now, as far as it has come (live only, never in the log). */
+  live: LiveText | null;
+  /** The run's place in the queue while it waits for a slot. */
+  queuePosition: number | null;
 };
 
 export const initialViewState: RunViewState = {
@@ -32,6 +36,8 @@ export const initialViewState: RunViewState = {
   costUsd: 0,
   startedAt: null,
   endedAt: null,
+  live: null,
+  queuePosition: null,
 };
 
 const ms = (iso: string | null): number | null => (iso ? Date.parse(iso) : null);
@@ -46,7 +52,15 @@ export function applySnapshot(state: RunViewState, snapshot: Snapshot): RunViewS
     currentLevel: state.events.length ? state.currentLevel : run.currentLevel,
     startedAt: ms(run.startedAt),
     endedAt: ms(run.endedAt),
+    live: snapshot.live ?? null,
+    queuePosition: snapshot.queuePosition ?? null,
   };
+}
+
+/** A piece of the call being written is added to it; a new call (level or stage) starts afresh. */
+export function applyLive(state: RunViewState, delta: Extract<ServerMessage, { type: 'thinking_delta' }>): RunViewState {
+  const same = state.live && state.live.level === delta.level && state.live.stage === delta.stage;
+  return { ...state, live: { level: delta.level, stage: delta.stage, text: (same ? state.live!.text : '') + delta.text } };
 }
 
 /**
@@ -68,15 +82,19 @@ function fold(state: RunViewState, event: RunEvent): RunViewState {
   switch (event.type) {
     case 'status_changed': {
       const startedAt = state.startedAt ?? (event.to === 'running' ? Date.parse(event.ts) : null);
-      return { ...state, run: run && { ...run, status: event.to }, startedAt, pending: event.to === 'paused_for_user_action' ? state.pending : null };
+      const queuePosition = event.to === 'queued' ? state.queuePosition : null;
+      return { ...state, run: run && { ...run, status: event.to }, startedAt, queuePosition, pending: event.to === 'paused_for_user_action' ? state.pending : null };
     }
     case 'level_started':
       return { ...state, currentLevel: event.level };
+    // The call's stored thinking has arrived: the live text it grew from is done.
+    case 'thinking':
+      return { ...state, live: null };
     case 'level_complete':
       // The page always replays from seq 1, so the solved list is complete without the snapshot's count.
       return { ...state, currentLevel: event.nextLevel, solved: state.solved.includes(event.level) ? state.solved : [...state.solved, event.level] };
     case 'llm_call':
-      return { ...state, promptTokens: state.promptTokens + event.promptTokens, completionTokens: state.completionTokens + event.completionTokens, costUsd: state.costUsd + (event.costUsd ?? 0) };
+      return { ...state, live: null, promptTokens: state.promptTokens + event.promptTokens, completionTokens: state.completionTokens + event.completionTokens, costUsd: state.costUsd + (event.costUsd ?? 0) };
     case 'user_action_required': {
       const { reason, level, retryCount, maxRetries, lastError, lessons } = event;
       return { ...state, pending: { reason, level, retryCount, maxRetries, lastError, lessons } };

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { eventsOf, serverMessageSchema, WS_SUBPROTOCOL } from '../../schema/protocol.ts';
 import { apiToken } from './api.ts';
-import { applyEvents, applySnapshot, initialViewState } from './run-view-state.ts';
+import { applyEvents, applyLive, applySnapshot, initialViewState } from './run-view-state.ts';
 import type { RunViewState } from './run-view-state.ts';
 
 export type Connection = 'connecting' | 'live' | 'reconnecting';
@@ -54,6 +54,10 @@ export function useRunSocket(runId: string | null): { view: RunViewState; connec
           update(applySnapshot(latest.current, msg));
         } else if (msg.type === 'error') {
           setNotice(msg.message);
+        } else if (msg.type === 'thinking_delta') {
+          update(applyLive(latest.current, msg));
+        } else if (msg.type === 'queue') {
+          update({ ...latest.current, queuePosition: msg.position });
         } else {
           const { state, gap } = applyEvents(latest.current, eventsOf(msg));
           update(state);

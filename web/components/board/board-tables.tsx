@@ -1,0 +1,79 @@
+// The board's two tables: one row per model (ranked by levels solved alone per run), and the
+// models × levels matrix where each cell says how many runs solved it alone, after help, or not.
+import type { Board, BoardCell } from '../../../schema/board.ts';
+import { formatCost, formatDuration } from '../../lib/format.ts';
+
+const num = (n: number, digits = 1) => (Number.isInteger(n) ? String(n) : n.toFixed(digits));
+
+export function ModelBoard({ board }: { board: Board }) {
+  if (board.models.length === 0) return <p className="muted">No runs match these filters yet.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="board-models">
+        <caption className="sr-only">One row per model, best first</caption>
+        <thead>
+          <tr>
+            <th scope="col">#</th><th scope="col">Model</th><th scope="col">Runs</th><th scope="col">Levels solved / run</th><th scope="col">Solved alone</th>
+            <th scope="col">Highest level</th><th scope="col">Commands</th><th scope="col">Tokens</th><th scope="col">Cost</th><th scope="col">Cost / level</th><th scope="col">Wall time</th>
+          </tr>
+        </thead>
+        <tbody>
+          {board.models.map((m, i) => (
+            <tr key={m.model} data-model={m.model}>
+              <td>{i + 1}</td>
+              <th scope="row">{m.model}</th>
+              <td>{m.runs}</td>
+              <td title={`min ${m.levelsSolvedPerRun.min}, max ${m.levelsSolvedPerRun.max}, sd ${num(m.levelsSolvedPerRun.sd, 2)}`}>
+                {num(m.levelsSolvedPerRun.mean, 2)} <span className="muted">± {num(m.levelsSolvedPerRun.stderr, 2)}</span>
+              </td>
+              <td>{m.levelsSolvedAlone} <span className="muted">of {m.levelsSolved}</span></td>
+              <td>{m.highestLevel ?? '—'}</td>
+              <td>{m.commands}</td>
+              <td>{(m.tokens.prompt + m.tokens.completion).toLocaleString()}</td>
+              <td>{formatCost(m.costUsd)}</td>
+              <td>{m.costPerLevelSolved === null ? '—' : formatCost(m.costPerLevelSolved)}</td>
+              <td>{formatDuration(m.wallTimeMs)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function LevelMatrix({ board }: { board: Board }) {
+  if (board.cells.length === 0) return null;
+  const cells = new Map(board.cells.map((c) => [`${c.model}:${c.level}`, c]));
+  return (
+    <div className="table-wrap">
+      <table className="board-matrix">
+        <caption className="muted small">Per level: runs that solved it alone ✓, after a person helped ✋, or not ✗.</caption>
+        <thead>
+          <tr>
+            <th scope="col">Model</th>
+            {board.levels.map((l) => <th key={l} scope="col">L{l}</th>)}
+          </tr>
+        </thead>
+        <tbody>
+          {board.models.map((m) => (
+            <tr key={m.model}>
+              <th scope="row">{m.model}</th>
+              {board.levels.map((l) => <Cell key={l} cell={cells.get(`${m.model}:${l}`)} />)}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Cell({ cell }: { cell: BoardCell | undefined }) {
+  if (!cell) return <td className="cell-none" aria-label="not reached">·</td>;
+  const kind = cell.alone === cell.runs ? 'alone' : cell.alone + cell.helped === 0 ? 'failed' : 'mixed';
+  const label = `${cell.alone} alone, ${cell.helped} after help, ${cell.notSolved} not solved, of ${cell.runs}`;
+  return (
+    <td className={`cell-${kind}`} title={label} aria-label={label} data-alone={cell.alone} data-helped={cell.helped} data-not-solved={cell.notSolved}>
+      {cell.alone > 0 && <span>✓{cell.alone}</span>} {cell.helped > 0 && <span>✋{cell.helped}</span>} {cell.notSolved > 0 && <span>✗{cell.notSolved}</span>}
+    </td>
+  );
+}

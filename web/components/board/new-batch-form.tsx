@@ -1,0 +1,96 @@
+'use client';
+// Starts a batch: the chosen models on the same levels, each run `repeats` times. Checked with the
+// API's own schema first, so a message here is the one the API would give.
+import { useEffect, useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { createBatchSchema } from '../../../schema/board.ts';
+import type { ModelInfo } from '../../../schema/protocol.ts';
+import { ApiFailure, createBatch, fetchModels } from '../../lib/api.ts';
+
+export function NewBatchForm() {
+  const id = useId();
+  const [models, setModels] = useState<ModelInfo[]>([]);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [values, setValues] = useState({ startLevel: '0', endLevel: '5', repeats: '2', maxRetries: '2', budget: '10', onPause: 'stop' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    fetchModels()
+      .then((list) => {
+        setModels(list);
+        setChosen(list.filter((m) => m.available).slice(0, 3).map((m) => m.id));
+      })
+      .catch((err: unknown) => setProblem(`Could not list the models: ${err instanceof Error ? err.message : String(err)}`));
+  }, []);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setProblem(null);
+    const n = (s: string) => (s.trim() === '' ? undefined : Number(s));
+    const parsed = createBatchSchema.safeParse({
+      models: chosen,
+      startLevel: n(values.startLevel),
+      endLevel: n(values.endLevel),
+      repeats: n(values.repeats),
+      maxRetries: n(values.maxRetries),
+      budget: n(values.budget),
+      onPause: values.onPause,
+    });
+    if (!parsed.success) return setProblem(parsed.error.issues.map((i) => `${i.path.join('.') || 'batch'}: ${i.message}`).join('; '));
+    setBusy(true);
+    try {
+      const batch = await createBatch(parsed.data);
+      window.location.assign(`/batch?id=${batch.id}`);
+    } catch (err) {
+      setBusy(false);
+      setProblem(err instanceof ApiFailure ? [err.message, ...err.issues].join(' — ') : String(err));
+    }
+  };
+  const input = (name: keyof typeof values, label: string) => (
+    <div className="field">
+      <label htmlFor={`${id}-${name}`}>{label}</label>
+      <input id={`${id}-${name}`} name={name} type="number" inputMode="numeric" value={values[name]} onChange={(e) => setValues({ ...values, [name]: e.target.value })} />
+    </div>
+  );
+
+  return (
+    <section className="panel" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Start a batch</h2>
+      <form onSubmit={(e) => void submit(e)} noValidate className="run-form">
+        <fieldset className="model-choice">
+          <legend>Models</legend>
+          {models.map((m) => (
+            <label key={m.id} className={m.available ? '' : 'muted'}>
+              <input
+                type="checkbox"
+                name="models"
+                value={m.id}
+                disabled={!m.available}
+                checked={chosen.includes(m.id)}
+                onChange={(e) => setChosen(e.target.checked ? [...chosen, m.id] : chosen.filter((c) => c !== m.id))}
+              />{' '}
+              {m.id}{m.maxConcurrent ? <span className="muted"> (≤{m.maxConcurrent} at once)</span> : null}{m.available ? '' : ` — ${m.reason ?? 'unavailable'}`}
+            </label>
+          ))}
+        </fieldset>
+        {input('startLevel', 'From level')}
+        {input('endLevel', 'To level')}
+        {input('repeats', 'Runs per model')}
+        {input('maxRetries', 'Max retries')}
+        {input('budget', 'Commands per attempt')}
+        <div className="field">
+          <label htmlFor={`${id}-onPause`}>When a run would pause</label>
+          <select id={`${id}-onPause`} name="onPause" value={values.onPause} onChange={(e) => setValues({ ...values, onPause: e.target.value })}>
+            <option value="stop">stop it (hands-off comparison)</option>
+            <option value="wait">wait for a person</option>
+          </select>
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={busy}>{busy ? 'Starting…' : 'Start batch'}</button>
+        </div>
+        {problem && <p role="alert" className="problem">{problem}</p>}
+      </form>
+    </section>
+  );
+}

@@ -81,6 +81,8 @@ function startChildren(supervisor: Supervisor, s: StackSettings): void {
       '--port', String(s.workerPort),
       '--persist-to', join(s.stateDir, 'wrangler'),
       '--var', `PROXY_URL:http://127.0.0.1:${s.proxyPort}`,
+      // The queue's global limit, when set here rather than in wrangler.toml.
+      ...(process.env.MAX_RUNNING_RUNS ? ['--var', `MAX_RUNNING_RUNS:${process.env.MAX_RUNNING_RUNS}`] : []),
       '--show-interactive-dev-session=false',
     ],
     // Secrets reach wrangler dev through its environment, as `secrets.required` in wrangler.toml expects.

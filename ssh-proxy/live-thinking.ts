@@ -1,7 +1,8 @@
 // The model's text while a call is still being written, sent as `live` lines: coalesced (at most one
 // line per interval), and redacted on the whole text so far, never piece by piece. The last
-// characters are held back until the call's text is complete, since they might be the start of a
-// secret that the next piece finishes; everything already sent can no longer change.
+// characters are held back until the call's text is complete when they might be the start of a
+// secret (the end of the text is the start of one) that the next piece finishes; everything
+// already sent can no longer change.
 import type { LlmStage, ProxyLine } from '../schema/protocol.ts';
 import type { Redactor } from './redactor.ts';
 
@@ -45,7 +46,7 @@ export class LiveThinking {
     const call = this.current;
     if (!call) return;
     const redacted = this.redactor.text(call.raw);
-    const upTo = complete ? redacted.length : Math.max(call.sent, redacted.length - Math.max(0, this.redactor.longest - 1));
+    const upTo = complete ? redacted.length : Math.max(call.sent, redacted.length - this.redactor.unfinished(redacted));
     if (upTo <= call.sent) return;
     this.send({ type: 'live', level: call.level, stage: call.stage, text: redacted.slice(call.sent, upTo) });
     call.sent = upTo;

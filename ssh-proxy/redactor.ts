@@ -19,10 +19,17 @@ export class Redactor {
     if (secret && secret.length >= 4) this.secrets.add(secret);
   }
 
-  /** The length of the longest secret: text this close to a stream's end may still become one. */
-  get longest(): number {
+  /** How many characters at the end of `text` could be the start of a secret that more text would finish. */
+  unfinished(text: string): number {
     let most = 0;
-    for (const secret of this.secrets) most = Math.max(most, secret.length);
+    for (const secret of this.secrets) {
+      for (let k = Math.min(secret.length - 1, text.length); k > most; k--) {
+        if (text.endsWith(secret.slice(0, k))) {
+          most = k;
+          break;
+        }
+      }
+    }
     return most;
   }
 

@@ -26,7 +26,7 @@ export type ChatRequest = {
   stream_options?: { include_usage?: boolean };
 };
 export type FakeOptions = { /** false: an endpoint that answers every request whole, even one asking to stream. */ streams?: boolean };
-export type Responder = (request: ChatRequest, n: number) => FakeReply;
+export type Responder = (request: ChatRequest, n: number) => FakeReply | Promise<FakeReply>;
 
 export type FakeOpenAi = {
   baseUrl: string;
@@ -67,7 +67,7 @@ export async function startFakeOpenAi(options: FakeOptions = {}): Promise<FakeOp
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    req.on('end', () => {
+    req.on('end', async () => {
       // What the endpoint was sent, for tests that cannot hold this object (the worker's, in workerd).
       if (req.method === 'GET' && req.url === '/__requests') {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(requests.map((r) => r.body)));
@@ -79,7 +79,7 @@ export async function startFakeOpenAi(options: FakeOptions = {}): Promise<FakeOp
       }
       const body = JSON.parse(text) as ChatRequest;
       requests.push({ body, authorization: req.headers.authorization });
-      const reply = responder(body, requests.length);
+      const reply = await responder(body, requests.length);
       const send = () => {
         if (res.destroyed) return;
         if (body.stream && streams && (reply.status ?? 200) === 200 && isCompletion(reply.body)) {

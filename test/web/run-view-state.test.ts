@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, Snapshot } from '../../schema/protocol.ts';
 import { runConfigSchema } from '../../schema/run.ts';
-import { applyEvents, applySnapshot, initialViewState } from '../../web/lib/run-view-state.ts';
+import { applyEvents, applyLive, applySnapshot, initialViewState } from '../../web/lib/run-view-state.ts';
 
 const runId = 'run_00000000000000000000test';
 const ts = '2026-11-21T12:00:00.000Z';
@@ -52,5 +52,19 @@ describe('run view state', () => {
     const { state, gap } = applyEvents(start, [log[4]!, log[5]!]);
     expect(gap).toBe(true);
     expect(state.lastSeq).toBe(2);
+  });
+
+  it('keeps the live text of the call being written through the replay of older events, and ends it with the call\'s own', () => {
+    // A page joining mid-call: the snapshot (after seq 2) holds the text so far; the replay of seq 1-2
+    // includes an older llm_call, which must not wipe it.
+    let state = applySnapshot(initialViewState, { ...snapshot, lastSeq: 2, live: { level: 0, stage: 'plan', text: 'Reading the ' } });
+    state = applyEvents(state, log.slice(0, 2)).state;
+    expect(state.live?.text).toBe('Reading the ');
+    state = applyLive(state, { type: 'thinking_delta', level: 0, stage: 'plan', text: 'readme.' });
+    expect(state.live?.text).toBe('Reading the readme.');
+    const own: RunEvent = { seq: 3, ts, runId, type: 'thinking', level: 0, text: 'Reading the readme.' };
+    expect(applyEvents(state, [own]).state.live).toBeNull();
+    // A delta of another call (the final attempt) starts afresh.
+    expect(applyLive(state, { type: 'thinking_delta', level: 0, stage: 'final', text: 'Last' }).live?.text).toBe('Last');
   });
 });

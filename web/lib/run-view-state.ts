@@ -18,8 +18,11 @@ export type RunViewState = {
   /** Epoch ms; the clock shows ended − started, or now − started while the run goes on. */
   startedAt: number | null;
   endedAt: number | null;
-  /** The model call being written right now, as far as it has come (live only, never in the log). */
-  live: LiveText | null;
+  /**
+   * The model call being written right now, as far as it has come (live only, never in the log).
+   * It follows the event at `afterSeq`; only a later event can be the call's own stored result.
+   */
+  live: (LiveText & { afterSeq: number }) | null;
   /** The run's place in the queue while it waits for a slot. */
   queuePosition: number | null;
 };
@@ -52,7 +55,7 @@ export function applySnapshot(state: RunViewState, snapshot: Snapshot): RunViewS
     currentLevel: state.events.length ? state.currentLevel : run.currentLevel,
     startedAt: ms(run.startedAt),
     endedAt: ms(run.endedAt),
-    live: snapshot.live ?? null,
+    live: snapshot.live ? { ...snapshot.live, afterSeq: snapshot.lastSeq } : null,
     queuePosition: snapshot.queuePosition ?? null,
   };
 }
@@ -60,7 +63,8 @@ export function applySnapshot(state: RunViewState, snapshot: Snapshot): RunViewS
 /** A piece of the call being written is added to it; a new call (level or stage) starts afresh. */
 export function applyLive(state: RunViewState, delta: Extract<ServerMessage, { type: 'thinking_delta' }>): RunViewState {
   const same = state.live && state.live.level === delta.level && state.live.stage === delta.stage;
-  return { ...state, live: { level: delta.level, stage: delta.stage, text: (same ? state.live!.text : '') + delta.text } };
+  const text = (same ? state.live!.text : '') + delta.text;
+  return { ...state, live: { level: delta.level, stage: delta.stage, text, afterSeq: same ? state.live!.afterSeq : state.lastSeq } };
 }
 
 /**
@@ -89,12 +93,12 @@ function fold(state: RunViewState, event: RunEvent): RunViewState {
       return { ...state, currentLevel: event.level };
     // The call's stored thinking has arrived: the live text it grew from is done.
     case 'thinking':
-      return { ...state, live: null };
+      return { ...state, live: endsLive(state, event) };
     case 'level_complete':
       // The page always replays from seq 1, so the solved list is complete without the snapshot's count.
       return { ...state, currentLevel: event.nextLevel, solved: state.solved.includes(event.level) ? state.solved : [...state.solved, event.level] };
     case 'llm_call':
-      return { ...state, live: null, promptTokens: state.promptTokens + event.promptTokens, completionTokens: state.completionTokens + event.completionTokens, costUsd: state.costUsd + (event.costUsd ?? 0) };
+      return { ...state, live: endsLive(state, event), promptTokens: state.promptTokens + event.promptTokens, completionTokens: state.completionTokens + event.completionTokens, costUsd: state.costUsd + (event.costUsd ?? 0) };
     case 'user_action_required': {
       const { reason, level, retryCount, maxRetries, lastError, lessons } = event;
       return { ...state, pending: { reason, level, retryCount, maxRetries, lastError, lessons } };
@@ -106,4 +110,9 @@ function fold(state: RunViewState, event: RunEvent): RunViewState {
     default:
       return state;
   }
+}
+
+/** The live text, unless `event` is the stored result of its call (a replayed older event is not). */
+function endsLive(state: RunViewState, event: RunEvent): RunViewState['live'] {
+  return state.live && event.seq > state.live.afterSeq ? null : state.live;
 }

@@ -139,7 +139,8 @@ async function streamCompletion(res: import('node:http').ServerResponse, reply: 
   for (const piece of reply.pieces ?? splitText(message.content ?? '')) {
     await pause();
     if (res.destroyed) return;
-    res.write(event({ content: piece }));
+    // "{now}" in a piece becomes the time it is sent (epoch ms), for the latency benchmark.
+    res.write(event({ content: piece.replaceAll('{now}', (performance.timeOrigin + performance.now()).toFixed(3)) }));
   }
   for (const [index, call] of (message.tool_calls ?? []).entries()) {
     res.write(event({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));

@@ -47,7 +47,7 @@ export function LevelMatrix({ board }: { board: Board }) {
   return (
     <div className="table-wrap">
       <table className="board-matrix">
-        <caption className="muted small">Per level: runs that solved it alone ✓, after a person helped ✋, or not ✗.</caption>
+        <caption className="muted small">Per level: runs that solved it alone (✓), after a person helped (help), or not (✗).</caption>
         <thead>
           <tr>
             <th scope="col">Model</th>
@@ -73,7 +73,7 @@ function Cell({ cell }: { cell: BoardCell | undefined }) {
   const label = `${cell.alone} alone, ${cell.helped} after help, ${cell.notSolved} not solved, of ${cell.runs}`;
   return (
     <td className={`cell-${kind}`} title={label} aria-label={label} data-alone={cell.alone} data-helped={cell.helped} data-not-solved={cell.notSolved}>
-      {cell.alone > 0 && <span>✓{cell.alone}</span>} {cell.helped > 0 && <span>✋{cell.helped}</span>} {cell.notSolved > 0 && <span>✗{cell.notSolved}</span>}
+      {cell.alone > 0 && <span>✓{cell.alone}</span>} {cell.helped > 0 && <span>help {cell.helped}</span>} {cell.notSolved > 0 && <span>✗{cell.notSolved}</span>}
     </td>
   );
 }

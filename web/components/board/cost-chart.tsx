@@ -35,7 +35,8 @@ export function CostChart({ models }: { models: readonly BoardModel[] }) {
               <line x1={cx} x2={cx} y1={y(m.levelsSolvedPerRun.mean - m.levelsSolvedPerRun.stderr)} y2={y(m.levelsSolvedPerRun.mean + m.levelsSolvedPerRun.stderr)} className="whisker" />
               <line y1={cy} y2={cy} x1={x(Math.max(0, m.costPerRun.mean - m.costPerRun.stderr))} x2={x(m.costPerRun.mean + m.costPerRun.stderr)} className="whisker" />
               <circle cx={cx} cy={cy} r={5} className="point" />
-              <text x={cx + 8} y={cy - 8} className="point-label">{m.model}</text>
+              {/* Labels near the right edge go on the point's left, so none is cut off. */}
+              <text x={cx > W * 0.7 ? cx - 8 : cx + 8} y={cy - 8} textAnchor={cx > W * 0.7 ? 'end' : 'start'} className="point-label">{m.model}</text>
             </g>
           );
         })}

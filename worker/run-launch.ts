@@ -13,6 +13,12 @@ export async function launchRun(env: Env, config: RunConfig, model: ModelInfo | 
   const run = await sessionFor(env, id).create(id, config);
   if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
   // baseline and replay have no provider limit: only the global one.
-  const grant = await queueFor(env).admit(id, model?.provider ?? config.model, model?.maxConcurrent ?? null, false, false);
-  return { run, queuePosition: grant.position };
+  try {
+    const grant = await queueFor(env).admit(id, model?.provider ?? config.model, model?.maxConcurrent ?? null, false, false);
+    return { run, queuePosition: grant.position };
+  } catch (err) {
+    // A run the queue never heard of would wait forever: it is stopped, and the caller told to retry.
+    await sessionFor(env, id).act({ action: 'stop' }, 'the queue').catch(() => undefined);
+    throw new ApiError(503, 'queue_unavailable', `the run queue did not answer (${err instanceof Error ? err.message : String(err)}); run ${id} was stopped, try again`);
+  }
 }

@@ -87,6 +87,16 @@ describe('run queue', () => {
           expect(waiting.map((w) => w.runId)).toEqual(order);
         }
         if (!stopSent && waiting.some((w) => w.runId === stopped.id)) {
+          // Its watchers see its place: in the snapshot, or in a queue message soon after.
+          const socket = await connect(`/api/runs/${stopped.id}/ws?since=0`);
+          let place: number | null = null;
+          for (let i = 0; i < 50 && place === null; i++) {
+            const message = await socket.next().catch(() => null);
+            if (message?.type === 'snapshot') place = message.queuePosition ?? null;
+            if (message?.type === 'queue') place = message.position;
+          }
+          expect(place).toBeGreaterThanOrEqual(1);
+          socket.ws.close();
           stopSent = true;
           const answer = await postJson(`/api/runs/${stopped.id}/actions`, { action: 'stop' });
           expect(answer.status).toBe(200);

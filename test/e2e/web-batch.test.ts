@@ -82,7 +82,7 @@ describe('a batch from the UI', () => {
     await live.waitFor(WAIT);
     const first = (await live.textContent()) ?? '';
     await vi.waitFor(async () => expect(((await live.textContent().catch(() => '')) ?? '').length).toBeGreaterThan(first.length), { timeout: 10_000, interval: 50 });
-    expect(await live.textContent()).toMatch(/Ponder on level \d/);
+    await vi.waitFor(async () => expect(await live.textContent({ timeout: 2_000 }).catch(() => '')).toMatch(/Ponder on level \d/), { timeout: 20_000, interval: 50 });
     await screenshot(runPage, 'batch-3-thinking-live');
     await runPage.close();
 

@@ -63,6 +63,7 @@ export class RunQueue extends DurableObject<Env> {
   /** Starts every run that fits, then tells the waiting runs their new places. */
   private async pump(caller: string | null): Promise<string[]> {
     const started = this.line.take(maxRunningRuns(this.env), Date.now());
+    for (const id of started) this.told.delete(id);
     await Promise.all(
       started
         .filter((id) => id !== caller)

@@ -87,6 +87,8 @@ export const createBatchSchema = z
     repeats: z.number().int('must be a whole number').min(1, 'must be at least 1').max(20, 'must be at most 20').default(1),
     /** Hands-off ("stop", the default: a pause ends the run) or "wait" for a person. */
     onPause: onPauseSchema.default('stop'),
+    /** At most this many of the batch's runs at once, on top of the global and provider limits. */
+    maxRunning: z.number().int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200').optional(),
   })
   .refine((b) => b.models.length * b.repeats <= 200, { path: ['repeats'], message: 'a batch makes at most 200 runs (models × repeats)' });
 export type CreateBatch = z.infer<typeof createBatchSchema>;

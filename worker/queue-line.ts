@@ -5,7 +5,7 @@ import type { QueueMember } from '../schema/queue.ts';
 
 export type { QueueMember };
 
-type MemberRow = { run_id: string; provider: string; max_concurrent: number | null; state: QueueMember['state']; since: number };
+type MemberRow = { run_id: string; provider: string; max_concurrent: number | null; state: QueueMember['state']; since: number; batch_id: string | null; batch_limit: number | null };
 
 /** Runs waiting in this order: runs a person continued first (they were started before), then by arrival. */
 const LINE_ORDER = 'ORDER BY priority, seq';
@@ -19,25 +19,31 @@ export class QueueLine {
       run_id TEXT PRIMARY KEY, provider TEXT NOT NULL, max_concurrent INTEGER,
       state TEXT NOT NULL, priority INTEGER NOT NULL, seq INTEGER NOT NULL, since INTEGER NOT NULL)`);
     this.sql.exec('CREATE INDEX IF NOT EXISTS members_line ON members (state, priority, seq)');
+    // A batch's own limit (POST /api/batches maxRunning); added after the table first shipped.
+    const columns = this.sql.exec<{ name: string }>('PRAGMA table_info(members)').toArray().map((c) => c.name);
+    if (!columns.includes('batch_id')) this.sql.exec('ALTER TABLE members ADD COLUMN batch_id TEXT');
+    if (!columns.includes('batch_limit')) this.sql.exec('ALTER TABLE members ADD COLUMN batch_limit INTEGER');
   }
 
   /**
    * Puts a run in line. A run already holding a slot keeps it; a run the queue has seen before keeps
    * its provider when none is given. `front`: ahead of every run that has never started.
    */
-  admit(runId: string, provider: string | null, limit: number | null, front: boolean, now: number): void {
-    const known = this.member(runId);
+  admit(runId: string, provider: string | null, limit: number | null, front: boolean, now: number, batch: { id: string; limit: number } | null = null): void {
+    const known = this.row(runId);
     if (known?.state === 'running' || known?.state === 'waiting') return;
     const seq = this.sql.exec<{ next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM members').one().next;
     this.sql.exec(
-      'INSERT OR REPLACE INTO members (run_id, provider, max_concurrent, state, priority, seq, since) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO members (run_id, provider, max_concurrent, state, priority, seq, since, batch_id, batch_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       runId,
       provider ?? known?.provider ?? 'unknown',
-      provider !== null ? limit : (known?.limit ?? null),
+      provider !== null ? limit : (known?.max_concurrent ?? null),
       'waiting',
       front ? 0 : 1,
       seq,
       now,
+      batch?.id ?? known?.batch_id ?? null,
+      batch?.limit ?? known?.batch_limit ?? null,
     );
   }
 
@@ -54,16 +60,21 @@ export class QueueLine {
   take(maxRunning: number, now: number): string[] {
     const running = this.sql.exec<{ provider: string; n: number }>("SELECT provider, COUNT(*) AS n FROM members WHERE state = 'running' GROUP BY provider").toArray();
     const perProvider = new Map(running.map((r) => [r.provider, r.n]));
+    const batches = this.sql.exec<{ batch_id: string; n: number }>("SELECT batch_id, COUNT(*) AS n FROM members WHERE state = 'running' AND batch_id IS NOT NULL GROUP BY batch_id").toArray();
+    const perBatch = new Map(batches.map((r) => [r.batch_id, r.n]));
     let total = running.reduce((sum, r) => sum + r.n, 0);
     const started: string[] = [];
     if (total >= maxRunning) return started;
-    const waiting = this.sql.exec<MemberRow>(`SELECT run_id, provider, max_concurrent, state, since FROM members WHERE state = 'waiting' ${LINE_ORDER}`).toArray();
+    const waiting = this.sql.exec<MemberRow>(`SELECT * FROM members WHERE state = 'waiting' ${LINE_ORDER}`).toArray();
     for (const row of waiting) {
       if (total >= maxRunning) break;
       const used = perProvider.get(row.provider) ?? 0;
       if (row.max_concurrent !== null && used >= row.max_concurrent) continue;
+      const inBatch = row.batch_id ? (perBatch.get(row.batch_id) ?? 0) : 0;
+      if (row.batch_id && row.batch_limit !== null && inBatch >= row.batch_limit) continue;
       this.sql.exec("UPDATE members SET state = 'running', since = ? WHERE run_id = ?", now, row.run_id);
       perProvider.set(row.provider, used + 1);
+      if (row.batch_id) perBatch.set(row.batch_id, inBatch + 1);
       total += 1;
       started.push(row.run_id);
     }
@@ -78,10 +89,14 @@ export class QueueLine {
   }
 
   member(runId: string): QueueMember | null {
-    const row = this.sql.exec<MemberRow>('SELECT run_id, provider, max_concurrent, state, since FROM members WHERE run_id = ?', runId).toArray()[0];
+    const row = this.row(runId);
     if (!row) return null;
     const position = row.state === 'waiting' ? this.members().find((m) => m.runId === runId)?.position ?? null : null;
     return { runId: row.run_id, provider: row.provider, limit: row.max_concurrent, state: row.state, position, since: row.since };
+  }
+
+  private row(runId: string): MemberRow | undefined {
+    return this.sql.exec<MemberRow>('SELECT * FROM members WHERE run_id = ?', runId).toArray()[0];
   }
 
   /** Runs holding a slot, for the check that each still runs. */

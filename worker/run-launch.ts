@@ -8,13 +8,14 @@ import { sessionFor } from './run-lookup.ts';
 import { queueFor } from './run-queue.ts';
 
 /** The new run and its place in line (null: it has a slot). `model` is the proxy's entry for config.model, if it has one. */
-export async function launchRun(env: Env, config: RunConfig, model: ModelInfo | null): Promise<{ run: RunSummary; queuePosition: number | null }> {
+export async function launchRun(env: Env, config: RunConfig, model: ModelInfo | null, batchLimit: number | null = null): Promise<{ run: RunSummary; queuePosition: number | null }> {
   const id = newRunId();
   const run = await sessionFor(env, id).create(id, config);
   if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
   // baseline and replay have no provider limit: only the global one.
   try {
-    const grant = await queueFor(env).admit(id, model?.provider ?? config.model, model?.maxConcurrent ?? null, false, false);
+    const batch = config.batchId && batchLimit !== null ? { id: config.batchId, limit: batchLimit } : null;
+    const grant = await queueFor(env).admit(id, model?.provider ?? config.model, model?.maxConcurrent ?? null, false, false, batch);
     return { run, queuePosition: grant.position };
   } catch (err) {
     // A run the queue never heard of would wait forever: it is stopped, and the caller told to retry.

@@ -30,8 +30,15 @@ export class RunQueue extends DurableObject<Env> {
    * Puts a run in line and starts whatever fits. `caller` is the run asking for itself: it is told
    * whether it may start rather than called back. Other runs that fit are started here.
    */
-  async admit(runId: string, provider: string | null, limit: number | null, front: boolean, caller: boolean): Promise<{ started: boolean; position: number | null }> {
-    this.line.admit(runId, provider, limit, front, Date.now());
+  async admit(
+    runId: string,
+    provider: string | null,
+    limit: number | null,
+    front: boolean,
+    caller: boolean,
+    batch: { id: string; limit: number } | null = null,
+  ): Promise<{ started: boolean; position: number | null }> {
+    this.line.admit(runId, provider, limit, front, Date.now(), batch);
     const started = await this.pump(caller ? runId : null);
     return { started: started.includes(runId), position: this.line.member(runId)?.position ?? null };
   }

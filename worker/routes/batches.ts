@@ -46,7 +46,7 @@ export const batchRoutes = new Hono<{ Bindings: Env }>()
     const infos = await Promise.all(configs.map((config) => checkModel(c.env, config, listed)));
     // Repeat by repeat, so the queue starts the models side by side and none gets a head start.
     for (let repeat = 0; repeat < body.repeats; repeat++) {
-      for (const [i, config] of configs.entries()) await launchRun(c.env, config, infos[i] ?? null);
+      for (const [i, config] of configs.entries()) await launchRun(c.env, config, infos[i] ?? null, body.maxRunning ?? null);
     }
     return c.json(await batchOf(c, id), 201);
   })

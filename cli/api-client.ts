@@ -1,0 +1,73 @@
+// The CLI's only way to the stack: REST and WebSocket at --url, with the bearer token when given.
+// Answers are validated with the shared protocol schemas; every failure becomes a one-line CliError
+// whose exit code says whether the stack was unreachable or refused.
+import type { z } from 'zod';
+import { apiErrorSchema } from '../schema/api.ts';
+import { WS_SUBPROTOCOL } from '../schema/protocol.ts';
+import { CliError, EXIT } from './exit-codes.ts';
+
+export type Connection = { url: string; token: string | null };
+
+export class ApiClient {
+  readonly url: string;
+  private readonly token: string | null;
+
+  constructor(connection: Connection) {
+    this.url = connection.url.replace(/\/+$/, '');
+    this.token = connection.token;
+  }
+
+  get<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+    return this.request(path, schema, { method: 'GET' });
+  }
+
+  post<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+    return this.request(path, schema, { method: 'POST', body: JSON.stringify(body) });
+  }
+
+  /** A body that is not JSON (the artifacts zip), as bytes, and its file name. */
+  async download(path: string): Promise<{ bytes: Uint8Array; name: string | null }> {
+    const response = await this.fetch(path, { method: 'GET' });
+    if (!response.ok) throw await this.refusal(path, response);
+    const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? null;
+    return { bytes: new Uint8Array(await response.arrayBuffer()), name };
+  }
+
+  /** A WebSocket to a run, with the token offered as a subprotocol as the web UI does. */
+  socket(runId: string, since: number): WebSocket {
+    const url = `${this.url.replace(/^http/, 'ws')}/api/runs/${encodeURIComponent(runId)}/ws?since=${since}`;
+    return new WebSocket(url, this.token ? [WS_SUBPROTOCOL, `token.${this.token}`] : [WS_SUBPROTOCOL]);
+  }
+
+  private async request<T>(path: string, schema: z.ZodType<T>, init: RequestInit): Promise<T> {
+    const response = await this.fetch(path, init);
+    const body: unknown = await response.json().catch(() => null);
+    if (!response.ok) throw this.refusalFrom(path, response.status, body);
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new CliError(`the stack's answer to ${path} was not understood; is --url a bandit-runner worker of this version?`, EXIT.failed);
+    return parsed.data;
+  }
+
+  private async fetch(path: string, init: RequestInit): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    try {
+      return await fetch(`${this.url}${path}`, { ...init, headers, signal: AbortSignal.timeout(60_000) });
+    } catch (err) {
+      const why = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
+      throw new CliError(`the stack at ${this.url} did not answer (${why}); start it with \`npm start\` or pass --url`, EXIT.unreachable);
+    }
+  }
+
+  private async refusal(path: string, response: Response): Promise<CliError> {
+    return this.refusalFrom(path, response.status, await response.json().catch(() => null));
+  }
+
+  private refusalFrom(path: string, status: number, body: unknown): CliError {
+    const parsed = apiErrorSchema.safeParse(body);
+    const message = parsed.success ? [parsed.data.error.message, ...(parsed.data.error.issues ?? [])].join(' — ') : `HTTP ${status}`;
+    if (status === 401 || status === 403) return new CliError(`${message} (pass --token or set BANDIT_RUNNER_TOKEN)`, EXIT.failed);
+    if (status === 400) return new CliError(message, EXIT.usage);
+    return new CliError(`${path}: ${message}`, status === 503 ? EXIT.unreachable : EXIT.failed);
+  }
+}

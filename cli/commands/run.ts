@@ -1,0 +1,144 @@
+// `bandit-runner run`: start one run, or a batch when several models or repeats are asked for, show
+// each run's progress live, answer a pause in the terminal (or stop or wait, as --on-pause says),
+// and end with a summary table and an exit code that says how the runs ended.
+import type { Command } from 'commander';
+import { batchSchema } from '../../schema/board.ts';
+import type { RunAction, RunSummary } from '../../schema/run.ts';
+import { FINAL_STATUSES, runSummarySchema } from '../../schema/run.ts';
+import type { RunViewState } from '../../web/lib/run-view-state.ts';
+import { CliError, EXIT, exitForStatuses } from '../exit-codes.ts';
+import type { ExitCode } from '../exit-codes.ts';
+import type { GlobalOptions } from '../global-options.ts';
+import { clientFrom, colorsOf, intOption } from '../global-options.ts';
+import { askPause } from '../pause-prompt.ts';
+import { RunFollower } from '../run-follower.ts';
+import type { OnPauseFlag, RunFlags, RunPlan } from '../run-plan.ts';
+import { planRun } from '../run-plan.ts';
+import { eventLines } from '../render/event-line.ts';
+import { ProgressDisplay, rowText } from '../render/progress.ts';
+
+type RunOptions = Omit<RunFlags, 'onPause'> & { onPause: OnPauseFlag; dryRun?: boolean; follow: boolean; verbose?: boolean; json?: boolean };
+
+export function registerRun(program: Command, globals: () => GlobalOptions, exit: (code: ExitCode) => void): void {
+  program
+    .command('run')
+    .description('Start a run (or a batch, for several models or repeats) and follow it live')
+    .option('--target <target>', 'practice (the local range) or bandit', process.env.BANDIT_RUNNER_TARGET ?? 'practice')
+    .option('--levels <range>', 'levels to play, e.g. 0-12 or 5', process.env.BANDIT_RUNNER_LEVELS ?? '0-5')
+    .option('--model <models>', 'a model, or several separated by commas (a batch); see `list models`', process.env.BANDIT_RUNNER_MODEL ?? 'baseline')
+    .option('--repeats <n>', 'runs per model', intOption('--repeats'), 1)
+    .option('--parallel <n>', "at most this many of the batch's runs at once", intOption('--parallel'))
+    .option('--max-retries <n>', 'failed attempts at a level before the run pauses', intOption('--max-retries'))
+    .option('--budget <n>', 'commands per attempt', intOption('--budget'))
+    .option('--on-pause <what>', 'ask (answer here; wait when not interactive), stop, or wait', process.env.BANDIT_RUNNER_ON_PAUSE ?? 'ask')
+    .option('--dry-run', 'print what would start and start nothing')
+    .option('--no-follow', 'start and print the run ids, without following them')
+    .option('--verbose', "print every event (a single run's story, or each run's)")
+    .option('--json', 'print the outcome as JSON for scripts')
+    .addHelpText('after', `
+Examples:
+  $ bandit-runner run --levels 0-15 --model baseline --max-retries 1
+  $ bandit-runner run --model quick/mini,ponder/deep --repeats 3 --parallel 3 --on-pause stop
+  $ bandit-runner run --levels 0-3 --dry-run --json`)
+    .action(async (options: RunOptions) => exit(await run(options, globals())));
+}
+
+async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
+  if (!['ask', 'stop', 'wait'].includes(options.onPause)) throw new CliError(`--on-pause: "${options.onPause}" is not ask, stop or wait`, EXIT.usage);
+  const plan = planRun(options);
+  const out = process.stdout;
+  const c = colorsOf(g, out);
+  if (options.dryRun) {
+    if (options.json) out.write(`${JSON.stringify({ dryRun: true, ...plan }, null, 2)}\n`);
+    else out.write(describePlan(plan));
+    return 0;
+  }
+  const client = clientFrom(g);
+  const started: { runId: string; model: string }[] = [];
+  let batchId: string | null = null;
+  if (plan.kind === 'run') {
+    const run = await client.post('/api/runs', plan.config, runSummarySchema);
+    started.push({ runId: run.id, model: run.config.model });
+  } else {
+    const batch = await client.post('/api/batches', plan.batch, batchSchema);
+    batchId = batch.id;
+    for (const r of batch.runs) started.push({ runId: r.id, model: r.config.model });
+  }
+  if (!options.follow) {
+    if (options.json) out.write(`${JSON.stringify({ batchId, runs: started.map((s) => s.runId) })}\n`);
+    else for (const s of started) out.write(`${s.runId}  ${s.model}\n`);
+    return 0;
+  }
+  if (!options.json && batchId) out.write(c.dim(`batch ${batchId}: ${started.length} runs — ${client.url}/batch?id=${batchId}\n`));
+  if (!options.json && !batchId) out.write(c.dim(`run ${started[0]!.runId} — ${client.url}/run?id=${started[0]!.runId}\n`));
+
+  const interactive = options.onPause === 'ask' && Boolean(process.stdin.isTTY && out.isTTY);
+  const story = options.verbose || (started.length === 1 && !options.json);
+  const display = story || options.json ? null : new ProgressDisplay(out, c);
+  // One prompt at a time: runs that pause together are answered in turn.
+  let asking: Promise<void> = Promise.resolve();
+  const finals = await Promise.all(
+    started.map(async ({ runId, model }) => {
+      const follower = new RunFollower(client, runId, {
+        onEvent: (event) => {
+          if (!story || options.json) return;
+          const prefix = started.length > 1 ? c.dim(`${runId.slice(-6)} `) : '';
+          for (const line of eventLines(event, c, Boolean(options.verbose))) out.write(`${prefix}${line}\n`);
+        },
+        onState: (view) => display?.update({ runId, model, view }),
+      });
+      follower.start();
+      for (;;) {
+        const view = await follower.waitFor((s) => isFinal(s) || s.pending !== null);
+        if (isFinal(view) || !interactive) {
+          follower.close();
+          return { runId, model, view };
+        }
+        const pending = view.pending!;
+        const answered = (asking = asking.then(async () => {
+          display?.hold();
+          const action: RunAction = await askPause(pending, c, out);
+          await client.post(`/api/runs/${runId}/actions`, action, runSummarySchema);
+        }));
+        await answered;
+        await follower.waitFor((s) => s.pending === null || isFinal(s));
+      }
+    }),
+  );
+  display?.hold();
+  const statuses = finals.map((f) => f.view.run?.status ?? 'unknown');
+  if (options.json) {
+    out.write(`${JSON.stringify({ batchId, runs: finals.map(summaryOf) }, null, 2)}\n`);
+  } else {
+    out.write(`\n${c.bold('Summary')}\n`);
+    for (const f of finals) out.write(`${rowText({ runId: f.runId, model: f.model, view: f.view }, c)}\n`);
+  }
+  return exitForStatuses(statuses);
+}
+
+const isFinal = (s: RunViewState) => s.run !== null && FINAL_STATUSES.includes(s.run.status);
+
+function summaryOf(f: { runId: string; model: string; view: RunViewState }) {
+  const run: RunSummary | null = f.view.run;
+  return {
+    id: f.runId,
+    model: f.model,
+    status: run?.status ?? null,
+    currentLevel: f.view.currentLevel,
+    levelsSolved: f.view.solved.length,
+    commands: f.view.events.filter((e) => e.type === 'command').length,
+    promptTokens: f.view.promptTokens,
+    completionTokens: f.view.completionTokens,
+    costUsd: f.view.costUsd,
+    pendingReason: f.view.pending?.reason ?? null,
+  };
+}
+
+function describePlan(plan: RunPlan): string {
+  if (plan.kind === 'run') {
+    const c = plan.config;
+    return `would start 1 run: ${c.model} on ${c.target} levels ${c.startLevel}-${c.endLevel}, ${c.maxRetries} retries, budget ${c.budget}, on pause: ${c.onPause}\n(nothing was started)\n`;
+  }
+  const b = plan.batch;
+  return `would start a batch of ${b.models.length * b.repeats} runs: ${b.models.join(', ')} × ${b.repeats} on ${b.target} levels ${b.startLevel}-${b.endLevel}${b.maxRunning ? `, at most ${b.maxRunning} at once` : ''}, on pause: ${b.onPause}\n(nothing was started)\n`;
+}

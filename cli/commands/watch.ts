@@ -1,0 +1,67 @@
+// `bandit-runner watch RUN`: the run live — thinking as it is written, commands, outputs, levels —
+// from its first event, reconnecting with `since` after a dropped socket (no gaps, no repeats).
+// When the run pauses and this is a terminal, the pause can be answered here.
+import type { Command } from 'commander';
+import { FINAL_STATUSES, runIdSchema, runSummarySchema } from '../../schema/run.ts';
+import { CliError, EXIT, exitForStatuses } from '../exit-codes.ts';
+import type { ExitCode } from '../exit-codes.ts';
+import type { GlobalOptions } from '../global-options.ts';
+import { clientFrom, colorsOf } from '../global-options.ts';
+import { askPause } from '../pause-prompt.ts';
+import { RunFollower } from '../run-follower.ts';
+import { eventLines } from '../render/event-line.ts';
+
+type WatchOptions = { verbose?: boolean; answer: boolean; json?: boolean };
+
+export function registerWatch(program: Command, globals: () => GlobalOptions, exit: (code: ExitCode) => void): void {
+  program
+    .command('watch')
+    .argument('<run>', 'the run id (run_…)')
+    .description('Follow a run live until it ends, or until it pauses and nobody here answers')
+    .option('--verbose', 'also print model calls, graph nodes and status changes')
+    .option('--no-answer', 'do not offer to answer a pause, even on a terminal')
+    .option('--json', 'print each event as one line of JSON (NDJSON)')
+    .addHelpText('after', `
+Examples:
+  $ bandit-runner watch run_0mwttwzkcgphqalgd6x27up1o
+  $ bandit-runner watch run_0mwttwzkcgphqalgd6x27up1o --json | jq -c 'select(.type=="command")'`)
+    .action(async (runId: string, options: WatchOptions) => exit(await watch(runId, options, globals())));
+}
+
+async function watch(runId: string, options: WatchOptions, g: GlobalOptions): Promise<ExitCode> {
+  if (!runIdSchema.safeParse(runId).success) throw new CliError(`"${runId}" is not a run id (run_ followed by letters and digits); list runs with \`bandit-runner list runs\``, EXIT.usage);
+  const client = clientFrom(g);
+  await client.get(`/api/runs/${runId}`, runSummarySchema);
+  const out = process.stdout;
+  const c = colorsOf(g, out);
+  const interactive = options.answer && !options.json && Boolean(process.stdin.isTTY && out.isTTY);
+  let liveOpen = false;
+  const follower = new RunFollower(client, runId, {
+    onEvent: (event) => {
+      if (liveOpen) out.write('\n');
+      liveOpen = false;
+      if (options.json) return void out.write(`${JSON.stringify(event)}\n`);
+      for (const line of eventLines(event, c, Boolean(options.verbose))) out.write(`${line}\n`);
+    },
+    onLive: (delta) => {
+      if (options.json) return;
+      if (!liveOpen) out.write(c.dim('thinking… '));
+      liveOpen = true;
+      out.write(c.dim(delta.text));
+    },
+    onReconnect: (wait) => {
+      if (!options.json) process.stderr.write(c.dim(`(connection lost; reconnecting in ${wait} ms)\n`));
+    },
+  });
+  follower.start();
+  for (;;) {
+    const view = await follower.waitFor((s) => (s.run !== null && FINAL_STATUSES.includes(s.run.status)) || s.pending !== null);
+    if (view.pending === null || !interactive) {
+      follower.close();
+      return exitForStatuses([view.run!.status]);
+    }
+    const action = await askPause(view.pending, c, out);
+    await client.post(`/api/runs/${runId}/actions`, action, runSummarySchema);
+    await follower.waitFor((s) => s.pending === null || (s.run !== null && FINAL_STATUSES.includes(s.run.status)));
+  }
+}

@@ -1,0 +1,35 @@
+// The CLI's exit codes, one per way a run or a command can end, so a script can branch on them.
+// Documented in docs/cli.md; `--json` output carries the same outcome in words.
+export const EXIT = {
+  /** Every run completed (or the command did what it was asked). */
+  completed: 0,
+  /** A run failed, or the stack answered with an error. */
+  failed: 1,
+  /** A bad flag or value: nothing was started. */
+  usage: 2,
+  /** A run is paused for a person and nobody here answered (not interactive, or --on-pause wait). */
+  paused: 3,
+  /** A run was stopped (by --on-pause stop, a person, or Ctrl-C). */
+  stopped: 4,
+  /** The stack did not answer at --url. */
+  unreachable: 5,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** An error the CLI reports in one line and exits with. */
+export class CliError extends Error {
+  readonly exitCode: ExitCode;
+
+  constructor(message: string, exitCode: ExitCode) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+/** The exit code for a set of runs: the worst of their ends (failed > stopped > paused > completed). */
+export function exitForStatuses(statuses: readonly string[]): ExitCode {
+  if (statuses.includes('failed')) return EXIT.failed;
+  if (statuses.includes('stopped')) return EXIT.stopped;
+  if (statuses.some((s) => s === 'paused_for_user_action' || s === 'queued' || s === 'running')) return EXIT.paused;
+  return EXIT.completed;
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// bandit-runner's command line: list what can run, run one or many (a batch) with live progress,
+// watch a run, answer its pause in the terminal, export, verify, and read the board. It talks to a
+// running stack over REST and WebSocket only (--url, --token). Exit codes: cli/exit-codes.ts.
+import { Command, CommanderError } from 'commander';
+import { registerList } from './commands/list.ts';
+import { registerRecords } from './commands/records.ts';
+import { registerRun } from './commands/run.ts';
+import { registerWatch } from './commands/watch.ts';
+import { CliError, EXIT } from './exit-codes.ts';
+import type { ExitCode } from './exit-codes.ts';
+import type { GlobalOptions } from './global-options.ts';
+import { DEFAULT_URL } from './global-options.ts';
+
+const program = new Command('bandit-runner')
+  .description('Watch LLM agents play SSH wargames: run, watch, answer, export, compare.')
+  .option('--url <url>', 'the stack (worker) to talk to; env BANDIT_RUNNER_URL', process.env.BANDIT_RUNNER_URL ?? DEFAULT_URL)
+  .option('--token <token>', 'the API token (API_TOKEN); env BANDIT_RUNNER_TOKEN', process.env.BANDIT_RUNNER_TOKEN)
+  .option('--no-color', 'no colour (also: NO_COLOR, or output that is not a terminal)')
+  .exitOverride()
+  .addHelpText('after', `
+Exit codes: 0 completed, 1 failed, 2 bad usage, 3 paused (nobody answered), 4 stopped, 5 stack unreachable.
+
+Examples:
+  $ bandit-runner list models
+  $ bandit-runner run --levels 0-15 --model baseline --max-retries 1
+  $ bandit-runner run --model quick/mini,ponder/deep --repeats 3 --parallel 3 --on-pause stop
+  $ bandit-runner watch run_0mwttwzkcgphqalgd6x27up1o
+  $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/`);
+
+let code: ExitCode = EXIT.completed;
+const globals = () => program.opts<GlobalOptions>();
+const setExit = (c: ExitCode) => {
+  code = c;
+};
+registerList(program, globals, setExit);
+registerRun(program, globals, setExit);
+registerWatch(program, globals, setExit);
+registerRecords(program, globals, setExit);
+// Every error is one line naming the flag or value (commander's own wording); --help shows usage.
+for (const command of program.commands) command.exitOverride();
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // --help and --version end here too, with code 0.
+    code = err.exitCode === 0 ? EXIT.completed : EXIT.usage;
+  } else if (err instanceof CliError) {
+    process.stderr.write(`bandit-runner: ${err.message}\n`);
+    code = err.exitCode;
+  } else if (err instanceof Error && err.name === 'ExitPromptError') {
+    // Ctrl-C at a prompt: the run goes on on the server; this client stops watching.
+    code = EXIT.paused;
+  } else {
+    process.stderr.write(`bandit-runner: ${err instanceof Error ? err.message : String(err)}\n`);
+    code = EXIT.failed;
+  }
+}
+process.exit(code);

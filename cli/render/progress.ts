@@ -1,0 +1,62 @@
+// The live progress display of `run`: one line per run (model, level, solved, commands, tokens,
+// cost, status), redrawn in place on a terminal with log-update; elsewhere only changes are printed.
+import { createLogUpdate } from 'log-update';
+import type { RunViewState } from '../../web/lib/run-view-state.ts';
+import type { Colors } from './colors.ts';
+
+export type Row = { runId: string; model: string; view: RunViewState };
+
+function commands(view: RunViewState): number {
+  return view.events.filter((e) => e.type === 'command').length;
+}
+
+const STATUS_COLOR: Record<string, keyof Colors> = { completed: 'green', failed: 'red', stopped: 'yellow', paused_for_user_action: 'magenta', running: 'cyan', queued: 'dim' };
+
+export function rowText(row: Row, c: Colors): string {
+  const { view } = row;
+  const status = view.run?.status ?? 'connecting';
+  const paint = (c[STATUS_COLOR[status] ?? 'white'] as (s: string) => string) ?? ((s: string) => s);
+  const place = status === 'queued' && view.queuePosition !== null ? ` #${view.queuePosition}` : '';
+  const cost = view.costUsd === 0 ? '$0' : `$${view.costUsd.toFixed(4)}`;
+  return [
+    row.runId.slice(-10).padEnd(10),
+    row.model.padEnd(18).slice(0, 18),
+    `L${view.currentLevel}`.padEnd(4),
+    `${view.solved.length} solved`.padEnd(10),
+    `${commands(view)} cmds`.padEnd(9),
+    `${(view.promptTokens + view.completionTokens).toLocaleString('en-US')} tok`.padEnd(12),
+    cost.padEnd(9),
+    paint(`${status.replaceAll('_', ' ')}${place}`),
+  ].join(' ');
+}
+
+/** Redraws every row in place (a TTY) or prints a row when its status or level changed (not a TTY). */
+export class ProgressDisplay {
+  private readonly rows = new Map<string, Row>();
+  private readonly printed = new Map<string, string>();
+  private readonly live: boolean;
+  private readonly c: Colors;
+  private readonly out: NodeJS.WriteStream;
+  private readonly draw: ReturnType<typeof createLogUpdate>;
+
+  constructor(out: NodeJS.WriteStream, c: Colors) {
+    this.out = out;
+    this.c = c;
+    this.live = Boolean(out.isTTY);
+    this.draw = createLogUpdate(out, { showCursor: true });
+  }
+
+  update(row: Row): void {
+    this.rows.set(row.runId, row);
+    if (this.live) return this.draw([...this.rows.values()].map((r) => rowText(r, this.c)).join('\n'));
+    const key = `${row.view.run?.status}:${row.view.currentLevel}:${row.view.solved.length}`;
+    if (this.printed.get(row.runId) === key) return;
+    this.printed.set(row.runId, key);
+    this.out.write(`${rowText(row, this.c)}\n`);
+  }
+
+  /** Leaves the current lines on screen, so a prompt or the summary can follow them. */
+  hold(): void {
+    if (this.live) this.draw.done();
+  }
+}

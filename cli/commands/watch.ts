@@ -49,9 +49,8 @@ async function watch(runId: string, options: WatchOptions, g: GlobalOptions): Pr
       liveOpen = true;
       out.write(c.dim(delta.text));
     },
-    onReconnect: (wait) => {
-      if (!options.json) process.stderr.write(c.dim(`(connection lost; reconnecting in ${wait} ms)\n`));
-    },
+    // On stderr, so --json's stdout stays one event per line.
+    onReconnect: (wait) => process.stderr.write(c.dim(`(connection lost; reconnecting in ${wait} ms)\n`)),
   });
   follower.start();
   for (;;) {

@@ -57,4 +57,7 @@ try {
     code = EXIT.failed;
   }
 }
+// Output to a pipe is written asynchronously: exit only once it has all gone out.
+await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+await new Promise<void>((resolve) => process.stderr.write('', () => resolve()));
 process.exit(code);

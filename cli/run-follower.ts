@@ -29,6 +29,8 @@ export class RunFollower {
   private failures = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private waiters: { until: (s: RunViewState) => boolean; resolve: (s: RunViewState) => void }[] = [];
+  /** The log's last seq when the latest snapshot was taken: the state is current once it is reached. */
+  private snapshotSeq = Number.POSITIVE_INFINITY;
 
   constructor(client: ApiClient, runId: string, handlers: FollowHandlers = {}) {
     this.client = client;
@@ -44,9 +46,9 @@ export class RunFollower {
     this.connect();
   }
 
-  /** Resolves with the state once `until` holds (checked after every change). */
+  /** Resolves with the state once `until` holds, checked after every change once the replay has caught up. */
   waitFor(until: (s: RunViewState) => boolean): Promise<RunViewState> {
-    if (this.state.run && until(this.state)) return Promise.resolve(this.state);
+    if (this.current() && until(this.state)) return Promise.resolve(this.state);
     return new Promise((resolve) => this.waiters.push({ until, resolve }));
   }
 
@@ -83,6 +85,7 @@ export class RunFollower {
   private handle(msg: ServerMessage, ws: WebSocket): void {
     if (msg.type === 'snapshot') {
       this.failures = 0;
+      this.snapshotSeq = msg.lastSeq;
       this.update(applySnapshot(this.state, msg));
     } else if (msg.type === 'thinking_delta') {
       this.handlers.onLive?.(msg);
@@ -101,10 +104,16 @@ export class RunFollower {
     }
   }
 
+  /** A snapshot has come and every event up to it has been folded: the run as it is now. */
+  private current(): boolean {
+    return this.state.run !== null && this.state.lastSeq >= this.snapshotSeq;
+  }
+
   private update(state: RunViewState): void {
     this.state = state;
     this.handlers.onState?.(state);
-    const ready = this.waiters.filter((w) => state.run && w.until(state));
+    if (!this.current()) return;
+    const ready = this.waiters.filter((w) => w.until(state));
     this.waiters = this.waiters.filter((w) => !ready.includes(w));
     for (const w of ready) w.resolve(state);
   }

@@ -89,7 +89,8 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
       });
       follower.start();
       for (;;) {
-        const view = await follower.waitFor((s) => isFinal(s) || s.pending !== null);
+        // With --on-pause stop the server ends the run at its pause: only the end counts.
+        const view = await follower.waitFor((s) => isFinal(s) || (s.pending !== null && options.onPause !== 'stop'));
         if (isFinal(view) || !interactive) {
           follower.close();
           return { runId, model, view };

@@ -6,7 +6,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import type { AddressInfo, Server, Socket } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -106,39 +106,47 @@ describe('bandit-runner as a script', () => {
   });
 
   it('watch prints every event once across dropped sockets', async () => {
-    // A TCP relay the test can cut: every WebSocket through it is dropped every 700 ms (REST passes).
-    const upgrades = new Set<Socket>();
+    // A TCP relay that drops each of the first three WebSockets through it after 4 KB have reached
+    // the client: mid-replay or mid-run, wherever that falls. REST passes untouched.
+    let cuts = 0;
     const relay: Server = createServer((client) => {
       const upstream = connect(stack.ports.worker, '127.0.0.1');
-      client.once('data', (first: Buffer) => {
-        if (/upgrade: websocket/i.test(first.toString('latin1'))) upgrades.add(client);
-        upstream.write(first);
-        client.pipe(upstream).pipe(client);
-      });
+      let socket = false;
+      let bytes = 0;
       const drop = () => {
-        upgrades.delete(client);
         client.destroy();
         upstream.destroy();
       };
+      client.on('data', (chunk: Buffer) => {
+        // The request line names the run's socket route; a keep-alive connection may carry it after a REST call.
+        if (/^GET \/api\/runs\/run_\w+\/ws\?/.test(chunk.toString('latin1'))) socket = true;
+        upstream.write(chunk);
+      });
+      upstream.on('data', (chunk: Buffer) => {
+        client.write(chunk);
+        bytes += chunk.length;
+        if (socket && bytes > 4096 && cuts < 3) {
+          cuts += 1;
+          drop();
+        }
+      });
       client.on('error', drop).on('close', drop);
       upstream.on('error', drop).on('close', drop);
     });
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-    const cut = setInterval(() => {
-      for (const socket of upgrades) socket.destroy();
-    }, 700);
     try {
-      const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endLevel: 8, maxRetries: 1 }) });
+      // Baseline plays 0-12 and pauses at 13; not a terminal, so watch ends at the pause with code 3.
+      const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endLevel: 13, maxRetries: 1 }) });
       const { id } = (await created.json()) as { id: string };
       const result = await cli(['watch', id, '--json'], `http://127.0.0.1:${(relay.address() as AddressInfo).port}`);
-      expect(result.code).toBe(0);
+      expect(result.code).toBe(3);
       const seqs = result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { seq: number }).seq);
       expect(seqs).toEqual(seqs.map((_, i) => i + 1));
       const log = (await (await fetch(`${stack.url}/api/runs/${id}/events?limit=1000`)).json()) as { lastSeq: number };
       expect(seqs.at(-1)).toBe(log.lastSeq);
-      expect(result.stderr).toMatch(/reconnecting/);
+      expect(cuts).toBe(3);
+      expect(result.stderr.match(/reconnecting/g)).toHaveLength(3);
     } finally {
-      clearInterval(cut);
       relay.close();
     }
   });

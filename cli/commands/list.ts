@@ -17,7 +17,7 @@ export function registerList(program: Command, globals: () => GlobalOptions, exi
     .command('list')
     .argument('<what>', WHAT.join('|'))
     .description('List targets, their levels, the models the stack offers, or runs')
-    .option('--target <target>', 'levels of this target (practice or bandit)', 'practice')
+    .option('--target <target>', 'levels of this target, or only runs on it (practice or bandit)')
     .option('--status <status>', `runs with this status (${runStatusSchema.options.join(', ')})`)
     .option('--json', 'print JSON for scripts')
     .addHelpText('after', `
@@ -37,7 +37,7 @@ async function list(what: string, options: ListOptions, g: GlobalOptions): Promi
       print({ targets: targetSchema.options.map((t) => ({ target: t, ...TARGET_LEVELS[t] })) }, targetSchema.options.map((t) => `${t.padEnd(9)} levels 0-${TARGET_LEVELS[t].lastLevel}  ${TARGET_LEVELS[t].title}`));
       return EXIT.completed;
     case 'levels': {
-      const parsed = targetSchema.safeParse(options.target);
+      const parsed = targetSchema.safeParse(options.target ?? 'practice');
       if (!parsed.success) throw new CliError(`--target: "${options.target}" is not one of ${targetSchema.options.join(', ')}`, EXIT.usage);
       const target: Target = parsed.data;
       const levels = Array.from({ length: TARGET_LEVELS[target].lastLevel + 1 }, (_, i) => ({ level: i, goal: levelGoal(target, i) }));
@@ -52,7 +52,8 @@ async function list(what: string, options: ListOptions, g: GlobalOptions): Promi
     case 'runs': {
       if (options.status && !runStatusSchema.safeParse(options.status).success) throw new CliError(`--status: "${options.status}" is not one of ${runStatusSchema.options.join(', ')}`, EXIT.usage);
       const query = new URLSearchParams({ limit: '50', ...(options.status ? { status: options.status } : {}) });
-      const { runs } = await clientFrom(g).get(`/api/runs?${query}`, runListSchema);
+      if (options.target && !targetSchema.safeParse(options.target).success) throw new CliError(`--target: "${options.target}" is not one of ${targetSchema.options.join(', ')}`, EXIT.usage);
+      const runs = (await clientFrom(g).get(`/api/runs?${query}`, runListSchema)).runs.filter((r) => !options.target || r.config.target === options.target);
       print({ runs }, runs.map((r) => `${r.id}  ${r.config.model.padEnd(20)} ${r.status.padEnd(22)} L${r.currentLevel}  ${r.levelsSolved} solved  ${r.createdAt}`));
       return EXIT.completed;
     }

@@ -42,6 +42,7 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .argument('<run>', 'the run id')
     .description("Start a verification run: the run's solving commands again, with no model")
     .option('--json', 'print the verification run as JSON')
+    .addHelpText('after', '\nExample:\n  $ bandit-runner verify run_0mwttwzkcgphqalgd6x27up1o && bandit-runner watch <the id it prints>')
     .action(async (runId: string, options: { json?: boolean }) => {
       const run = await clientFrom(globals()).post(`/api/runs/${checkedRun(runId)}/verify`, {}, runSummarySchema);
       process.stdout.write(options.json ? `${JSON.stringify(run)}\n` : `verification run ${run.id} started; follow it with: bandit-runner watch ${run.id}\n`);
@@ -55,6 +56,7 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .option('--target <target>', 'only this target')
     .option('--json', 'print the board as JSON')
     .option('--csv', 'print one row per model as CSV')
+    .addHelpText('after', '\nExamples:\n  $ bandit-runner board\n  $ bandit-runner board --batch batch_0mwttwzkcgphqalgd6x27 --csv > board.csv')
     .action(async (options: { batch?: string; target?: string; json?: boolean; csv?: boolean }) => {
       const query = new URLSearchParams({ ...(options.batch ? { batch: options.batch } : {}), ...(options.target ? { target: options.target } : {}) });
       const board = await clientFrom(globals()).get(`/api/board${query.size ? `?${query}` : ''}`, boardSchema);
@@ -66,6 +68,7 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .command('analytics')
     .description('What the runs cost, solved and failed, per model')
     .option('--json', 'print JSON')
+    .addHelpText('after', '\nExample:\n  $ bandit-runner analytics --json | jq .summary.costUsd')
     .action(async (options: { json?: boolean }) => {
       const client = clientFrom(globals());
       const [summary, models] = await Promise.all([client.get('/api/analytics/summary', analyticsSummarySchema), client.get('/api/analytics/models', analyticsModelsSchema)]);
@@ -81,6 +84,7 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .command('doctor')
     .description("Check the stack's health: each component, and the fix for each problem")
     .option('--json', 'print the health report as JSON')
+    .addHelpText('after', '\nExample:\n  $ bandit-runner doctor --url https://bandit-runner.example.workers.dev --token "$API_TOKEN"')
     .action(async (options: { json?: boolean }) => {
       const g = globals();
       const c = colorsOf(g, process.stdout);

@@ -17,7 +17,7 @@ import { planRun } from '../run-plan.ts';
 import { eventLines } from '../render/event-line.ts';
 import { ProgressDisplay, rowText } from '../render/progress.ts';
 
-type RunOptions = Omit<RunFlags, 'onPause'> & { onPause: OnPauseFlag; dryRun?: boolean; follow: boolean; verbose?: boolean; json?: boolean };
+type RunOptions = Omit<RunFlags, 'onPause'> & { onPause: OnPauseFlag; dryRun?: boolean; follow?: boolean; verbose?: boolean; json?: boolean };
 
 export function registerRun(program: Command, globals: () => GlobalOptions, exit: (code: ExitCode) => void): void {
   program
@@ -32,6 +32,7 @@ export function registerRun(program: Command, globals: () => GlobalOptions, exit
     .option('--budget <n>', 'commands per attempt', intOption('--budget'))
     .option('--on-pause <what>', 'ask (answer here; wait when not interactive), stop, or wait', process.env.BANDIT_RUNNER_ON_PAUSE ?? 'ask')
     .option('--dry-run', 'print what would start and start nothing')
+    .option('--follow', 'follow the runs live until they end (the default)')
     .option('--no-follow', 'start and print the run ids, without following them')
     .option('--verbose', "print every event (a single run's story, or each run's)")
     .option('--json', 'print the outcome as JSON for scripts')
@@ -64,7 +65,8 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
     batchId = batch.id;
     for (const r of batch.runs) started.push({ runId: r.id, model: r.config.model });
   }
-  if (!options.follow) {
+  // With both --follow and --no-follow defined, commander leaves the flag unset unless one is given.
+  if (options.follow === false) {
     if (options.json) out.write(`${JSON.stringify({ batchId, runs: started.map((s) => s.runId) })}\n`);
     else for (const s of started) out.write(`${s.runId}  ${s.model}\n`);
     return 0;

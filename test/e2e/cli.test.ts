@@ -4,7 +4,7 @@
 // at once, `watch` gets every event once across dropped sockets, --json parses, and a run that
 // stops on its pause exits with the stopped code.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -70,7 +70,41 @@ describe('bandit-runner in a terminal', () => {
   });
 });
 
+describe('bandit-runner in a terminal, several runs', () => {
+  it('draws one live progress line per run and a summary table', async () => {
+    const session = `cli-progress-${process.pid}`;
+    const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+    const screen = () => tmux('capture-pane', '-p', '-J', '-t', session, '-S', '-100');
+    tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', `${process.execPath} ${CLI} --url ${stack.url} run --model baseline --repeats 2 --levels 0-4; echo EXIT=$?; sleep 60`);
+    try {
+      await vi.waitFor(() => expect(screen()).toMatch(/EXIT=\d/), { timeout: 60_000, interval: 200 });
+      const text = screen();
+      expect(text).toMatch(/Summary/);
+      // Two runs, each on one line: its model, 5 levels solved, and its status.
+      expect(text.split('Summary')[1]!.match(/baseline +L5 +5 solved .* completed/g)).toHaveLength(2);
+      expect(text).toMatch(/EXIT=0/);
+    } finally {
+      tmux('kill-session', '-t', session);
+    }
+  });
+});
+
 describe('bandit-runner as a script', () => {
+  it('export writes the archive of a run', async () => {
+    const runs = runListSchema.parse(await (await fetch(`${stack.url}/api/runs?status=completed&limit=1`)).json()).runs;
+    const out = mkdtempSync(join(tmpdir(), 'bandit-runner-export-'));
+    try {
+      const result = await cli(['export', runs[0]!.id, '--out', out]);
+      expect(result.code).toBe(0);
+      const path = result.stdout.trim();
+      expect(path.startsWith(out)).toBe(true);
+      // A zip: it starts with the local file header's signature.
+      expect(readFileSync(path).subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('--dry-run prints the plan and starts nothing', async () => {
     const before = await runCount();
     const result = await cli(['run', '--model', 'baseline', '--repeats', '3', '--levels', '0-2', '--dry-run', '--json']);

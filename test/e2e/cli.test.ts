@@ -9,28 +9,18 @@ import { connect, createServer } from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { queueStatusSchema } from '../../schema/queue.ts';
 import { runListSchema } from '../../schema/run.ts';
-import type { StackProcess } from '../support/stack-process.ts';
-import { startStackProcess } from '../support/stack-process.ts';
+import { stackForFile } from '../support/stack-process.ts';
 
 const root = join(import.meta.dirname, '../..');
 const CLI = join(root, 'cli/main.ts');
 const HINT = 'the key logs you in: `ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14`';
-const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-cli-'));
-let stack: StackProcess;
-
-beforeAll(async () => {
-  stack = await startStackProcess(stateDir);
-});
-afterAll(async () => {
-  await stack?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
-});
+const stack = stackForFile('cli');
 
 /** The CLI as a script runs it: no terminal; resolves with its exit code and output. */
-function cli(args: string[], url = stack.url): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(args: string[], url = stack().url): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, '--url', url, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
@@ -41,7 +31,7 @@ function cli(args: string[], url = stack.url): Promise<{ code: number | null; st
   });
 }
 
-const runCount = async () => runListSchema.parse(await (await fetch(`${stack.url}/api/runs?limit=100`)).json()).runs.length;
+const runCount = async () => runListSchema.parse(await (await fetch(`${stack().url}/api/runs?limit=100`)).json()).runs.length;
 
 describe('bandit-runner in a terminal', () => {
   it('shows a run, asks at its pause, and takes the hint typed at the prompt', async () => {
@@ -49,7 +39,7 @@ describe('bandit-runner in a terminal', () => {
     const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
     const screen = () => tmux('capture-pane', '-p', '-J', '-t', session, '-S', '-300');
     // Baseline solves 0-12 and runs out of its one retry at 13, where the hint gets it through.
-    tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '50', `${process.execPath} ${CLI} --url ${stack.url} run --levels 0-13 --model baseline --max-retries 1; echo EXIT=$?; sleep 120`);
+    tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '50', `${process.execPath} ${CLI} --url ${stack().url} run --levels 0-13 --model baseline --max-retries 1; echo EXIT=$?; sleep 120`);
     try {
       await vi.waitFor(() => expect(screen()).toMatch(/What now\?/), { timeout: 90_000, interval: 200 });
       expect(screen()).toMatch(/waiting for you at level 13/);
@@ -75,7 +65,7 @@ describe('bandit-runner in a terminal, several runs', () => {
     const session = `cli-progress-${process.pid}`;
     const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
     const screen = () => tmux('capture-pane', '-p', '-J', '-t', session, '-S', '-100');
-    tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', `${process.execPath} ${CLI} --url ${stack.url} run --model baseline --repeats 2 --levels 0-4; echo EXIT=$?; sleep 60`);
+    tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', `${process.execPath} ${CLI} --url ${stack().url} run --model baseline --repeats 2 --levels 0-4; echo EXIT=$?; sleep 60`);
     try {
       await vi.waitFor(() => expect(screen()).toMatch(/EXIT=\d/), { timeout: 60_000, interval: 200 });
       const text = screen();
@@ -91,7 +81,7 @@ describe('bandit-runner in a terminal, several runs', () => {
 
 describe('bandit-runner as a script', () => {
   it('export writes the archive of a run', async () => {
-    const runs = runListSchema.parse(await (await fetch(`${stack.url}/api/runs?status=completed&limit=1`)).json()).runs;
+    const runs = runListSchema.parse(await (await fetch(`${stack().url}/api/runs?status=completed&limit=1`)).json()).runs;
     const out = mkdtempSync(join(tmpdir(), 'bandit-runner-export-'));
     try {
       const result = await cli(['export', runs[0]!.id, '--out', out]);
@@ -125,7 +115,7 @@ describe('bandit-runner as a script', () => {
   it('--parallel 3 has three runs going at once, and a run that stops at its pause exits with the stopped code', async () => {
     let most = 0;
     const poll = setInterval(() => {
-      void fetch(`${stack.url}/api/queue`).then(async (r) => {
+      void fetch(`${stack().url}/api/queue`).then(async (r) => {
         most = Math.max(most, queueStatusSchema.parse(await r.json()).running.length);
       });
     }, 50);
@@ -144,7 +134,7 @@ describe('bandit-runner as a script', () => {
     // the client: mid-replay or mid-run, wherever that falls. REST passes untouched.
     let cuts = 0;
     const relay: Server = createServer((client) => {
-      const upstream = connect(stack.ports.worker, '127.0.0.1');
+      const upstream = connect(stack().ports.worker, '127.0.0.1');
       let socket = false;
       let bytes = 0;
       const drop = () => {
@@ -170,13 +160,13 @@ describe('bandit-runner as a script', () => {
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
     try {
       // Baseline plays 0-12 and pauses at 13; not a terminal, so watch ends at the pause with code 3.
-      const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endLevel: 13, maxRetries: 1 }) });
+      const created = await fetch(`${stack().url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endLevel: 13, maxRetries: 1 }) });
       const { id } = (await created.json()) as { id: string };
       const result = await cli(['watch', id, '--json'], `http://127.0.0.1:${(relay.address() as AddressInfo).port}`);
       expect(result.code).toBe(3);
       const seqs = result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { seq: number }).seq);
       expect(seqs).toEqual(seqs.map((_, i) => i + 1));
-      const log = (await (await fetch(`${stack.url}/api/runs/${id}/events?limit=1000`)).json()) as { lastSeq: number };
+      const log = (await (await fetch(`${stack().url}/api/runs/${id}/events?limit=1000`)).json()) as { lastSeq: number };
       expect(seqs.at(-1)).toBe(log.lastSeq);
       expect(cuts).toBe(3);
       expect(result.stderr.match(/reconnecting/g)).toHaveLength(3);

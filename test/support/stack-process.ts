@@ -1,7 +1,10 @@
 // Runs `node scripts/start.ts` — exactly what `npm start` runs — on free ports, for end-to-end tests.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from './free-port.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -49,5 +52,25 @@ export async function startStackProcess(stateDir: string, ports?: StackProcess['
       child.kill('SIGINT');
       return exited;
     },
+  };
+}
+
+/**
+ * A stack for one test file: started (on a fresh state directory) before its tests and stopped,
+ * state removed, after them. Returns a getter, since the stack exists only once beforeAll has run.
+ */
+export function stackForFile(name: string, env: Record<string, string> = {}): () => StackProcess {
+  const stateDir = mkdtempSync(join(tmpdir(), `bandit-runner-${name}-`));
+  let stack: StackProcess | undefined;
+  beforeAll(async () => {
+    stack = await startStackProcess(stateDir, undefined, env);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+  return () => {
+    if (!stack) throw new Error('the stack is not started yet; use it inside a test');
+    return stack;
   };
 }

@@ -1,10 +1,10 @@
 // Follows one run over its WebSocket: the snapshot, then every event in order, reconnecting with
-// `since` after a dropped socket, so nothing is shown twice and nothing is missed. The fold is the
-// web UI's own (web/lib/run-view-state.ts), pure and shared, so both read a run the same way.
+// `since` after a dropped socket, so nothing is shown twice and nothing is missed. The fold is
+// schema/run-view-state.ts, the one the web UI uses too, so both read a run the same way.
 import type { RunEvent, ServerMessage } from '../schema/protocol.ts';
 import { eventsOf, serverMessageSchema } from '../schema/protocol.ts';
-import { applyEvents, applyLive, applySnapshot, initialViewState } from '../web/lib/run-view-state.ts';
-import type { RunViewState } from '../web/lib/run-view-state.ts';
+import { applyEvents, applyLive, applySnapshot, initialViewState } from '../schema/run-view-state.ts';
+import type { RunViewState } from '../schema/run-view-state.ts';
 import type { ApiClient } from './api-client.ts';
 
 export type FollowHandlers = {

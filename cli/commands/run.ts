@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { batchSchema } from '../../schema/board.ts';
 import type { RunAction, RunSummary } from '../../schema/run.ts';
 import { FINAL_STATUSES, runSummarySchema } from '../../schema/run.ts';
-import type { RunViewState } from '../../web/lib/run-view-state.ts';
+import type { RunViewState } from '../../schema/run-view-state.ts';
 import { CliError, EXIT, exitForStatuses } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';

@@ -1,7 +1,7 @@
 // The live progress display of `run`: one line per run (model, level, solved, commands, tokens,
 // cost, status), redrawn in place on a terminal with log-update; elsewhere only changes are printed.
 import { createLogUpdate } from 'log-update';
-import type { RunViewState } from '../../web/lib/run-view-state.ts';
+import type { RunViewState } from '../../schema/run-view-state.ts';
 import type { Colors } from './colors.ts';
 
 export type Row = { runId: string; model: string; view: RunViewState };

@@ -2,7 +2,7 @@
 // Level, tokens, cost and elapsed time; the clock ticks while the run is not finished.
 import { useEffect, useState } from 'react';
 import { formatCost, formatDuration } from '../lib/format.ts';
-import type { RunViewState } from '../lib/run-view-state.ts';
+import type { RunViewState } from '../../schema/run-view-state.ts';
 
 export function RunCounters({ view }: { view: RunViewState }) {
   const [now, setNow] = useState(() => Date.now());

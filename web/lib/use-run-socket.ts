@@ -4,8 +4,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { eventsOf, serverMessageSchema, WS_SUBPROTOCOL } from '../../schema/protocol.ts';
 import { apiToken } from './api.ts';
-import { applyEvents, applyLive, applySnapshot, initialViewState } from './run-view-state.ts';
-import type { RunViewState } from './run-view-state.ts';
+import { applyEvents, applyLive, applySnapshot, initialViewState } from '../../schema/run-view-state.ts';
+import type { RunViewState } from '../../schema/run-view-state.ts';
 
 export type Connection = 'connecting' | 'live' | 'reconnecting';
 

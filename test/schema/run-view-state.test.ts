@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, Snapshot } from '../../schema/protocol.ts';
 import { runConfigSchema } from '../../schema/run.ts';
-import { applyEvents, applyLive, applySnapshot, initialViewState } from '../../web/lib/run-view-state.ts';
+import { applyEvents, applyLive, applySnapshot, initialViewState } from '../../schema/run-view-state.ts';
 
 const runId = 'run_00000000000000000000test';
 const ts = '2026-11-21T12:00:00.000Z';

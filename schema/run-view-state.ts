@@ -1,7 +1,7 @@
 // What the run page shows, folded from the snapshot and the event log. Pure, so the socket hook
 // stays small and the rules (no duplicates, no gaps, when a pause is open) are testable in Node.
-import type { LiveText, PendingAction, RunEvent, ServerMessage, Snapshot } from '../../schema/protocol.ts';
-import type { RunSummary } from '../../schema/run.ts';
+import type { LiveText, PendingAction, RunEvent, ServerMessage, Snapshot } from './protocol.ts';
+import type { RunSummary } from './run.ts';
 
 export type RunViewState = {
   run: RunSummary | null;

@@ -1,38 +1,69 @@
 // bench/stack: the whole stack as `npm start` runs it (wrangler dev with the Durable Objects and D1,
-// the proxy, the range), driven over REST and watched over WebSockets from this process.
-// Measures: N concurrent baseline runs from level 0 to their first pause; the platform's time per
-// agent cycle against the same SSH work done raw over the same loopback; proxy → client event latency
-// with 1 and 50 watchers; the rate one run sustains; the replay of 10,000 stored events to a new client. Prints a table and
-// asserts nothing. Usage: node bench/stack.ts [--runs 1,10,50] [--watchers 50] [--replay 10000]
-import { mkdtempSync, rmSync } from 'node:fs';
+// the proxy, the range), driven over REST and watched over WebSockets from this process. Each target
+// of docs/benchmarks.md is measured side by side with what it is compared to, and printed as a ratio:
+// platform time per agent cycle against the same SSH work done raw; p99 delivery at 1, 10 and 50
+// watchers; the rate one run sustains; N runs at once to their first pause, with each process's peak
+// memory and the proxy alone at the same concurrency; the replay of stored events. Asserts nothing.
+// Usage: node bench/stack.ts [--sections concurrent,overhead,watchers,rate,replay,scale] [--runs 1,10,50]
+//   [--scale 500] [--watchers 1,10,50] [--repeat 5] [--replay 10000] [--profile DIR]
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunEvent } from '../schema/protocol.ts';
 import type { RunConfigInput, RunSummary } from '../schema/run.ts';
+import { advanceBody, advanceUntilSettled } from '../test/support/advance-client.ts';
 import { startFakeOpenAi, textReply, toolCall } from '../test/support/fake-openai.ts';
 import { startStackProcess } from '../test/support/stack-process.ts';
+import { freePort } from '../test/support/free-port.ts';
+import { sampleMemory } from './process-memory.ts';
 import { nodeLatencies, wallNow, watchRun } from './run-watcher.ts';
 import { connectClient, exec } from './ssh-timing.ts';
 import { median, percentile } from './stats.ts';
+import { profileWorker } from './worker-profiler.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '1,10,50' }, watchers: { type: 'string', default: '50' }, replay: { type: 'string', default: '10000' } } });
-const ROUNDS = values.runs.split(',').map(Number);
-const WATCHERS = Number(values.watchers);
+const { values } = parseArgs({
+  options: {
+    sections: { type: 'string', default: 'concurrent,overhead,watchers,rate,replay,scale' },
+    runs: { type: 'string', default: '1,10,50' },
+    scale: { type: 'string', default: '500' },
+    watchers: { type: 'string', default: '1,10,50' },
+    repeat: { type: 'string', default: '5' },
+    replay: { type: 'string', default: '10000' },
+    profile: { type: 'string' },
+  },
+});
+const SECTIONS = new Set(values.sections.split(','));
+const numbers = (list: string) => list.split(',').map(Number);
+const REPEAT = Number(values.repeat);
 const REPLAY = Number(values.replay);
+const SCALE = Number(values.scale);
 /** A model served by a fake OpenAI endpoint in this process: it runs a new command every turn, fast. */
 const FILL_MODEL = 'bench-fill';
+const SECRET = 'bench-proxy-secret-0123456789';
 
 const HINT = 'the key logs you in: `ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14`';
 const isPause = (e: RunEvent) => e.type === 'user_action_required' || e.type === 'run_complete';
 const ms = (n: number) => `${n.toFixed(1)} ms`;
+const sleep = (t: number) => new Promise((resolve) => setTimeout(resolve, t));
 
 let commandNo = 0;
 const fake = await startFakeOpenAi();
 fake.respond((request) => (request.tools ? toolCall('run_command', { command: `echo bench ${++commandNo}` }) : textReply('- Try another command.')));
-Object.assign(process.env, { OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-bench', OPENAI_MODELS: FILL_MODEL });
 const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-bench-'));
-const stack = await startStackProcess(stateDir);
+const inspectorPort = await freePort();
+if (values.profile) mkdirSync(values.profile, { recursive: true });
+const stack = await startStackProcess(stateDir, undefined, {
+  OPENAI_BASE_URL: fake.baseUrl,
+  OPENAI_API_KEY: 'sk-bench',
+  OPENAI_MODELS: FILL_MODEL,
+  PROXY_SECRET: SECRET,
+  // Every run of the scale section at once, each holding an SSH connection to the range.
+  MAX_RUNNING_RUNS: String(Math.max(SCALE, 50)),
+  PRACTICE_MAX_CONNECTIONS: String(2 * SCALE + 100),
+  WORKER_INSPECTOR_PORT: String(inspectorPort),
+  ...(values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values.profile}` } : {}),
+});
 
 async function api<T>(path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${stack.url}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -55,10 +86,11 @@ async function playToPause(): Promise<Played> {
   return { run, ms: elapsed, events: watcher.events, last };
 }
 
-/** What went wrong in a played run: error events, or an end other than the max_retries pause. */
-function problems(played: Played): string[] {
-  const found = played.events.filter((e) => e.type === 'error').map((e) => `${e.code}: ${e.message}`);
-  if (played.last.type !== 'user_action_required' || played.last.reason !== 'max_retries') found.push(`ended with ${JSON.stringify(played.last)}`);
+/** What went wrong in a run: error events, or an end other than the max_retries pause. */
+function problems(events: RunEvent[]): string[] {
+  const found = events.filter((e) => e.type === 'error').map((e) => `${e.code}: ${e.message}`);
+  const last = events.findLast(isPause);
+  if (last?.type !== 'user_action_required' || last.reason !== 'max_retries') found.push(`ended with ${JSON.stringify(last ?? null)}`);
   return found;
 }
 
@@ -79,92 +111,155 @@ async function rawReplay(events: RunEvent[]): Promise<number> {
 }
 
 const rows: string[][] = [];
-const row = (...cells: string[]) => rows.push(cells);
+const row = (...cells: string[]) => {
+  rows.push(cells);
+  console.error(`  ${cells.join(': ')}`);
+};
+const verdict = (ok: boolean) => (ok ? '✓' : '✗');
+
+/** N runs created at once and watched from their start to their first pause. */
+async function concurrent(n: number): Promise<void> {
+  const started = wallNow();
+  const settled = await Promise.allSettled(Array.from({ length: n }, playToPause));
+  const wall = wallNow() - started;
+  const played = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const errors = [...settled.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : [])), ...played.flatMap((p) => problems(p.events))];
+  const commands = played.reduce((sum, p) => sum + p.events.filter((e) => e.type === 'command').length, 0);
+  row(`${n} concurrent baseline runs, 0 → first pause`, `wall ${(wall / 1000).toFixed(2)} s; per run p50 ${(median(played.map((p) => p.ms)) / 1000).toFixed(2)} s; ${commands} commands (${(commands / (wall / 1000)).toFixed(0)}/s); errors ${errors.length}${errors.length ? ` (first: ${errors[0]})` : ''}`);
+  await Promise.all(played.map((p) => act(p.run.id, { action: 'stop' })));
+}
+
+/** Platform time per agent cycle against the same SSH work done raw, on the same loopback; medians. */
+async function overhead(): Promise<void> {
+  const platform: number[] = [];
+  const raw: number[] = [];
+  let cycles = 0;
+  for (let i = 0; i < REPEAT; i++) {
+    const played = await playToPause();
+    await act(played.run.id, { action: 'stop' });
+    cycles = played.events.filter((e) => e.type === 'command').length;
+    platform.push(played.ms);
+    raw.push(await rawReplay(played.events));
+  }
+  const ratio = median(platform) / median(raw);
+  row(
+    `platform vs raw ssh, one run 0 → first pause (${cycles} commands, median of ${REPEAT})`,
+    `${ms(median(platform))} vs ${ms(median(raw))}: ${(median(platform) / cycles).toFixed(2)} vs ${(median(raw) / cycles).toFixed(2)} ms per cycle, **${ratio.toFixed(2)}×** (target ≤ 1.3× ${verdict(ratio <= 1.3)}; runs ${platform.map((p) => p.toFixed(0)).join('/')} vs ${raw.map((r) => r.toFixed(0)).join('/')} ms)`,
+  );
+}
+
+/** Delivery latency proxy → socket: paused baseline runs continued while W sockets listen live. */
+async function watchers(): Promise<void> {
+  const p99s = new Map<number, number>();
+  for (const w of numbers(values.watchers)) {
+    const samples: number[] = [];
+    for (let i = 0; i < (w === 1 ? 10 : w <= 10 ? 6 : 4); i++) {
+      const played = await playToPause();
+      const live = await Promise.all(Array.from({ length: w }, () => watchRun(stack.url, played.run.id, played.last.seq, isPause)));
+      await act(played.run.id, { action: 'continue', hint: HINT });
+      await Promise.all(live.map((x) => x.reached));
+      live.forEach((x) => x.close());
+      samples.push(...live.flatMap(nodeLatencies));
+      await act(played.run.id, { action: 'stop' });
+    }
+    p99s.set(w, percentile(samples, 99));
+    const base = p99s.get(1);
+    const ratio = base ? percentile(samples, 99) / base : NaN;
+    row(`delivery proxy → socket, ${w} watcher${w > 1 ? 's' : ''} (${samples.length} node events)`, `p50 ${ms(percentile(samples, 50))}, p99 ${ms(percentile(samples, 99))}${w > 1 && base ? `, **${ratio.toFixed(2)}×** p99 at 1${w >= 50 ? ` (target ≤ 3× ${verdict(ratio <= 3)})` : ''}` : ''}`);
+  }
+}
+
+/** One run with an instant model played until it has REPLAY events; returns its id. */
+async function rate(): Promise<string> {
+  const fill = await createRun({ model: FILL_MODEL, maxRetries: 10, budget: 100 });
+  const segments: number[] = [];
+  let lastSeq = 0;
+  const started = wallNow();
+  for (let since = 0; lastSeq < REPLAY; since = lastSeq) {
+    const watcher = await watchRun(stack.url, fill.id, since, isPause);
+    const from = wallNow();
+    if (since > 0) await act(fill.id, { action: 'continue' });
+    lastSeq = (await watcher.reached).seq;
+    segments.push((lastSeq - since) / ((wallNow() - from) / 1000));
+    watcher.close();
+  }
+  const overall = lastSeq / ((wallNow() - started) / 1000);
+  row(`one run with an instant model: sustained rate (${lastSeq} events)`, `**${overall.toFixed(0)} events/s** overall, median of ${segments.length} pause-to-pause segments ${median(segments).toFixed(0)}/s (target ≥ 2,000 ${verdict(overall >= 2000)})`);
+  return fill.id;
+}
+
+/** A new client asks for everything since 0; time until the REPLAY-th event arrives. Median of 3. */
+async function replay(runId: string): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const started = wallNow();
+    const watcher = await watchRun(stack.url, runId, 0, (e) => e.seq === REPLAY);
+    await watcher.reached;
+    times.push(wallNow() - started);
+    watcher.close();
+  }
+  row(`replay of ${REPLAY} stored events to a new client`, `median ${ms(median(times))} (${times.map((t) => t.toFixed(0)).join(' / ')} ms)`);
+}
+
+/** SCALE baseline runs at once through the stack, then the same through the proxy alone; peak memory of each process. */
+async function scale(): Promise<void> {
+  const memory = sampleMemory(stack.pid);
+  const started = wallNow();
+  const runs: RunSummary[] = [];
+  for (let i = 0; i < SCALE; i += 50) runs.push(...(await Promise.all(Array.from({ length: Math.min(50, SCALE - i) }, () => createRun({ maxRetries: 1 })))));
+  const ours = new Set(runs.map((r) => r.id));
+  const paused = new Set<string>();
+  for (const deadline = wallNow() + 900_000; paused.size < SCALE && wallNow() < deadline; await sleep(250)) {
+    const waiting = [...ours].filter((id) => !paused.has(id));
+    for (let i = 0; i < waiting.length; i += 25) {
+      const summaries = await Promise.all(waiting.slice(i, i + 25).map((id) => api<RunSummary>(`/api/runs/${id}`)));
+      for (const s of summaries) if (s.status !== 'running' && s.status !== 'queued') paused.add(s.id);
+    }
+  }
+  const wall = wallNow() - started;
+  const peaks = memory.stop();
+  let errors = 0;
+  let commands = 0;
+  let firstError = '';
+  for (let i = 0; i < runs.length; i += 25) {
+    const pages = await Promise.all(runs.slice(i, i + 25).map((r) => api<{ events: RunEvent[] }>(`/api/runs/${r.id}/events?limit=1000`)));
+    for (const page of pages) {
+      const found = problems(page.events);
+      errors += found.length;
+      firstError ||= found[0] ?? '';
+      commands += page.events.filter((e) => e.type === 'command').length;
+    }
+  }
+  await Promise.all(runs.map((r) => act(r.id, { action: 'stop' }).catch(() => undefined)));
+  // The proxy alone, at the same concurrency, on the same range: its own time for the same work.
+  const to = { proxyUrl: `http://127.0.0.1:${stack.ports.proxy}`, proxySecret: SECRET };
+  const aloneStarted = wallNow();
+  const alone = await Promise.all(Array.from({ length: SCALE }, (_, i) => advanceUntilSettled(to, advanceBody(`run_scale${String(i).padStart(20, '0')}`, { maxRetries: 1 }))));
+  const aloneWall = wallNow() - aloneStarted;
+  const aloneCommands = alone.flat().reduce((n, r) => n + r.events.filter((e) => e.type === 'command').length, 0);
+  row(`${SCALE} concurrent baseline runs through the stack, 0 → first pause`, `${paused.size} of ${SCALE} paused in ${(wall / 1000).toFixed(1)} s; ${commands} commands (**${(commands / (wall / 1000)).toFixed(0)}/s**); errors **${errors}**${firstError ? ` (first: ${firstError})` : ''}`);
+  row(`the proxy alone, same ${SCALE} runs at once`, `${(aloneWall / 1000).toFixed(1)} s; ${aloneCommands} commands (**${(aloneCommands / (aloneWall / 1000)).toFixed(0)}/s**); the stack has **${(aloneWall / wall).toFixed(2)}×** its throughput`);
+  row(`peak memory during the ${SCALE} runs (RSS)`, [...peaks].map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`).join(', '));
+}
 
 try {
   // Warm-up: one run, so that the worker's and the proxy's code paths are compiled.
   const warm = await playToPause();
   await act(warm.run.id, { action: 'stop' });
-
-  // 1. N runs at once, from creation to their first pause.
-  for (const n of ROUNDS) {
-    const started = wallNow();
-    const settled = await Promise.allSettled(Array.from({ length: n }, playToPause));
-    const wall = wallNow() - started;
-    const played = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-    const errors = [...settled.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : [])), ...played.flatMap(problems)];
-    const commands = played.reduce((sum, p) => sum + p.events.filter((e) => e.type === 'command').length, 0);
-    const solved = played.map((p) => p.events.filter((e) => e.type === 'level_complete').length);
-    const times = played.map((p) => p.ms);
-    row(`${n} concurrent baseline runs, 0 → first pause`, `wall ${(wall / 1000).toFixed(2)} s; per run p50 ${(median(times) / 1000).toFixed(2)} s, max ${(Math.max(...times) / 1000).toFixed(2)} s`);
-    row(`  levels solved per run / commands / errors`, `${Math.min(...solved)}–${Math.max(...solved)} / ${commands} (${(commands / (wall / 1000)).toFixed(0)} per s) / ${errors.length}${errors.length ? ` (first: ${errors[0]})` : ''}`);
-    await Promise.all(played.map((p) => act(p.run.id, { action: 'stop' })));
-  }
-
-  // 2. Platform time per agent cycle against the same SSH work done raw, on the same loopback. Three
-  // single runs and three raw replays of what they did; medians.
-  const singles: Played[] = [];
-  const raws: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const played = await playToPause();
-    await act(played.run.id, { action: 'stop' });
-    singles.push(played);
-    raws.push(await rawReplay(played.events));
-  }
-  const cycles = singles[0]!.events.filter((e) => e.type === 'command').length;
-  const platform = median(singles.map((p) => p.ms));
-  const raw = median(raws);
-  row(`one run, 0 → first pause (${cycles} commands): platform vs raw ssh`, `${ms(platform)} vs ${ms(raw)}: ${(platform / cycles).toFixed(2)} vs ${(raw / cycles).toFixed(2)} ms per cycle, **${(platform / raw).toFixed(2)}×**`);
-
-  // 3. Delivery latency, proxy → socket. Baseline runs paused at level 13 are continued with a hint
-  // while W watchers listen live; each then plays levels 13–15 at full speed and pauses again.
-  for (const [watchers, runs] of [[1, 10], [WATCHERS, 4]] as const) {
-    const samples: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const played = await playToPause();
-      const live = await Promise.all(Array.from({ length: watchers }, () => watchRun(stack.url, played.run.id, played.last.seq, isPause)));
-      await act(played.run.id, { action: 'continue', hint: HINT });
-      await Promise.all(live.map((w) => w.reached));
-      live.forEach((w) => w.close());
-      samples.push(...live.flatMap(nodeLatencies));
-      await act(played.run.id, { action: 'stop' });
-    }
-    row(`event latency proxy → socket, ${watchers} watcher${watchers > 1 ? 's' : ''} (${samples.length} node events)`, `p50 ${ms(percentile(samples, 50))}, p99 ${ms(percentile(samples, 99))}, max ${ms(Math.max(...samples))}`);
-  }
-
-  // 4. A run that plays as fast as it can (an instant model running a new command every turn) until
-  // it has REPLAY events: how many steps per second one run sustains through the whole stack.
-  const fill = await createRun({ model: FILL_MODEL, maxRetries: 10, budget: 100 });
-  const fillStarted = wallNow();
-  let lastSeq = 0;
-  let fillCommands = 0;
-  for (let since = 0; lastSeq < REPLAY; since = lastSeq) {
-    const watcher = await watchRun(stack.url, fill.id, since, isPause);
-    if (since > 0) await act(fill.id, { action: 'continue' });
-    lastSeq = (await watcher.reached).seq;
-    fillCommands += watcher.events.filter((e) => e.type === 'command').length;
-    watcher.close();
-  }
-  const fillSeconds = (wallNow() - fillStarted) / 1000;
-  row(`one run with an instant model: sustained rate`, `${(lastSeq / fillSeconds).toFixed(0)} events/s, ${(fillCommands / fillSeconds).toFixed(0)} commands/s (${lastSeq} events in ${fillSeconds.toFixed(1)} s)`);
-
-  // 5. Replay: a new client asks for everything since 0; time until the REPLAY-th event arrives.
-  const replays: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const started = wallNow();
-    const watcher = await watchRun(stack.url, fill.id, 0, (e) => e.seq === REPLAY);
-    await watcher.reached;
-    replays.push(wallNow() - started);
-    watcher.close();
-  }
-  row(`replay of ${REPLAY} stored events to a new client (of ${lastSeq})`, `median ${ms(median(replays))}, runs ${replays.map((r) => r.toFixed(0)).join(' / ')} ms`);
-  await act(fill.id, { action: 'stop' });
+  const worker = values.profile ? await profileWorker(inspectorPort) : null;
+  if (SECTIONS.has('concurrent')) for (const n of numbers(values.runs)) await concurrent(n);
+  if (SECTIONS.has('overhead')) await overhead();
+  if (SECTIONS.has('watchers')) await watchers();
+  const fillId = SECTIONS.has('rate') || SECTIONS.has('replay') ? await rate() : null;
+  if (fillId && SECTIONS.has('replay')) await replay(fillId);
+  if (fillId) await act(fillId, { action: 'stop' });
+  if (worker) console.error(`worker profiles: ${(await worker.stop(join(values.profile!, `stack-${Date.now()}`))).join(', ')}`);
+  if (SECTIONS.has('scale')) await scale();
 
   console.log(`bench/stack — wrangler dev, proxy and range on loopback; ${new Date().toISOString()}`);
   console.log('| measure | value |');
   console.log('|---|---|');
   for (const [measure, value] of rows) console.log(`| ${measure} | ${value} |`);
-  console.log('targets: overhead ≤ 1.3×, p99 ≤ 20 ms at 50 watchers, 50 concurrent runs with no errors, replay ≤ 0.5 s');
 } finally {
   await stack.stop();
   await fake.close();

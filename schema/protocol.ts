@@ -271,6 +271,20 @@ export const checkpointSchema = z.object({
 });
 export type Checkpoint = z.infer<typeof checkpointSchema>;
 
+/**
+ * A checkpoint as what changed since the previous one of the same call (`base` is that one's step):
+ * top-level state fields replaced (`set`) or gone (`unset`), and items added at the end of list
+ * fields (`append`). A node changes a few fields and adds a turn to the history, so the line, the
+ * Durable Object's write and both sides' serialising stay small while an attempt grows.
+ */
+export const checkpointPatchSchema = checkpointSchema.omit({ state: true }).extend({
+  base: count,
+  set: z.record(z.string(), z.unknown()),
+  unset: z.array(z.string()),
+  append: z.record(z.string(), z.array(z.unknown())),
+});
+export type CheckpointPatch = z.infer<typeof checkpointPatchSchema>;
+
 /** A person's answer to a pause, handed to the graph as Command({ resume }). */
 export const resumeSchema = z.discriminatedUnion('action', [
   z.strictObject(userActionShapes.continue),
@@ -285,6 +299,8 @@ export const proxyRequestSchema = z.strictObject({
   config: runConfigSchema,
   checkpoint: checkpointSchema.nullable(),
   resume: resumeSchema.optional(),
+  /** The caller reads `checkpoint_patch` lines: after the first full checkpoint, only what changed. */
+  checkpointPatches: z.boolean().optional(),
 });
 export type ProxyRequest = z.infer<typeof proxyRequestSchema>;
 
@@ -295,6 +311,7 @@ export const proxyOutcomeSchema = z.enum(['interrupted', 'completed', 'stopped',
 export const proxyLineSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('event'), event: proxyEventSchema }),
   z.object({ type: z.literal('checkpoint'), checkpoint: checkpointSchema }),
+  z.object({ type: z.literal('checkpoint_patch'), patch: checkpointPatchSchema }),
   // The model's text while a call is written, coalesced; broadcast to watchers, never stored.
   z.object({ type: z.literal('live'), level, stage: llmStageSchema, text: z.string().min(1) }),
   // The raw request and response of one model call, for the llm_calls table; never broadcast.

@@ -25,34 +25,49 @@ export function isDelta(value: unknown): value is RequestDelta {
   return isObject(value) && value.$delta === 1 && typeof value.prev === 'string';
 }
 
-/** `current` stored against `previous` (the previous call's whole request, id `prevId`); whole when there is none. */
-export function encodeRequest(previous: unknown, prevId: string | null, current: unknown): unknown {
+/** A request's messages as JSON text, one each: what the next request is compared with. */
+export type MessageTexts = { texts: string[]; firstAt: Map<string, number> };
+
+/** The message texts of `request`, for encodeRequest's next call. */
+export function messageTexts(request: unknown): MessageTexts | null {
+  if (!isObject(request) || !Array.isArray(request.messages)) return null;
+  const texts = request.messages.map((m) => JSON.stringify(m));
+  const firstAt = new Map<string, number>();
+  texts.forEach((text, i) => firstAt.has(text) || firstAt.set(text, i));
+  return { texts, firstAt };
+}
+
+/**
+ * `current` stored against `previous` (the previous call's whole request, id `prevId`); whole when
+ * there is none. `prevTexts` and `currentTexts` (from messageTexts) save serialising the messages
+ * again: each message is turned into text once over the whole chain.
+ */
+export function encodeRequest(previous: unknown, prevId: string | null, current: unknown, prevTexts = messageTexts(previous), currentTexts = messageTexts(current)): unknown {
   if (prevId === null || !isObject(previous) || !isObject(current)) return current;
   const set: Obj = {};
   for (const [key, value] of Object.entries(current)) {
-    if (key === 'messages' && Array.isArray(value) && Array.isArray(previous.messages)) continue;
+    if (key === 'messages' && prevTexts && currentTexts) continue;
     if (!(key in previous) || JSON.stringify(previous[key]) !== JSON.stringify(value)) set[key] = value;
   }
   const delta: RequestDelta = { $delta: 1, prev: prevId, keys: Object.keys(current), set };
-  if (Array.isArray(current.messages) && Array.isArray(previous.messages)) delta.messages = diffMessages(previous.messages, current.messages);
+  if (prevTexts && currentTexts) delta.messages = diffMessages(prevTexts, currentTexts, current.messages as unknown[]);
   return delta;
 }
 
 /** Each message is whole, or part of the longest run of the previous messages it starts. */
-function diffMessages(previous: unknown[], current: unknown[]): (unknown | MessageRef)[] {
-  const prevText = previous.map((m) => JSON.stringify(m));
-  const firstAt = new Map<string, number>();
-  prevText.forEach((text, i) => firstAt.has(text) || firstAt.set(text, i));
+function diffMessages(previous: MessageTexts, current: MessageTexts, messages: unknown[]): (unknown | MessageRef)[] {
   const out: (unknown | MessageRef)[] = [];
-  for (let i = 0; i < current.length; ) {
-    const start = firstAt.get(JSON.stringify(current[i]));
+  const prev = previous.texts;
+  const now = current.texts;
+  for (let i = 0; i < now.length; ) {
+    const start = previous.firstAt.get(now[i]!);
     if (start === undefined) {
-      out.push(current[i]);
+      out.push(messages[i]);
       i += 1;
       continue;
     }
     let length = 1;
-    while (i + length < current.length && start + length < previous.length && JSON.stringify(current[i + length]) === prevText[start + length]) length += 1;
+    while (i + length < now.length && start + length < prev.length && now[i + length] === prev[start + length]) length += 1;
     out.push({ $prev: [start, start + length] } satisfies MessageRef);
     i += length;
   }

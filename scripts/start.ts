@@ -83,6 +83,8 @@ function startChildren(supervisor: Supervisor, s: StackSettings): void {
       '--var', `PROXY_URL:http://127.0.0.1:${s.proxyPort}`,
       // The queue's global limit, when set here rather than in wrangler.toml.
       ...(process.env.MAX_RUNNING_RUNS ? ['--var', `MAX_RUNNING_RUNS:${process.env.MAX_RUNNING_RUNS}`] : []),
+      // A fixed DevTools port for the worker, for profiling it (bench/stack --profile); else wrangler picks one.
+      ...(process.env.WORKER_INSPECTOR_PORT ? ['--inspector-port', process.env.WORKER_INSPECTOR_PORT] : []),
       '--show-interactive-dev-session=false',
     ],
     // Secrets reach wrangler dev through its environment, as `secrets.required` in wrangler.toml expects.

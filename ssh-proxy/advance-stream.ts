@@ -1,6 +1,7 @@
 // Runs the graph for one /v1/advance call and turns it into NDJSON lines: events as they happen,
 // a checkpoint after every node, and one `end` line. Closing the response aborts the graph.
-import type { ProxyEvent, ProxyLine, ProxyRequest } from '../schema/protocol.ts';
+import { diffCheckpoint } from '../schema/checkpoint-patch.ts';
+import type { Checkpoint, ProxyEvent, ProxyLine, ProxyRequest } from '../schema/protocol.ts';
 import { MAX_PROXY_LINE_BYTES } from '../schema/protocol.ts';
 import { Command } from './engine/command.ts';
 import type { CompiledGraph, RunFrom } from './engine/compiled-graph.ts';
@@ -14,7 +15,6 @@ import { Redactor } from './redactor.ts';
 import type { RunTelemetry } from './telemetry/run-telemetry.ts';
 import type { GameTarget } from './targets/target.ts';
 
-type CheckpointLine = Extract<ProxyLine, { type: 'checkpoint' }>;
 type EndLine = Extract<ProxyLine, { type: 'end' }>;
 
 export type AdvanceDeps = {
@@ -53,10 +53,19 @@ export function advanceStream(
     start: async (controller) => {
       // Typed lines need no second check here: the Durable Object validates each as it arrives.
       // Everything but a checkpoint passes the redactor, so a typed password or a key is never stored.
+      // Lines written in one turn of the event loop (a node's events and its checkpoint) leave as one
+      // chunk: one write to the socket instead of one per line, which was the proxy's largest cost.
+      let pending = '';
+      const flush = () => {
+        if (!pending || abort.signal.aborted) return;
+        controller.enqueue(encoder.encode(pending));
+        pending = '';
+      };
       const write = (line: ProxyLine) => {
         if (abort.signal.aborted) return;
-        const text = line.type === 'checkpoint' ? JSON.stringify(line) : redactor.json(JSON.stringify(line));
-        controller.enqueue(encoder.encode(`${text.length > MAX_PROXY_LINE_BYTES ? oversized(line, text.length) : text}\n`));
+        const text = line.type === 'checkpoint' || line.type === 'checkpoint_patch' ? JSON.stringify(line) : redactor.json(JSON.stringify(line));
+        if (!pending) setImmediate(flush);
+        pending += `${text.length > MAX_PROXY_LINE_BYTES ? oversized(line, text.length) : text}\n`;
       };
       const resumed = request.resume?.action === 'password' ? request.resume.value : null;
       const held = 'checkpoint' in from ? from.checkpoint.state.secrets : from.state.secrets;
@@ -71,6 +80,7 @@ export function advanceStream(
         write({ type: 'event', event: stamped });
       };
       const started = Date.now();
+      let lastCheckpoint: Checkpoint | null = null;
       const ctx: BanditDeps = {
         config: request.config,
         target,
@@ -93,7 +103,13 @@ export function advanceStream(
           deadline: started + deps.sliceMs,
           cutAt: started + deps.callMaxMs,
           onNode: (record, state) => emit({ type: 'node', level: state.level, ...record }),
-          onCheckpoint: (checkpoint) => write({ type: 'checkpoint', checkpoint: checkpoint as CheckpointLine['checkpoint'] }),
+          onCheckpoint: (graphCheckpoint) => {
+            const checkpoint = graphCheckpoint as Checkpoint;
+            // After the call's first checkpoint, a caller that asked for patches gets only what changed.
+            if (request.checkpointPatches && lastCheckpoint) write({ type: 'checkpoint_patch', patch: diffCheckpoint(lastCheckpoint, checkpoint) });
+            else write({ type: 'checkpoint', checkpoint });
+            lastCheckpoint = checkpoint;
+          },
         })
         .finally(() => {
           live.end();
@@ -124,6 +140,7 @@ export function advanceStream(
         write({ type: 'end', outcome: 'failed', error: result.error ?? 'the agent failed' });
       }
       tracer?.end(result.outcome, result.outcome === 'error' ? (result.error ?? 'the agent failed') : null);
+      flush();
       closeQuietly(controller);
     },
     cancel: () => abort.abort(),

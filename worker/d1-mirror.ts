@@ -73,7 +73,7 @@ export function rowsOf(events: readonly RunEvent[], traces: ReadonlyMap<string, 
 }
 
 /** Writes the run row, the given rows and the changed level roll-ups in one D1 batch; throws when D1 fails. */
-export async function sendToD1(env: Env, run: RunSummary, loop: LoopState, rows: MirrorRows, levels: readonly LevelStatsRow[] = []): Promise<void> {
+export async function sendToD1(env: Env, run: RunSummary, loop: Pick<LoopState, 'promptTokens' | 'completionTokens' | 'costUsd'>, rows: MirrorRows, levels: readonly LevelStatsRow[] = []): Promise<void> {
   const db = database(env);
   const row = {
     id: run.id,

@@ -9,8 +9,8 @@ import { errorText } from './error-text.ts';
 type Kind = keyof MirrorRows;
 const KINDS: readonly Kind[] = ['llmCalls', 'executions', 'commands'];
 
-/** Rows sent in one D1 batch; more are sent in further batches of the same flush. */
-const BATCH_ROWS = 200;
+/** Outbox entries (a step's rows each) sent in one D1 batch; more go in further batches of the same flush. */
+const BATCH_ENTRIES = 100;
 /** The longest wait between two tries while D1 keeps failing. */
 const MAX_RETRY_MS = 60_000;
 
@@ -32,11 +32,13 @@ export class D1Outbox {
     this.sql.exec('INSERT OR IGNORE INTO outbox_state (singleton) VALUES (1)');
   }
 
-  /** Queues rows; call it inside the transaction that stores the events they come from. */
+  /**
+   * Queues a step's rows as one entry (one write, not one per row); call it inside the transaction
+   * that stores the events they come from.
+   */
   add(rows: MirrorRows): void {
-    for (const kind of KINDS) {
-      for (const row of rows[kind]) this.sql.exec('INSERT INTO outbox (kind, row) VALUES (?, ?)', kind, JSON.stringify(row));
-    }
+    if (KINDS.every((kind) => rows[kind].length === 0)) return;
+    this.sql.exec("INSERT INTO outbox (kind, row) VALUES ('step', ?)", JSON.stringify(rows));
   }
 
   /** Notes that the run row changed, so the next flush must send it even with no rows queued. */
@@ -44,7 +46,7 @@ export class D1Outbox {
     this.sql.exec('UPDATE outbox_state SET version = version + 1');
   }
 
-  /** Rows still waiting for D1. */
+  /** Outbox entries still waiting for D1 (the rows of one step each). */
   pending(): number {
     return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM outbox').one().n;
   }
@@ -75,9 +77,17 @@ export class D1Outbox {
     let sent = 0;
     for (;;) {
       const version = this.sql.exec<{ version: number }>('SELECT version FROM outbox_state').one().version;
-      const queued = this.sql.exec<{ id: number; kind: string; row: string }>('SELECT id, kind, row FROM outbox ORDER BY id LIMIT ?', BATCH_ROWS).toArray();
+      const queued = this.sql.exec<{ id: number; kind: string; row: string }>('SELECT id, kind, row FROM outbox ORDER BY id LIMIT ?', BATCH_ENTRIES).toArray();
       const rows = emptyRows();
-      for (const entry of queued) (rows[entry.kind as Kind] as unknown[]).push(JSON.parse(entry.row));
+      for (const entry of queued) {
+        // A step's rows together; objects from before steps were queued whole hold one row per entry.
+        if (entry.kind === 'step') {
+          const step = JSON.parse(entry.row) as MirrorRows;
+          for (const kind of KINDS) (rows[kind] as unknown[]).push(...step[kind]);
+        } else {
+          (rows[entry.kind as Kind] as unknown[]).push(JSON.parse(entry.row));
+        }
+      }
       try {
         await send(rows);
       } catch (err) {

@@ -1,22 +1,26 @@
-// Keeps the run's last model request whole, in the Durable Object's SQLite, so that each new one
-// can be stored in D1 as a delta against it (schema/request-delta.ts): flat bytes per call. Every
+// Keeps the run's last model request in the Durable Object's memory, so that each new one can be
+// stored in D1 as a delta against it (schema/request-delta.ts): flat bytes per call. Every
 // WHOLE_EVERY-th request is stored whole, so rebuilding any call reads a bounded number of rows.
+// Memory only, on purpose: it used to be written to SQLite after every call, a whole request (the
+// whole conversation) per call, and parsed back and serialised again each time — the object's
+// largest cost with a fast model. An object that restarts stores its next request whole instead.
+import type { RunEvent } from '../schema/protocol.ts';
+import { encodeRequest, messageTexts } from '../schema/request-delta.ts';
+import type { MessageTexts } from '../schema/request-delta.ts';
 
 /** A whole request at least this often: a rebuild reads at most this many rows. */
 export const WHOLE_EVERY = 25;
-import type { RunEvent } from '../schema/protocol.ts';
-import { encodeRequest } from '../schema/request-delta.ts';
 
 type Trace = { request: unknown; response: unknown };
+type Previous = { id: string; request: unknown; texts: MessageTexts | null; deltas: number };
 
 /** The previous request of a run, and the encoding of the next one against it. */
 export class RequestChain {
-  private readonly sql: SqlStorage;
+  private previous: Previous | null = null;
 
   constructor(sql: SqlStorage) {
-    this.sql = sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS last_request (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), id TEXT NOT NULL,
-      json TEXT NOT NULL, deltas INTEGER NOT NULL DEFAULT 0)`);
+    // Objects made before the chain moved to memory kept the last request here; it is not read again.
+    sql.exec('DROP TABLE IF EXISTS last_request');
   }
 
   /** The traces of stored events with each llm_call's request encoded, in the order the calls were made. */
@@ -31,10 +35,16 @@ export class RequestChain {
 
   /** `request`, stored as `id`, encoded against the previous one; it becomes the previous one. */
   encode(id: string, request: unknown): unknown {
-    const last = this.sql.exec<{ id: string; json: string; deltas: number }>('SELECT id, json, deltas FROM last_request').toArray()[0];
+    const last = this.previous;
+    const texts = messageTexts(request);
     const whole = !last || last.deltas + 1 >= WHOLE_EVERY;
-    const encoded = whole ? request : encodeRequest(JSON.parse(last.json), last.id, request);
-    this.sql.exec('INSERT OR REPLACE INTO last_request (singleton, id, json, deltas) VALUES (1, ?, ?, ?)', id, JSON.stringify(request), whole ? 0 : last.deltas + 1);
+    const encoded = whole ? request : encodeRequest(last.request, last.id, request, last.texts, texts);
+    this.previous = { id, request, texts, deltas: whole ? 0 : last.deltas + 1 };
     return encoded;
+  }
+
+  /** Forgets the previous request: the next is stored whole (a step rolled back, so its id was never stored). */
+  reset(): void {
+    this.previous = null;
   }
 }

@@ -33,7 +33,7 @@ export class RunLifecycle {
   record(body: RunEventBody, now: number): RunEvent {
     const run = this.store.summary();
     if (!run) throw new Error('record() before create()');
-    const event = this.store.append(run.id, body, now);
+    const [event] = this.store.append(run.id, [body], now) as [RunEvent];
     this.levels.apply(event, run.currentLevel);
     this.sockets.broadcast([event]);
     return event;

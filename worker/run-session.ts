@@ -2,7 +2,7 @@
 // the agent's checkpoint) and its WebSocket clients. Its alarm drives the agent: call the proxy,
 // store each step's events with its checkpoint, broadcast them, and go again or wait for a person.
 import { DurableObject } from 'cloudflare:workers';
-import type { Checkpoint, ProxyEvent, ProxyLine, Resume, RunEvent } from '../schema/protocol.ts';
+import type { Checkpoint, CheckpointPatch, ProxyEvent, ProxyLine, Resume, RunEvent } from '../schema/protocol.ts';
 import type { RunAction, RunConfig, RunSummary } from '../schema/run.ts';
 import { diagnose } from '../schema/diagnose.ts';
 import { buildTimeline } from '../schema/timeline.ts';
@@ -32,6 +32,8 @@ const DIAGNOSIS_EVENTS = 2_000;
 export type ActionResult = { ok: true; run: RunSummary } | { ok: false; code: 'conflict' | 'not_found'; message: string };
 
 type Trace = { request: unknown; response: unknown };
+/** What a step saves of the agent's place: a whole checkpoint, a patch to the last one, or nothing (the end line). */
+type Saved = { checkpoint: Checkpoint } | { patch: CheckpointPatch } | null;
 
 export class RunSession extends DurableObject<Env> {
   private readonly store: RunStore;
@@ -220,7 +222,7 @@ export class RunSession extends DurableObject<Env> {
     this.inflight = abort;
     let step: ProxyEvent[] = [];
     let traces = new Map<string, Trace>();
-    const request = { runId: run.id, config: run.config, checkpoint: loop.checkpoint, ...(loop.resume ? { resume: loop.resume } : {}) };
+    const request = { runId: run.id, config: run.config, checkpoint: loop.checkpoint, checkpointPatches: true, ...(loop.resume ? { resume: loop.resume } : {}) };
     try {
       return await callProxy(settings, request, abort.signal, (line: ProxyLine) => {
         // stop and pause abort this call (act()); nothing after that is kept.
@@ -232,7 +234,8 @@ export class RunSession extends DurableObject<Env> {
         } else if (line.type === 'trace') {
           traces.set(line.callId, { request: line.request, response: line.response });
         } else {
-          this.commitStep(step, traces, line.type === 'checkpoint' ? line.checkpoint : null);
+          const saved = line.type === 'checkpoint' ? { checkpoint: line.checkpoint } : line.type === 'checkpoint_patch' ? { patch: line.patch } : null;
+          this.commitStep(step, traces, saved);
           step = [];
           traces = new Map();
         }
@@ -243,24 +246,37 @@ export class RunSession extends DurableObject<Env> {
   }
 
   /** Stores a step's events and checkpoint in one transaction, then broadcasts the events. */
-  private commitStep(bodies: ProxyEvent[], traces: ReadonlyMap<string, Trace>, checkpoint: Checkpoint | null): void {
+  private commitStep(bodies: ProxyEvent[], traces: ReadonlyMap<string, Trace>, saved: Saved): void {
     const run = this.store.summary();
     if (!run) return;
     const now = Date.now();
-    const events = this.ctx.storage.transactionSync(() => {
-      const stored = bodies.map((body) => this.store.append(run.id, body, now));
+    let events: RunEvent[];
+    try {
+      events = this.storeStep(run, bodies, traces, saved, now);
+    } catch (err) {
+      // The step rolled back, so the request the chain holds in memory was never stored: start over.
+      this.requests.reset();
+      throw err;
+    }
+    this.sockets.clearLive();
+    this.sockets.broadcast(events);
+  }
+
+  /** The step's events, roll-ups, run row, checkpoint and D1 rows, in one transaction. */
+  private storeStep(run: RunSummary, bodies: ProxyEvent[], traces: ReadonlyMap<string, Trace>, saved: Saved, now: number): RunEvent[] {
+    return this.ctx.storage.transactionSync(() => {
+      const stored = this.store.append(run.id, bodies, now);
       for (const event of stored) this.levels.apply(event, run.currentLevel);
       const { patch, tokens } = effectsOf(stored, run.levelsSolved);
       this.store.update(patch, now);
       // Once a step is saved, the answer that led to it has been delivered.
-      this.store.setLoop(checkpoint ? { checkpoint, resume: null, failures: 0 } : {}, tokens);
+      if (saved && 'patch' in saved) this.store.patchCheckpoint(saved.patch);
+      this.store.setLoop(saved ? { ...('checkpoint' in saved ? { checkpoint: saved.checkpoint } : {}), resume: null, failures: 0 } : {}, tokens);
       // The D1 rows these events imply go in with them: stored together or not at all. Each model
       // request is kept as a delta against the run's previous one.
       this.outbox.add(rowsOf(stored, this.requests.encodeTraces(stored, traces)));
       return stored;
     });
-    this.sockets.clearLive();
-    this.sockets.broadcast(events);
   }
 
   /** What happens after a call: wait for a person, finish, go again, or retry with backoff. */
@@ -352,13 +368,13 @@ export class RunSession extends DurableObject<Env> {
     this.outbox.touch();
     // Level roll-ups are sent whole (an upsert), so a batch sent twice changes nothing.
     const levels = this.levels.unsent();
-    const send = (rows: MirrorRows) => sendToD1(this.env, this.store.summary() ?? run, this.store.loop(), rows, levels.map((l) => l.row));
+    const send = (rows: MirrorRows) => sendToD1(this.env, this.store.summary() ?? run, this.store.totals(), rows, levels.map((l) => l.row));
     const result = await this.outbox.flush(send, mirrorRetryMs(this.env), Date.now);
     if (result.ok) {
       this.levels.sent(levels);
       this.schedule.mirror(null);
     } else {
-      console.error(`run ${run.id}: D1 mirror failed, ${this.outbox.pending()} rows kept, retrying: ${result.error}`);
+      console.error(`run ${run.id}: D1 mirror failed, the rows of ${this.outbox.pending()} steps kept, retrying: ${result.error}`);
       this.schedule.mirror(result.retryAt);
     }
     return this.store.summary() ?? run;

@@ -1,7 +1,8 @@
 // A run's durable record inside its Durable Object's SQLite: the run row and the event log.
 // SQL calls are synchronous here, so a read-modify-write never interleaves with another request.
-import type { Checkpoint, PendingAction, ProxyEvent, Resume, RunEvent, RunEventBody } from '../schema/protocol.ts';
-import { checkpointSchema, resumeSchema } from '../schema/protocol.ts';
+import type { Checkpoint, CheckpointPatch, PendingAction, ProxyEvent, Resume, RunEvent, RunEventBody } from '../schema/protocol.ts';
+import { resumeSchema } from '../schema/protocol.ts';
+import { CheckpointStore } from './checkpoint-store.ts';
 import type { RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
 import { runConfigSchema } from '../schema/run.ts';
 import { runTimes } from './run-times.ts';
@@ -41,11 +42,13 @@ export type LoopState = {
   costUsd: number;
 };
 
-type LoopRow = { checkpoint: string | null; resume: string | null; failures: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
+type LoopRow = { resume: string | null; failures: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
 
 /** One run's row and numbered events in Durable Object SQLite storage. */
 export class RunStore {
   private readonly sql: SqlStorage;
+  private readonly checkpoints: CheckpointStore;
+  private config: { text: string; config: RunConfig } | null = null;
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
@@ -62,6 +65,7 @@ export class RunStore {
       failures INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
       completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0)`);
     this.sql.exec('CREATE TABLE IF NOT EXISTS verifications (run_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)');
+    this.checkpoints = new CheckpointStore(sql);
   }
 
   /** Notes a verification run of this run. */
@@ -76,11 +80,13 @@ export class RunStore {
 
   /** The loop's state; a run created before the loop existed starts from nothing. */
   loop(): LoopState {
-    const row = this.sql.exec<LoopRow>('SELECT * FROM loop WHERE singleton = 1').toArray()[0];
-    const checkpoint = row?.checkpoint ? checkpointSchema.safeParse(JSON.parse(row.checkpoint)) : null;
+    return { checkpoint: this.checkpoints.read(), ...this.loopRow() };
+  }
+
+  private loopRow(): Omit<LoopState, 'checkpoint'> {
+    const row = this.sql.exec<LoopRow>('SELECT resume, failures, prompt_tokens, completion_tokens, cost_usd FROM loop WHERE singleton = 1').toArray()[0];
     const resume = row?.resume ? resumeSchema.safeParse(JSON.parse(row.resume)) : null;
     return {
-      checkpoint: checkpoint?.success ? checkpoint.data : null,
       resume: resume?.success ? resume.data : null,
       failures: row?.failures ?? 0,
       promptTokens: row?.prompt_tokens ?? 0,
@@ -89,26 +95,47 @@ export class RunStore {
     };
   }
 
+  /** The run's token and cost totals, without reading the checkpoint. */
+  totals(): Pick<LoopState, 'promptTokens' | 'completionTokens' | 'costUsd'> {
+    const { promptTokens, completionTokens, costUsd } = this.loopRow();
+    return { promptTokens, completionTokens, costUsd };
+  }
+
+  /** Applies a checkpoint patch from the proxy to the stored checkpoint; throws when it does not fit it. */
+  patchCheckpoint(patch: CheckpointPatch): void {
+    this.checkpoints.patch(patch);
+  }
+
   /** Changes the loop's state; `tokens` are added to the totals. */
   setLoop(patch: Partial<Pick<LoopState, 'checkpoint' | 'resume' | 'failures'>>, tokens?: { prompt: number; completion: number; costUsd: number }): void {
     this.sql.exec('INSERT OR IGNORE INTO loop (singleton) VALUES (1)');
-    if (patch.checkpoint !== undefined) this.sql.exec('UPDATE loop SET checkpoint = ?', patch.checkpoint && JSON.stringify(patch.checkpoint));
-    if (patch.resume !== undefined) this.sql.exec('UPDATE loop SET resume = ?', patch.resume && JSON.stringify(patch.resume));
-    if (patch.failures !== undefined) this.sql.exec('UPDATE loop SET failures = ?', patch.failures);
+    const sets: string[] = [];
+    const values: (string | number | null)[] = [];
+    const set = (assignment: string, value: string | number | null) => {
+      sets.push(assignment);
+      values.push(value);
+    };
+    if (patch.checkpoint !== undefined) this.checkpoints.write(patch.checkpoint);
+    if (patch.resume !== undefined) set('resume = ?', patch.resume && JSON.stringify(patch.resume));
+    if (patch.failures !== undefined) set('failures = ?', patch.failures);
     if (tokens) {
-      this.sql.exec(
-        'UPDATE loop SET prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost_usd = cost_usd + ?',
-        tokens.prompt,
-        tokens.completion,
-        tokens.costUsd,
-      );
+      set('prompt_tokens = prompt_tokens + ?', tokens.prompt);
+      set('completion_tokens = completion_tokens + ?', tokens.completion);
+      set('cost_usd = cost_usd + ?', tokens.costUsd);
     }
+    if (sets.length > 0) this.sql.exec(`UPDATE loop SET ${sets.join(', ')}`, ...values);
   }
 
   /** The run, or null when this object holds none. */
   summary(): RunSummary | null {
     const row = this.sql.exec<RunRow>('SELECT * FROM run WHERE singleton = 1').toArray()[0];
-    return row ? toSummary(row) : null;
+    return row ? toSummary(row, this.configOf(row.config)) : null;
+  }
+
+  /** The run's config, checked once: it never changes after create(), and summary() runs every step. */
+  private configOf(text: string): RunConfig {
+    if (this.config?.text !== text) this.config = { text, config: runConfigSchema.parse(JSON.parse(text)) satisfies RunConfig };
+    return this.config.config;
   }
 
   /** The pause a person must answer, if the run is paused. */
@@ -147,17 +174,20 @@ export class RunStore {
   }
 
   /**
-   * Numbers and stores an event; returns it as clients will see it. An event from the proxy keeps
+   * Numbers and stores events; returns them as clients will see them. An event from the proxy keeps
    * the proxy's `ts` (when it happened); one the object makes itself is stamped `now`. Not parsed
    * again: proxy events were validated as they arrived, and the object's own are typed.
    */
-  append(runId: string, body: RunEventBody | ProxyEvent, now: number): RunEvent {
-    const seq = this.lastSeq() + 1;
-    const ts = 'ts' in body ? body.ts : new Date(now).toISOString();
-    const event = { ...body, seq, runId, ts } as RunEvent;
-    const level = 'level' in event && typeof event.level === 'number' ? event.level : null;
-    this.sql.exec('INSERT INTO events (seq, ts, type, level, json) VALUES (?, ?, ?, ?, ?)', seq, Date.parse(ts), event.type, level, JSON.stringify(event));
-    return event;
+  append(runId: string, bodies: readonly (RunEventBody | ProxyEvent)[], now: number): RunEvent[] {
+    let seq = this.lastSeq();
+    return bodies.map((body) => {
+      seq += 1;
+      const ts = 'ts' in body ? body.ts : new Date(now).toISOString();
+      const event = { ...body, seq, runId, ts } as RunEvent;
+      const level = 'level' in event && typeof event.level === 'number' ? event.level : null;
+      this.sql.exec('INSERT INTO events (seq, ts, type, level, json) VALUES (?, ?, ?, ?, ?)', seq, Date.parse(ts), event.type, level, JSON.stringify(event));
+      return event;
+    });
   }
 
   /** A page of events after `since` as the JSON text of `{ events, lastSeq, nextSince }`, built from the stored text. */
@@ -203,10 +233,10 @@ export class RunStore {
 
 }
 
-function toSummary(row: RunRow): RunSummary {
+function toSummary(row: RunRow, config: RunConfig): RunSummary {
   return {
     id: row.run_id,
-    config: runConfigSchema.parse(JSON.parse(row.config)) satisfies RunConfig,
+    config,
     status: row.status as RunStatus,
     currentLevel: row.current_level,
     levelsSolved: row.levels_solved,

@@ -104,6 +104,25 @@ describe('baseline agent on the practice range', () => {
     expect(done.end.outcome).toBe('completed');
   });
 
+  it('sends only what changed after the first checkpoint when asked, and the patches rebuild each checkpoint whole', async () => {
+    const body = { ...advanceBody('run_baseline44444444444444', { maxRetries: 1, endLevel: 2 }), checkpointPatches: true };
+    const patched = await advance(services, body);
+    const patches = patched.lines.flatMap((l) => (l.type === 'checkpoint_patch' ? [l.patch] : []));
+    expect(patched.lines.filter((l) => l.type === 'checkpoint')).toHaveLength(1);
+    expect(patches.length).toBe(patched.checkpoints.length - 1);
+    // The attempt's history grows by appended turns, not by sending it again.
+    expect(patches.some((p) => Array.isArray(p.append.history) && p.append.history.length === 1)).toBe(true);
+    expect(patches.every((p) => !('history' in p.set) || (p.set.history as unknown[]).length === 0)).toBe(true);
+    // Every rebuilt checkpoint is one the proxy accepts: resuming from the middle one finishes the run.
+    const middle = patched.checkpoints[Math.floor(patched.checkpoints.length / 2)]!;
+    const resumed = await advanceUntilSettled(services, { ...body, checkpoint: middle });
+    expect(resumed.at(-1)?.end.outcome).toBe('completed');
+    const bytes = (lines: typeof patched.lines) => lines.filter((l) => l.type.startsWith('checkpoint')).reduce((n, l) => n + JSON.stringify(l).length, 0);
+    const whole = await advance(services, advanceBody('run_baseline55555555555555', { maxRetries: 1, endLevel: 2 }));
+    console.log(`checkpoint bytes for levels 0-2: ${bytes(whole.lines)} whole, ${bytes(patched.lines)} as patches`);
+    expect(bytes(patched.lines)).toBeLessThan(bytes(whole.lines) * 0.7);
+  });
+
   it('yields after each slice and reaches the same pause when called again from each checkpoint', async () => {
     const sliced = await startLoopbackServices({ PROXY_SLICE_MS: '1' });
     try {

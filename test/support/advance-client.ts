@@ -1,5 +1,6 @@
 // Calls the proxy's POST /v1/advance and reads the NDJSON answer, validating every line.
 import type { Checkpoint, ProxyEvent, ProxyLine, ProxyRequest } from '../../schema/protocol.ts';
+import { applyCheckpointPatch } from '../../schema/checkpoint-patch.ts';
 import { proxyLineSchema } from '../../schema/protocol.ts';
 import type { RunConfigInput } from '../../schema/run.ts';
 import { runConfigSchema } from '../../schema/run.ts';
@@ -41,7 +42,12 @@ export function parseReply(text: string): AdvanceReply {
     .filter(Boolean)
     .map((raw) => proxyLineSchema.parse(JSON.parse(raw)));
   const events = lines.flatMap((l) => (l.type === 'event' ? [l.event] : []));
-  const checkpoints = lines.flatMap((l) => (l.type === 'checkpoint' ? [l.checkpoint] : []));
+  // A patch applies to the checkpoint before it, as the Durable Object applies it.
+  const checkpoints: Checkpoint[] = [];
+  for (const l of lines) {
+    if (l.type === 'checkpoint') checkpoints.push(l.checkpoint);
+    if (l.type === 'checkpoint_patch') checkpoints.push(applyCheckpointPatch(checkpoints.at(-1)!, l.patch));
+  }
   const end = lines.at(-1);
   if (end?.type !== 'end') throw new Error(`the stream did not finish with an end line (last: ${JSON.stringify(end)})`);
   return { lines, events, checkpoints, last: checkpoints.at(-1) ?? null, end };

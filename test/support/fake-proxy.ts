@@ -108,6 +108,28 @@ const SCRIPTS: Record<string, Script> = {
     ]);
     res.end();
   },
+  /**
+   * Saves its place as a whole checkpoint, then as patches (fields set and unset, turns appended),
+   * and yields; the next call must bring the whole state back, then the run completes.
+   */
+  'script-patches': (request, _call, res) => {
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    const patch = (base: number, changes: Record<string, unknown>): ProxyLine => ({ type: 'checkpoint_patch', patch: { version: 1, step: base + 1, next: 'plan', createdAt: ts(), base, set: {}, unset: [], append: {}, ...changes } });
+    if (!request.checkpoint) {
+      write(res, [
+        event({ type: 'thinking', level: 0, text: 'whole' }),
+        { type: 'checkpoint', checkpoint: { version: 1, step: 1, next: 'plan', createdAt: ts(), state: { history: [{ turn: 'a' }], note: 'first', gone: 1 } } },
+        event({ type: 'thinking', level: 0, text: 'patch 1' }),
+        patch(1, { set: { note: 'second' }, unset: ['gone'], append: { history: [{ turn: 'b' }] } }),
+        event({ type: 'thinking', level: 0, text: 'patch 2' }),
+        patch(2, { append: { history: [{ turn: 'c' }, { turn: 'd' }] } }),
+        { type: 'end', outcome: 'yielded' },
+      ]);
+    } else {
+      write(res, [checkpoint(4, '__end__'), event({ type: 'run_complete', status: 'completed', levelsSolved: 0 }), { type: 'end', outcome: 'completed' }]);
+    }
+    res.end();
+  },
 };
 
 export type FakeProxy = { url: string; close: () => Promise<void> };
@@ -128,7 +150,7 @@ export async function startFakeProxy(realProxyUrl: string, moreModelsFrom: strin
       const request = req.method === 'POST' && url.pathname === '/v1/advance' ? (JSON.parse(body) as ProxyRequest) : null;
       const script = request ? SCRIPTS[request.config.model] : undefined;
       if (!request || !script) return forward(realProxyUrl, req, body, res);
-      const call: FakeProxyCall = { runId: request.runId, step: request.checkpoint?.step ?? null, resume: request.resume ?? null, aborted: false };
+      const call: FakeProxyCall = { runId: request.runId, step: request.checkpoint?.step ?? null, state: request.checkpoint?.state ?? null, patches: request.checkpointPatches ?? false, resume: request.resume ?? null, aborted: false };
       const index = calls.filter((c) => c.runId === request.runId).length;
       calls.push(call);
       script(request, call, res, index);

@@ -55,8 +55,8 @@ describe('run loop', () => {
     expect(events.filter((e) => e.type === 'user_action_resolved')).toEqual([expect.objectContaining({ action: 'continue', hint: 'read the readme', by: 'rest' })]);
     expect(events.filter((e) => e.type === 'run_complete')).toHaveLength(1);
     expect(await callsOf(run.id)).toEqual([
-      { runId: run.id, step: null, resume: null, aborted: false },
-      { runId: run.id, step: 1, resume: { action: 'continue', hint: 'read the readme' }, aborted: false },
+      { runId: run.id, step: null, state: null, patches: true, resume: null, aborted: false },
+      { runId: run.id, step: 1, state: { step: 1 }, patches: true, resume: { action: 'continue', hint: 'read the readme' }, aborted: false },
     ]);
   });
 
@@ -123,6 +123,16 @@ describe('run loop', () => {
     const events = await eventsOf(run.id);
     expect(events).toHaveLength(count);
     expect(events.filter((e) => e.type === 'run_complete')).toEqual([expect.objectContaining({ status: 'stopped' })]);
+  });
+
+  it('stores checkpoint patches and hands the proxy the whole state again on the next call', async () => {
+    const run = await createRun({ model: 'script-patches' });
+    await waitForStatus(run.id, 'completed');
+    const calls = await callsOf(run.id);
+    expect(calls.map((c) => c.patches)).toEqual([true, true]);
+    expect(calls.map((c) => c.step)).toEqual([null, 3]);
+    expect(calls[1]!.state).toEqual({ history: [{ turn: 'a' }, { turn: 'b' }, { turn: 'c' }, { turn: 'd' }], note: 'second' });
+    expect((await eventsOf(run.id)).filter((e) => e.type === 'thinking')).toHaveLength(3);
   });
 
   it('calls again at once after a yield, from the newest checkpoint', async () => {

@@ -1,0 +1,61 @@
+// Peak resident memory of a process tree, sampled from /proc: for the stack benchmark, each program
+// of the stack (workerd, wrangler, the proxy, the range) by name.
+import { readdirSync, readFileSync } from 'node:fs';
+
+const read = (path: string): string | null => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+/** Every live descendant of `root` with its parent's pid. */
+function descendants(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = read(`/proc/${entry}/stat`);
+    // The command name in parentheses may hold spaces; the ppid is the second field after it.
+    const ppid = stat ? Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) : NaN;
+    if (Number.isFinite(ppid)) parents.set(Number(entry), ppid);
+  }
+  const found: number[] = [];
+  const walk = (pid: number) => {
+    for (const [child, parent] of parents) if (parent === pid) (found.push(child), walk(child));
+  };
+  walk(root);
+  return found;
+}
+
+/** A short name for a stack process from its command line. */
+function nameOf(pid: number): string {
+  const cmd = (read(`/proc/${pid}/cmdline`) ?? '').split('\0').join(' ');
+  if (cmd.includes('workerd')) return 'workerd';
+  if (cmd.includes('ssh-proxy/main.ts')) return 'proxy';
+  if (cmd.includes('practice/main.ts')) return 'range';
+  if (cmd.includes('wrangler')) return 'wrangler';
+  if (cmd.includes('esbuild')) return 'esbuild';
+  return cmd.split(' ')[0]?.split('/').pop() || `pid ${pid}`;
+}
+
+const rssMiB = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`) ?? '')?.[1] ?? 0) / 1024;
+
+/** Samples the tree under `root` every `everyMs` until stopped; returns each name's peak (several workerd add up). */
+export function sampleMemory(root: number, everyMs = 200): { stop: () => Map<string, number> } {
+  const peaks = new Map<string, number>();
+  const sample = () => {
+    const now = new Map<string, number>();
+    for (const pid of descendants(root)) now.set(nameOf(pid), (now.get(nameOf(pid)) ?? 0) + rssMiB(pid));
+    for (const [name, mib] of now) peaks.set(name, Math.max(peaks.get(name) ?? 0, mib));
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peaks;
+    },
+  };
+}

@@ -17,11 +17,29 @@ export type Watcher = {
   close: () => void;
 };
 
-/** Connects to the run's socket from `since`; resolves once the snapshot has arrived. */
-export function watchRun(baseUrl: string, runId: string, since: number, until: (event: RunEvent) => boolean): Promise<Watcher> {
+/**
+ * Connects to the run's socket from `since`; resolves once the snapshot has arrived. Messages are
+ * kept as text with their arrival time and parsed when `events` is read, except those that may end
+ * the wait (`mayEnd`, by default every one): fifty watchers share this process with what is
+ * measured, and parsing every copy as it came would show up as latency.
+ */
+export function watchRun(baseUrl: string, runId: string, since: number, until: (event: RunEvent) => boolean, mayEnd: (text: string) => boolean = () => true): Promise<Watcher> {
   const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/api/runs/${runId}/ws?since=${since}`);
-  const events: RunEvent[] = [];
-  const arrivals: number[] = [];
+  const parsed: RunEvent[] = [];
+  const parsedAt: number[] = [];
+  const raw: { text: string; at: number }[] = [];
+  // Not schema-checked: the worker's messages are checked by the tests.
+  const take = (text: string, at: number): ServerMessage => {
+    const message = JSON.parse(text) as ServerMessage;
+    for (const event of eventsOf(message)) {
+      parsed.push(event);
+      parsedAt.push(at);
+    }
+    return message;
+  };
+  const settle = () => {
+    for (const m of raw.splice(0)) take(m.text, m.at);
+  };
   let reach: (event: RunEvent) => void = () => {};
   let fail: (err: Error) => void = () => {};
   const reached = new Promise<RunEvent>((resolve, reject) => {
@@ -29,17 +47,35 @@ export function watchRun(baseUrl: string, runId: string, since: number, until: (
     fail = reject;
   });
   return new Promise((resolve, reject) => {
+    let connectedAt = 0;
+    const watcher: Watcher = {
+      get events() {
+        settle();
+        return parsed;
+      },
+      get arrivals() {
+        settle();
+        return parsedAt;
+      },
+      get connectedAt() {
+        return connectedAt;
+      },
+      reached,
+      close: () => ws.close(),
+    };
     ws.onmessage = (m) => {
       const at = wallNow();
-      // Not schema-checked: fifty watchers share this process with the measurement, and the worker's
-      // messages are checked by the tests; here parsing time would show up as latency.
-      const message = JSON.parse(String(m.data)) as ServerMessage;
-      if (message.type === 'snapshot') resolve({ events, arrivals, connectedAt: at, reached, close: () => ws.close() });
-      for (const event of eventsOf(message)) {
-        events.push(event);
-        arrivals.push(at);
-        if (until(event)) reach(event);
+      const text = String(m.data);
+      if (connectedAt !== 0 && !mayEnd(text)) return void raw.push({ text, at });
+      settle();
+      const from = parsed.length;
+      const message = take(text, at);
+      if (message.type === 'snapshot') {
+        connectedAt = at;
+        resolve(watcher);
       }
+      const hit = parsed.slice(from).find(until);
+      if (hit) reach(hit);
     };
     ws.onerror = () => {
       const err = new Error(`the socket for ${runId} failed`);

@@ -74,6 +74,9 @@ export function createProxyApp(settings: ProxySettings) {
   return { app, pool, inFlight: deps.inFlight, telemetry: deps.telemetry };
 }
 
+/** How long an idle connection from the worker stays open. */
+const KEEP_ALIVE_MS = 120_000;
+
 /** A running proxy: its port and how to stop it. */
 export type RunningProxy = { port: number; activeSessions: () => number; activeRuns: () => number; close: () => Promise<void> };
 
@@ -101,5 +104,11 @@ export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
     });
     server.once('error', reject);
     server.on('connection', (socket) => socket.setNoDelay(true));
+    // The worker keeps connections to the proxy open between calls. Node's default closes an idle one
+    // after 5 s, and a call the worker sent on it just then failed with "Network connection lost"
+    // (a proxy_retry, about one in ten runs with a hundred at once): keep them longer than the caller does.
+    const http = server as unknown as { keepAliveTimeout: number; headersTimeout: number };
+    http.keepAliveTimeout = KEEP_ALIVE_MS;
+    http.headersTimeout = KEEP_ALIVE_MS + 5_000;
   });
 }

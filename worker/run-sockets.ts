@@ -19,6 +19,11 @@ export class RunSockets {
   private liveText: LiveText | null = null;
   /** The run's place in the queue, as the scheduler last said. */
   private position: number | null = null;
+  /**
+   * Sockets known to be live, so a broadcast need not read every socket's attachment (a structured
+   * clone each) per step. Memory only: after the object wakes from hibernation the attachment says.
+   */
+  private readonly liveSockets = new WeakSet<WebSocket>();
 
   constructor(ctx: DurableObjectState, store: RunStore) {
     this.ctx = ctx;
@@ -53,6 +58,7 @@ export class RunSockets {
       after = page[page.length - 1]!.seq;
     }
     setState(ws, { live: true });
+    this.liveSockets.add(ws);
   }
 
   /** More of the model's text: kept for late joiners and sent to every live socket, never stored. */
@@ -75,18 +81,25 @@ export class RunSockets {
   }
 
   private sendAll(message: ServerMessage): void {
-    const text = JSON.stringify(message);
+    this.sendToLive(JSON.stringify(message));
+  }
+
+  /** Sends stored events to every live socket, as one message made from their stored text. */
+  broadcast(events: readonly RunEvent[]): void {
+    if (events.length === 0) return;
+    this.sendToLive(eventsMessage(events.map((event) => this.store.jsonOf(event))));
+  }
+
+  private sendToLive(text: string): void {
     for (const ws of this.ctx.getWebSockets()) {
-      if (getState(ws).live) sendText(ws, text);
+      if (this.isLive(ws)) sendText(ws, text);
     }
   }
 
-  /** Sends stored events to every live socket, as one message serialised once. */
-  broadcast(events: readonly RunEvent[]): void {
-    if (events.length === 0) return;
-    const text = eventsMessage(events.map((event) => JSON.stringify(event)));
-    for (const ws of this.ctx.getWebSockets()) {
-      if (getState(ws).live) sendText(ws, text);
-    }
+  private isLive(ws: WebSocket): boolean {
+    if (this.liveSockets.has(ws)) return true;
+    if (!getState(ws).live) return false;
+    this.liveSockets.add(ws);
+    return true;
   }
 }

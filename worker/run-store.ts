@@ -49,6 +49,8 @@ export class RunStore {
   private readonly sql: SqlStorage;
   private readonly checkpoints: CheckpointStore;
   private config: { text: string; config: RunConfig } | null = null;
+  /** The text each event appended here was stored as, so the broadcast sends it without serialising again. */
+  private readonly texts = new WeakMap<RunEvent, string>();
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
@@ -185,9 +187,16 @@ export class RunStore {
       const ts = 'ts' in body ? body.ts : new Date(now).toISOString();
       const event = { ...body, seq, runId, ts } as RunEvent;
       const level = 'level' in event && typeof event.level === 'number' ? event.level : null;
-      this.sql.exec('INSERT INTO events (seq, ts, type, level, json) VALUES (?, ?, ?, ?, ?)', seq, Date.parse(ts), event.type, level, JSON.stringify(event));
+      const json = JSON.stringify(event);
+      this.sql.exec('INSERT INTO events (seq, ts, type, level, json) VALUES (?, ?, ?, ?, ?)', seq, Date.parse(ts), event.type, level, json);
+      this.texts.set(event, json);
       return event;
     });
+  }
+
+  /** The JSON text of an event, as stored. */
+  jsonOf(event: RunEvent): string {
+    return this.texts.get(event) ?? JSON.stringify(event);
   }
 
   /** A page of events after `since` as the JSON text of `{ events, lastSeq, nextSince }`, built from the stored text. */

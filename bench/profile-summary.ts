@@ -1,6 +1,8 @@
 // bench/profile-summary: reads V8 .cpuprofile files (node --cpu-prof, or the worker's profile taken
 // through wrangler dev's inspector by bench/stack --profile) and prints where the time went: self
-// time per function and per source file, busiest first. Usage: node bench/profile-summary.ts FILE… [--top 25]
+// time per function and per source file, busiest first, and per stage of an agent cycle (each sample
+// goes to the innermost function on its stack that names a stage, so a stage includes what it calls).
+// Usage: node bench/profile-summary.ts FILE… [--top 25]
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,6 +11,24 @@ type ProfileNode = { id: number; callFrame: { functionName: string; url: string;
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' } } });
+
+/** The stages of a cycle by the functions that do them, in the worker (bundled, so by name) and the proxy. */
+const STAGES: [stage: string, pattern: RegExp][] = [
+  ['model-request deltas for D1', /^(encodeTraces|encodeRequest|diffMessages|messageTexts)\b/],
+  ['checkpoint: patch / store / read', /^(patchCheckpoint|patch|read|write|stored|insert|diffCheckpoint|applyCheckpointPatch)\b.*(index\.js|checkpoint)/],
+  ['checkpoint: validation', /^loadCheckpoint\b/],
+  ['DO transaction (events, roll-ups, run row, outbox)', /^(storeStep|transactionSync)\b/],
+  ['NDJSON: parse and validate (worker)', /^parseLine\b/],
+  ['NDJSON: read the stream (worker)', /^callProxy\b/],
+  ['broadcast to sockets', /^(broadcast|sendToLive|sendAll|live)\b.*index\.js/],
+  ['D1 mirror (send)', /^(drain|flush|sendToD1|mirror)\b/],
+  ['socket replay', /^(replay|eventTextAfter)\b/],
+  ['NDJSON: encode and write (proxy)', /^(write|flush|oversized)\b.*advance-stream/],
+  ['graph engine', /^run\b.*compiled-graph/],
+  ['SSH (ssh2)', /pkg ssh2/],
+  ['model client (openai SDK)', /pkg openai/],
+  ['HTTP (undici / node:http)', /undici|_http_|node:http/],
+];
 const TOP = Number(values.top);
 
 /** Self time in ms per key, from the samples and the time between them. */
@@ -35,6 +55,33 @@ function sourceOf(url: string, name = ''): string {
   return url.startsWith('node:') ? url : basename(url);
 }
 
+/** Time per stage: each sample goes to the innermost frame on its stack that matches a stage. */
+function stageTimes(profile: Profile): Map<string, number> {
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const label = (n: ProfileNode) => `${n.callFrame.functionName} ${sourceOf(n.callFrame.url, n.callFrame.functionName)}`;
+  const stageOf = new Map<number, string>();
+  const find = (id: number): string => {
+    const known = stageOf.get(id);
+    if (known) return known;
+    const node = byId.get(id);
+    if (!node) return 'other';
+    if (node.callFrame.functionName === '(idle)') return '(idle)';
+    const own = STAGES.find(([, pattern]) => pattern.test(label(node)))?.[0];
+    const up = parent.get(id);
+    const stage = own ?? (up === undefined ? 'other' : find(up));
+    stageOf.set(id, stage);
+    return stage;
+  };
+  const times = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const stage = find(id);
+    times.set(stage, (times.get(stage) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000);
+  });
+  return times;
+}
+
 function table(title: string, times: Map<string, number>, total: number): void {
   console.log(`\n${title}`);
   for (const [k, ms] of [...times].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
@@ -47,6 +94,7 @@ for (const file of positionals) {
   const total = (profile.endTime - profile.startTime) / 1000;
   const idle = selfTimes(profile, (n) => n.callFrame.functionName).get('(idle)') ?? 0;
   console.log(`${file}: ${total.toFixed(0)} ms profiled, ${(total - idle).toFixed(0)} ms busy`);
+  table('by stage (innermost named stage on the stack)', stageTimes(profile), total);
   table('by source', selfTimes(profile, (n) => sourceOf(n.callFrame.url, n.callFrame.functionName)), total);
   table('by function', selfTimes(profile, (n) => `${n.callFrame.functionName || '(anonymous)'}  ${sourceOf(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`), total);
 }

@@ -63,6 +63,8 @@ const stack = await startStackProcess(stateDir, undefined, {
   // Every run of the scale section at once, each holding an SSH connection to the range.
   MAX_RUNNING_RUNS: String(Math.max(SCALE, 50)),
   PRACTICE_MAX_CONNECTIONS: String(2 * SCALE + 100),
+  // Hundreds of logins at once take the range longer than its default 30 s to answer each.
+  PRACTICE_AUTH_TIMEOUT_MS: '180000',
   WORKER_INSPECTOR_PORT: String(inspectorPort),
   ...(values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values.profile}` } : {}),
 });

@@ -1,4 +1,6 @@
 // The proxy's health and the range it checks, over real TCP: SSH login, exec with exit codes, refusals.
+import { Agent, get } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyHealthSchema } from '../../schema/protocol.ts';
 import { createProxyApp } from '../../ssh-proxy/server.ts';
@@ -48,4 +50,23 @@ describe('ssh-proxy /health', () => {
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
   });
+});
+
+describe('connections from the worker', () => {
+  it('stay open past 7 s idle, so a call is not sent on a socket the proxy is closing', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const health = () =>
+      new Promise<{ reused: boolean }>((resolve, reject) => {
+        const request = get(`${services.proxyUrl}/health`, { agent }, (response: IncomingMessage) => {
+          response.resume();
+          response.on('end', () => resolve({ reused: request.reusedSocket }));
+        });
+        request.on('error', reject);
+      });
+    expect((await health()).reused).toBe(false);
+    // Node's default keep-alive is 5 s (and a second's grace): past it the proxy used to close the socket, racing a new call.
+    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    expect((await health()).reused).toBe(true);
+    agent.destroy();
+  }, 15_000);
 });

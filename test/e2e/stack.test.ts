@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { healthSchema } from '../../schema/api.ts';
 import { runSummarySchema } from '../../schema/run.ts';
 import { isListening } from '../support/free-port.ts';
@@ -77,6 +77,19 @@ describe('npm start', () => {
     runId = runSummarySchema.parse(await response.json()).id;
     const health = healthSchema.parse(await (await fetch(`${stack.url}/api/health`)).json());
     expect(health.components.d1.reason).toMatch(/1 run indexed/);
+  });
+
+  it('carries 40 baseline runs at once to their first pause with no error on the way (a short form of bench/stack --scale)', async () => {
+    const post = () => fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ maxRetries: 1 }) });
+    const ids = await Promise.all(Array.from({ length: 40 }, async () => runSummarySchema.parse(await (await post()).json()).id));
+    const statuses = async () => Promise.all(ids.map(async (id) => runSummarySchema.parse(await (await fetch(`${stack.url}/api/runs/${id}`)).json()).status));
+    await vi.waitFor(async () => expect((await statuses()).every((s) => s === 'paused_for_user_action')).toBe(true), { timeout: 120_000, interval: 500 });
+    // No retried proxy call, no SSH or model error: each run's log holds exactly its level-13 pause.
+    for (const id of ids) {
+      const { events } = (await (await fetch(`${stack.url}/api/runs/${id}/events?limit=1000`)).json()) as { events: { type: string; reason?: string; code?: string }[] };
+      expect(events.filter((e) => e.type === 'error').map((e) => e.code)).toEqual([]);
+      expect(events.filter((e) => e.type === 'user_action_required').map((e) => e.reason)).toEqual(['max_retries']);
+    }
   });
 
   it('stops every child on Ctrl-C, leaving no process and no open port', async () => {

@@ -43,6 +43,8 @@ export class CheckpointStore {
   patch(patch: CheckpointPatch): void {
     const stored = this.stored();
     if (!stored) throw new Error('the proxy sent a checkpoint patch, but there is no checkpoint to apply it to');
+    // Checked before anything is written (applyCheckpointPatch checks again), so even outside a transaction nothing changes.
+    if (patch.base !== stored.step) throw new Error(`a checkpoint patch for step ${patch.base} cannot apply to step ${stored.step}`);
     const lists = { ...(stored.lists ?? {}) };
     // The envelope and the fields kept in it change as the patch says; row-stored lists apart.
     const inline = { ...patch, set: { ...patch.set }, append: {} as Record<string, unknown[]> };

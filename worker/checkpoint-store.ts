@@ -47,7 +47,7 @@ export class CheckpointStore {
     if (patch.base !== stored.step) throw new Error(`a checkpoint patch for step ${patch.base} cannot apply to step ${stored.step}`);
     const lists = { ...(stored.lists ?? {}) };
     // The envelope and the fields kept in it change as the patch says; row-stored lists apart.
-    const inline = { ...patch, set: { ...patch.set }, append: {} as Record<string, unknown[]> };
+    const inline = { ...patch, append: {} };
     for (const key of [...Object.keys(patch.set), ...patch.unset]) {
       if (lists[key] === undefined) continue;
       this.sql.exec('DELETE FROM checkpoint_items WHERE key = ?', key);
@@ -55,17 +55,17 @@ export class CheckpointStore {
     }
     const state = { ...stored.state };
     for (const [key, items] of Object.entries(patch.append)) {
-      if (lists[key] === undefined) {
+      let count = lists[key];
+      if (count === undefined) {
         // A list's first append moves it out of the envelope into rows.
         const existing = state[key];
         if (!Array.isArray(existing)) throw new Error(`a checkpoint patch appends to "${key}", which is not a list`);
         delete state[key];
-        lists[key] = 0;
         this.insert(key, 0, existing);
-        lists[key] = existing.length;
+        count = existing.length;
       }
-      this.insert(key, lists[key], items);
-      lists[key] += items.length;
+      this.insert(key, count, items);
+      lists[key] = count + items.length;
     }
     const { lists: _lists, ...envelope } = stored;
     const next: Stored = { ...applyCheckpointPatch({ ...envelope, state }, inline), lists };

@@ -33,7 +33,7 @@ export type ActionResult = { ok: true; run: RunSummary } | { ok: false; code: 'c
 
 type Trace = { request: unknown; response: unknown };
 /** What a step saves of the agent's place: a whole checkpoint, a patch to the last one, or nothing (the end line). */
-type Saved = { checkpoint: Checkpoint } | { patch: CheckpointPatch } | null;
+type Saved = { checkpoint: Checkpoint } | { checkpointPatch: CheckpointPatch } | null;
 
 export class RunSession extends DurableObject<Env> {
   private readonly store: RunStore;
@@ -234,7 +234,7 @@ export class RunSession extends DurableObject<Env> {
         } else if (line.type === 'trace') {
           traces.set(line.callId, { request: line.request, response: line.response });
         } else {
-          const saved = line.type === 'checkpoint' ? { checkpoint: line.checkpoint } : line.type === 'checkpoint_patch' ? { patch: line.patch } : null;
+          const saved = line.type === 'checkpoint' ? { checkpoint: line.checkpoint } : line.type === 'checkpoint_patch' ? { checkpointPatch: line.patch } : null;
           this.commitStep(step, traces, saved);
           step = [];
           traces = new Map();
@@ -270,8 +270,7 @@ export class RunSession extends DurableObject<Env> {
       const { patch, tokens } = effectsOf(stored, run.levelsSolved);
       this.store.update(patch, now);
       // Once a step is saved, the answer that led to it has been delivered.
-      if (saved && 'patch' in saved) this.store.patchCheckpoint(saved.patch);
-      this.store.setLoop(saved ? { ...('checkpoint' in saved ? { checkpoint: saved.checkpoint } : {}), resume: null, failures: 0 } : {}, tokens);
+      this.store.setLoop(saved ? { ...saved, resume: null, failures: 0 } : {}, tokens);
       // The D1 rows these events imply go in with them: stored together or not at all. Each model
       // request is kept as a delta against the run's previous one.
       this.outbox.add(rowsOf(stored, this.requests.encodeTraces(stored, traces)));

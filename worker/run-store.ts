@@ -103,13 +103,14 @@ export class RunStore {
     return { promptTokens, completionTokens, costUsd };
   }
 
-  /** Applies a checkpoint patch from the proxy to the stored checkpoint; throws when it does not fit it. */
-  patchCheckpoint(patch: CheckpointPatch): void {
-    this.checkpoints.patch(patch);
-  }
-
-  /** Changes the loop's state; `tokens` are added to the totals. */
-  setLoop(patch: Partial<Pick<LoopState, 'checkpoint' | 'resume' | 'failures'>>, tokens?: { prompt: number; completion: number; costUsd: number }): void {
+  /**
+   * Changes the loop's state; `tokens` are added to the totals. A `checkpointPatch` from the proxy is
+   * applied to the stored checkpoint, and throws when it does not fit it.
+   */
+  setLoop(
+    patch: Partial<Pick<LoopState, 'checkpoint' | 'resume' | 'failures'>> & { checkpointPatch?: CheckpointPatch },
+    tokens?: { prompt: number; completion: number; costUsd: number },
+  ): void {
     this.sql.exec('INSERT OR IGNORE INTO loop (singleton) VALUES (1)');
     const sets: string[] = [];
     const values: (string | number | null)[] = [];
@@ -118,6 +119,7 @@ export class RunStore {
       values.push(value);
     };
     if (patch.checkpoint !== undefined) this.checkpoints.write(patch.checkpoint);
+    if (patch.checkpointPatch) this.checkpoints.patch(patch.checkpointPatch);
     if (patch.resume !== undefined) set('resume = ?', patch.resume && JSON.stringify(patch.resume));
     if (patch.failures !== undefined) set('failures = ?', patch.failures);
     if (tokens) {

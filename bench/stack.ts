@@ -16,7 +16,7 @@ import { advanceBody, advanceUntilSettled } from '../test/support/advance-client
 import { startFakeOpenAi, textReply, toolCall } from '../test/support/fake-openai.ts';
 import { startStackProcess } from '../test/support/stack-process.ts';
 import { freePort } from '../test/support/free-port.ts';
-import { sampleMemory } from './process-memory.ts';
+import { coresBetween, cpuSeconds, sampleMemory } from './process-usage.ts';
 import { nodeLatencies, wallNow, watchRun } from './run-watcher.ts';
 import { connectClient, exec } from './ssh-timing.ts';
 import { median, percentile } from './stats.ts';
@@ -114,6 +114,18 @@ async function rawReplay(events: RunEvent[]): Promise<number> {
   return wallNow() - started;
 }
 
+/** CPU used so far by each program of the stack and by this process (the watchers' client and the fake model). */
+function cpuNow(): { at: number; used: Map<string, number> } {
+  const used = cpuSeconds(stack.pid);
+  const self = process.cpuUsage();
+  used.set('bench client', (self.user + self.system) / 1e6);
+  return { at: wallNow(), used };
+}
+const coresSince = (from: ReturnType<typeof cpuNow>) => {
+  const to = cpuNow();
+  return coresBetween(from.used, to.used, (to.at - from.at) / 1000);
+};
+
 const rows: string[][] = [];
 const row = (...cells: string[]) => {
   rows.push(cells);
@@ -157,6 +169,7 @@ async function watchers(): Promise<void> {
   const p99s = new Map<number, number>();
   for (const w of numbers(values.watchers)) {
     const samples: number[] = [];
+    const cpu = cpuNow();
     for (let i = 0; i < (w === 1 ? 10 : w <= 10 ? 6 : 4); i++) {
       const played = await playToPause();
       const live = await Promise.all(Array.from({ length: w }, () => watchRun(stack.url, played.run.id, played.last.seq, isPause, mayPause)));
@@ -166,10 +179,11 @@ async function watchers(): Promise<void> {
       samples.push(...live.flatMap(nodeLatencies));
       await act(played.run.id, { action: 'stop' });
     }
+    const cores = coresSince(cpu);
     p99s.set(w, percentile(samples, 99));
     const base = p99s.get(1);
     const ratio = base ? percentile(samples, 99) / base : NaN;
-    row(`delivery proxy → socket, ${w} watcher${w > 1 ? 's' : ''} (${samples.length} node events)`, `p50 ${ms(percentile(samples, 50))}, p99 ${ms(percentile(samples, 99))}${w > 1 && base ? `, **${ratio.toFixed(2)}×** p99 at 1${w >= 50 ? ` (target ≤ 3× ${verdict(ratio <= 3)})` : ''}` : ''}`);
+    row(`delivery proxy → socket, ${w} watcher${w > 1 ? 's' : ''} (${samples.length} node events)`, `p50 ${ms(percentile(samples, 50))}, p99 ${ms(percentile(samples, 99))}${w > 1 && base ? `, **${ratio.toFixed(2)}×** p99 at 1${w >= 50 ? ` (target ≤ 3× ${verdict(ratio <= 3)})` : ''}` : ''}; cores busy: ${cores}`);
   }
 }
 

@@ -1,5 +1,5 @@
-// Peak resident memory of a process tree, sampled from /proc: for the stack benchmark, each program
-// of the stack (workerd, wrangler, the proxy, the range) by name.
+// Peak resident memory and CPU time of a process tree, read from /proc: for the stack benchmark, each
+// program of the stack (workerd, wrangler, the proxy, the range) by name.
 import { readdirSync, readFileSync } from 'node:fs';
 
 const read = (path: string): string | null => {
@@ -31,7 +31,9 @@ function descendants(root: number): number[] {
 /** A short name for a stack process from its command line. */
 function nameOf(pid: number): string {
   const cmd = (read(`/proc/${pid}/cmdline`) ?? '').split('\0').join(' ');
-  if (cmd.includes('workerd')) return 'workerd';
+  // wrangler dev runs two: the worker with its Durable Objects (the one with an inspector), and the
+  // relay in front of it that every request and socket message passes through.
+  if (cmd.includes('workerd')) return cmd.includes('--inspector-addr') ? 'workerd' : 'workerd (dev relay)';
   if (cmd.includes('ssh-proxy/main.ts')) return 'proxy';
   if (cmd.includes('practice/main.ts')) return 'range';
   if (cmd.includes('wrangler')) return 'wrangler';
@@ -58,4 +60,31 @@ export function sampleMemory(root: number, everyMs = 200): { stop: () => Map<str
       return peaks;
     },
   };
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times: USER_HZ, 100 on Linux. */
+const TICKS = 100;
+
+/** CPU seconds (user + system) each program of the tree has used so far; several workerd add up. */
+export function cpuSeconds(root: number): Map<string, number> {
+  const used = new Map<string, number>();
+  for (const pid of descendants(root)) {
+    const stat = read(`/proc/${pid}/stat`);
+    if (!stat) continue;
+    // utime and stime are fields 14 and 15; counted from the field after the command's ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS;
+    used.set(nameOf(pid), (used.get(nameOf(pid)) ?? 0) + seconds);
+  }
+  return used;
+}
+
+/** CPU each program used between two readings, busiest first, as "name 0.42" in cores (seconds per second). */
+export function coresBetween(before: Map<string, number>, after: Map<string, number>, seconds: number): string {
+  return [...after]
+    .map(([name, s]) => [name, (s - (before.get(name) ?? 0)) / seconds] as const)
+    .filter(([, cores]) => cores >= 0.01)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, cores]) => `${name} ${cores.toFixed(2)}`)
+    .join(', ');
 }

@@ -16,7 +16,13 @@ export type LinkResult =
   | { kind: 'aborted' };
 
 /** Calls the proxy and hands each line to `onLine` in order; returns how the call ended. */
-export async function callProxy(settings: WorkerSettings, request: ProxyRequest, signal: AbortSignal, onLine: (line: ProxyLine) => void | Promise<void>): Promise<LinkResult> {
+export async function callProxy(
+  settings: WorkerSettings,
+  request: ProxyRequest,
+  signal: AbortSignal,
+  onLine: (line: ProxyLine) => void | Promise<void>,
+  onChunkRead: () => void = () => {},
+): Promise<LinkResult> {
   // A proxy that accepts the call and then says nothing must not hold the run forever.
   const timeout = AbortSignal.timeout(settings.proxyTimeoutMs);
   const cut = AbortSignal.any([signal, timeout]);
@@ -56,10 +62,11 @@ export async function callProxy(settings: WorkerSettings, request: ProxyRequest,
         await reader.cancel().catch(() => {});
         return { kind: 'retry', message: `the proxy sent a line over ${MAX_PROXY_LINE_BYTES} bytes; is PROXY_URL pointing at the bandit-runner proxy?` };
       }
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) >= 0) {
-        const raw = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
+      // Lines are cut from where the last one ended; the rest is kept once, when the chunk is done.
+      let start = 0;
+      for (let newline: number; (newline = buffered.indexOf('\n', start)) >= 0; ) {
+        const raw = buffered.slice(start, newline);
+        start = newline + 1;
         if (!raw.trim()) continue;
         const line = parseLine(raw);
         if (!line.ok) {
@@ -75,6 +82,9 @@ export async function callProxy(settings: WorkerSettings, request: ProxyRequest,
         }
         if (line.line.type === 'end') return { kind: 'ended', end: line.line };
       }
+      buffered = buffered.slice(start);
+      // Every whole line that had arrived is handled; the caller may now act on them together.
+      onChunkRead();
     }
   } catch (err) {
     if (signal.aborted) return { kind: 'aborted' };

@@ -239,13 +239,14 @@ export class RunSession extends DurableObject<Env> {
           step = [];
           traces = new Map();
         }
-      });
+      }, () => this.sockets.flush());
     } finally {
       this.inflight = null;
+      this.sockets.flush();
     }
   }
 
-  /** Stores a step's events and checkpoint in one transaction, then broadcasts the events. */
+  /** Stores a step's events and checkpoint in one transaction; the events go to the sockets with their chunk. */
   private commitStep(bodies: ProxyEvent[], traces: ReadonlyMap<string, Trace>, saved: Saved): void {
     const run = this.store.summary();
     if (!run) return;
@@ -259,7 +260,8 @@ export class RunSession extends DurableObject<Env> {
       throw err;
     }
     this.sockets.clearLive();
-    this.sockets.broadcast(events);
+    // Sent when the chunk of the stream it came in has been read (advance), with the chunk's other steps.
+    this.sockets.hold(events);
   }
 
   /** The step's events, roll-ups, run row, checkpoint and D1 rows, in one transaction. */

@@ -24,6 +24,11 @@ export class RunSockets {
    * clone each) per step. Memory only: after the object wakes from hibernation the attachment says.
    */
   private readonly liveSockets = new WeakSet<WebSocket>();
+  /**
+   * Events stored but not yet sent: those of every step in one chunk of the proxy's stream go out as
+   * one message. Memory only; they are in storage already, and anything else sent flushes them first.
+   */
+  private held: RunEvent[] = [];
 
   constructor(ctx: DurableObjectState, store: RunStore) {
     this.ctx = ctx;
@@ -49,6 +54,8 @@ export class RunSockets {
   replay(ws: WebSocket, since: number): void {
     const run = this.store.summary();
     if (!run) return;
+    // Held events are stored, so the replay has them: the sockets already live get them first.
+    this.flush();
     send(ws, { type: 'snapshot', run, lastSeq: this.store.lastSeq(), pendingAction: this.store.pendingAction(), live: this.liveText, queuePosition: this.position });
     // Pages until one comes back empty: a page may end early on its byte limit.
     for (let after = since; ; ) {
@@ -81,12 +88,31 @@ export class RunSockets {
   }
 
   private sendAll(message: ServerMessage): void {
+    this.flush();
     this.sendToLive(JSON.stringify(message));
   }
 
-  /** Sends stored events to every live socket, as one message made from their stored text. */
+  /** Sends stored events to every live socket now (after any held ones), as one message. */
   broadcast(events: readonly RunEvent[]): void {
-    if (events.length === 0) return;
+    this.hold(events);
+    this.flush();
+  }
+
+  /**
+   * Keeps stored events to send with the next flush. The run's session holds each step's events while
+   * it reads a chunk of the proxy's stream and flushes at the chunk's end: when the object falls
+   * behind (many watchers), a chunk holds several steps and each socket gets one message for all of
+   * them instead of one per step; when it keeps up, a chunk is one step and nothing waits.
+   */
+  hold(events: readonly RunEvent[]): void {
+    this.held.push(...events);
+  }
+
+  /** Sends the held events to every live socket, as one message made from their stored text. */
+  flush(): void {
+    if (this.held.length === 0) return;
+    const events = this.held;
+    this.held = [];
     this.sendToLive(eventsMessage(events.map((event) => this.store.jsonOf(event))));
   }
 

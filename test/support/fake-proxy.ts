@@ -9,6 +9,10 @@ import type { FakeProxyCall } from './fake-proxy-call.ts';
 
 type Script = (request: ProxyRequest, call: FakeProxyCall, res: ServerResponse, callIndex: number) => void;
 
+/** Calls waiting for the test's word (POST /__release?runId=) before they say anything, by run. */
+const held = new Map<string, () => void>();
+const releaseOf = (runId: string) => new Promise<void>((resolve) => held.set(runId, resolve));
+
 const ts = () => new Date().toISOString();
 const event = (body: Record<string, unknown>): ProxyLine => ({ type: 'event', event: { ...body, ts: ts() } as never });
 const checkpoint = (step: number, next: string, interrupt?: unknown): ProxyLine => ({
@@ -79,6 +83,23 @@ const SCRIPTS: Record<string, Script> = {
     res.write(`{"type":"event","event":{"type":"thinking","level":0,"text":"${'x'.repeat(1_500_000)}`);
     res.end();
   },
+  /**
+   * Once released: two steps in one write (one chunk on the wire), then a third step and a pause in a
+   * later one. A live socket should get the first two steps as one message and the third on its own.
+   */
+  'script-chunks': (request, _call, res) => {
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    res.flushHeaders();
+    const step = (n: number): string => [event({ type: 'thinking', level: 0, text: `step ${n}` }), checkpoint(n, 'plan')].map((l) => `${JSON.stringify(l)}\n`).join('');
+    void releaseOf(request.runId).then(() => {
+      res.write(step(1) + step(2));
+      setTimeout(() => {
+        res.write(step(3));
+        write(res, [event({ type: 'user_action_required', ...PAUSE }), { type: 'end', outcome: 'interrupted', interrupt: PAUSE as never }]);
+        res.end();
+      }, 200);
+    });
+  },
   /** Always down. */
   'script-down': (_request, _call, res) => {
     res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'down', message: 'the proxy is restarting' } }));
@@ -144,6 +165,12 @@ export async function startFakeProxy(realProxyUrl: string, moreModelsFrom: strin
       return;
     }
     if (url.pathname === '/v1/models') return listModels([realProxyUrl, ...moreModelsFrom], req, res);
+    if (url.pathname === '/__release') {
+      const release = held.get(url.searchParams.get('runId') ?? '');
+      release?.();
+      res.writeHead(release ? 200 : 404).end();
+      return;
+    }
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {

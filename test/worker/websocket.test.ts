@@ -1,6 +1,8 @@
 // A WebSocket through the worker to the run's Durable Object: welcome, snapshot, replay after
 // `since`, live broadcast to every client, and clear errors for bad messages.
-import { describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it, vi } from 'vitest';
+import type { RunEvent, ServerMessage } from '../../schema/protocol.ts';
 import { eventsOf } from '../../schema/protocol.ts';
 import { call, createRun, postJson } from './http.ts';
 import { connect } from './socket-client.ts';
@@ -83,6 +85,23 @@ describe('run WebSocket', () => {
       [2, 'status_changed'],
       [3, 'run_complete'],
     ]);
+  });
+
+  it('sends the steps that came in one chunk of the proxy stream as one message, and a later chunk on its own', async () => {
+    const run = await createRun({ model: 'script-chunks' });
+    const client = await connect(`/api/runs/${run.id}/ws?since=0`);
+    expect((await client.next()).type).toBe('welcome');
+    expect((await client.next()).type).toBe('snapshot');
+    // The socket is live; now the scripted proxy may speak (its call may not have begun yet).
+    await vi.waitFor(async () => expect((await fetch(`${env.PROXY_URL}/__release?runId=${run.id}`, { method: 'POST' })).status).toBe(200), { timeout: 5_000, interval: 20 });
+    const messages: ServerMessage[] = [];
+    while (!messages.some((m) => eventsOf(m).some((e) => e.type === 'user_action_required'))) messages.push(await client.next());
+    const thoughts = (m: ServerMessage) => eventsOf(m).flatMap((e: RunEvent) => (e.type === 'thinking' ? [e.text] : []));
+    const carrying = messages.map(thoughts).filter((t) => t.length > 0);
+    expect(carrying).toEqual([['step 1', 'step 2'], ['step 3']]);
+    // In order and without gaps across the messages.
+    const seqs = messages.flatMap(eventsOf).map((e) => e.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
   });
 
   it('answers 404 for a socket to an unknown run', async () => {

@@ -36,7 +36,7 @@ export type FakeOpenAi = {
 };
 
 /** A chat completion whose message calls one tool. */
-export function toolCall(name: 'run_command' | 'submit_password', args: unknown, thinking = ''): FakeReply {
+export function toolCall(name: 'run_command' | 'submit_password' | 'final_commands', args: unknown, thinking = ''): FakeReply {
   return completion({
     role: 'assistant',
     content: thinking || null,

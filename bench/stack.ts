@@ -5,7 +5,7 @@
 // watchers; the rate one run sustains; N runs at once to their first pause, with each process's peak
 // memory and the proxy alone at the same concurrency; the replay of stored events. Asserts nothing.
 // Usage: node bench/stack.ts [--sections concurrent,overhead,watchers,rate,replay,scale] [--runs 1,10,50]
-//   [--scale 500] [--watchers 1,10,50] [--rounds 3] [--repeat 5] [--replay 10000] [--profile DIR]
+//   [--scale 500] [--watchers 1,10,50] [--rounds 5] [--repeat 5] [--replay 10000] [--profile DIR]
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +30,7 @@ const { values } = parseArgs({
     watchers: { type: 'string', default: '1,10,50' },
     repeat: { type: 'string', default: '5' },
     replay: { type: 'string', default: '10000' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     profile: { type: 'string' },
   },
 });
@@ -208,12 +208,16 @@ async function watchers(): Promise<void> {
     }
     roundRatios.push(p99.get(counts.at(-1)!)! / p99.get(counts[0]!)!);
   }
+  // The verdict goes on the median of the rounds' ratios: a pooled p99 at one watcher rests on a
+  // handful of samples, and one stall there would pass or fail the target on its own.
+  const ratio = median(roundRatios);
   const base = percentile(pooled.get(counts[0]!)!, 99);
   for (const w of counts) {
     const samples = pooled.get(w)!;
-    const ratio = percentile(samples, 99) / base;
+    const pooledRatio = percentile(samples, 99) / base;
     const last = w === counts.at(-1) && w !== counts[0];
-    const versus = w === counts[0] ? '' : `, **${ratio.toFixed(2)}×** p99 at ${counts[0]}${last ? ` (target ≤ 3× ${verdict(ratio <= 3)}; per round ${roundRatios.map((r) => r.toFixed(2)).join(' / ')}×)` : ''}`;
+    const versus =
+      w === counts[0] ? '' : last ? `; p99 at ${counts[0]}: **${ratio.toFixed(2)}×**, median of the rounds ${roundRatios.map((r) => r.toFixed(2)).join(' / ')}× (target ≤ 3× ${verdict(ratio <= 3)}), pooled ${pooledRatio.toFixed(2)}×` : `, pooled ${pooledRatio.toFixed(2)}× p99 at ${counts[0]}`;
     row(`delivery proxy → socket, ${w} watcher${w > 1 ? 's' : ''} (${samples.length} node events, ${ROUNDS} rounds)`, `p50 ${ms(percentile(samples, 50))}, p99 ${ms(percentile(samples, 99))}${versus}; cores busy in round 1: ${cores.get(w)![0]}`);
   }
 }

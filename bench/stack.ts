@@ -217,7 +217,7 @@ async function watchers(): Promise<void> {
     const pooledRatio = percentile(samples, 99) / base;
     const last = w === counts.at(-1) && w !== counts[0];
     const versus =
-      w === counts[0] ? '' : last ? `; p99 at ${counts[0]}: **${ratio.toFixed(2)}×**, median of the rounds ${roundRatios.map((r) => r.toFixed(2)).join(' / ')}× (target ≤ 3× ${verdict(ratio <= 3)}), pooled ${pooledRatio.toFixed(2)}×` : `, pooled ${pooledRatio.toFixed(2)}× p99 at ${counts[0]}`;
+      w === counts[0] ? '' : last ? `; **${ratio.toFixed(2)}×** p99 at ${counts[0]}, the median of the rounds' ${roundRatios.map((r) => r.toFixed(2)).join(' / ')}× (target ≤ 3× ${verdict(ratio <= 3)}); pooled ${pooledRatio.toFixed(2)}×` : `, pooled ${pooledRatio.toFixed(2)}× p99 at ${counts[0]}`;
     row(`delivery proxy → socket, ${w} watcher${w > 1 ? 's' : ''} (${samples.length} node events, ${ROUNDS} rounds)`, `p50 ${ms(percentile(samples, 50))}, p99 ${ms(percentile(samples, 99))}${versus}; cores busy in round 1: ${cores.get(w)![0]}`);
   }
 }

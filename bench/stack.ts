@@ -80,6 +80,9 @@ const stack = await startStackProcess(stateDir, undefined, {
   ...(values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values.profile}` } : {}),
 });
 
+/** The stack's proxy, called straight from here: the same work without the worker, for comparison. */
+const proxyAlone = { proxyUrl: `http://127.0.0.1:${stack.ports.proxy}`, proxySecret: SECRET };
+
 async function api<T>(path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${stack.url}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
@@ -249,9 +252,8 @@ async function rate(): Promise<string> {
     }
     return lastSeq;
   });
-  const to = { proxyUrl: `http://127.0.0.1:${stack.ports.proxy}`, proxySecret: SECRET };
   const alone = await timed(async () => {
-    const replies = await advanceUntilSettled(to, { ...advanceBody('run_ratealone000000000000000', config), checkpointPatches: true });
+    const replies = await advanceUntilSettled(proxyAlone, { ...advanceBody('run_ratealone000000000000000', config), checkpointPatches: true });
     return replies.reduce((n, r) => n + r.events.length, 0);
   });
   const ratio = stacked.perSecond / alone.perSecond;
@@ -310,9 +312,8 @@ async function scale(): Promise<void> {
   }
   await Promise.all(runs.map((r) => act(r.id, { action: 'stop' }).catch(() => undefined)));
   // The proxy alone, at the same concurrency, on the same range: its own time for the same work.
-  const to = { proxyUrl: `http://127.0.0.1:${stack.ports.proxy}`, proxySecret: SECRET };
   const aloneStarted = wallNow();
-  const alone = await Promise.all(Array.from({ length: SCALE }, (_, i) => advanceUntilSettled(to, advanceBody(`run_scale${String(i).padStart(20, '0')}`, { maxRetries: 1 }))));
+  const alone = await Promise.all(Array.from({ length: SCALE }, (_, i) => advanceUntilSettled(proxyAlone, advanceBody(`run_scale${String(i).padStart(20, '0')}`, { maxRetries: 1 }))));
   const aloneWall = wallNow() - aloneStarted;
   const aloneCommands = alone.flat().reduce((n, r) => n + r.events.filter((e) => e.type === 'command').length, 0);
   const aloneEvents = alone.map((replies) => replies.flatMap((r) => r.events) as RunEvent[]);

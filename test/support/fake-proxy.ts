@@ -24,23 +24,6 @@ const write = (res: ServerResponse, lines: ProxyLine[]) => {
 };
 const PAUSE = { reason: 'max_retries', level: 0, retryCount: 3, maxRetries: 3, lastError: 'no password after 3 attempts', lessons: [{ text: 'look harder', source: 'model', level: 0 }] };
 
-/** Steps 1 and 2 in one write once the test releases the call, step 3 and a pause 200 ms later. */
-function chunkedSteps(): Script {
-  return (request, _call, res) => {
-    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-    res.flushHeaders();
-    const step = (n: number): string => [event({ type: 'thinking', level: 0, text: `step ${n}` }), checkpoint(n, 'plan')].map((l) => `${JSON.stringify(l)}\n`).join('');
-    void releaseOf(request.runId).then(() => {
-      res.write(step(1) + step(2));
-      setTimeout(() => {
-        res.write(step(3));
-        write(res, [event({ type: 'user_action_required', ...PAUSE }), { type: 'end', outcome: 'interrupted', interrupt: PAUSE as never }]);
-        res.end();
-      }, 200);
-    });
-  };
-}
-
 const SCRIPTS: Record<string, Script> = {
   /** Plays a step, pauses at max retries; any answer then completes level 0 (stop is the worker's). */
   'script-pause': (request, _call, res) => {
@@ -104,7 +87,19 @@ const SCRIPTS: Record<string, Script> = {
    * Once released: two steps in one write (one chunk on the wire), then a third step and a pause in a
    * later one. A live socket should get the first two steps as one message and the third on its own.
    */
-  'script-chunks': chunkedSteps(),
+  'script-chunks': (request, _call, res) => {
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    res.flushHeaders();
+    const step = (n: number): string => [event({ type: 'thinking', level: 0, text: `step ${n}` }), checkpoint(n, 'plan')].map((l) => `${JSON.stringify(l)}\n`).join('');
+    void releaseOf(request.runId).then(() => {
+      res.write(step(1) + step(2));
+      setTimeout(() => {
+        res.write(step(3));
+        write(res, [event({ type: 'user_action_required', ...PAUSE }), { type: 'end', outcome: 'interrupted', interrupt: PAUSE as never }]);
+        res.end();
+      }, 200);
+    });
+  },
   /** Always down. */
   'script-down': (_request, _call, res) => {
     res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'down', message: 'the proxy is restarting' } }));

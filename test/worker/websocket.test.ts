@@ -87,9 +87,8 @@ describe('run WebSocket', () => {
     ]);
   });
 
-  /** The thinking texts of each message that carries any, once the scripted run has paused. */
-  async function thoughtsPerMessage(model: string): Promise<string[][]> {
-    const run = await createRun({ model });
+  it('sends the steps that came in one chunk of the proxy stream as one message, and a later chunk on its own', async () => {
+    const run = await createRun({ model: 'script-chunks' });
     const client = await connect(`/api/runs/${run.id}/ws?since=0`);
     expect((await client.next()).type).toBe('welcome');
     expect((await client.next()).type).toBe('snapshot');
@@ -97,14 +96,11 @@ describe('run WebSocket', () => {
     await vi.waitFor(async () => expect((await fetch(`${env.PROXY_URL}/__release?runId=${run.id}`, { method: 'POST' })).status).toBe(200), { timeout: 5_000, interval: 20 });
     const messages: ServerMessage[] = [];
     while (!messages.some((m) => eventsOf(m).some((e) => e.type === 'user_action_required'))) messages.push(await client.next());
+    const thoughts = messages.map((m) => eventsOf(m).flatMap((e: RunEvent) => (e.type === 'thinking' ? [e.text] : []))).filter((t) => t.length > 0);
+    expect(thoughts).toEqual([['step 1', 'step 2'], ['step 3']]);
     // In order and without gaps across the messages.
     const seqs = messages.flatMap(eventsOf).map((e) => e.seq);
     expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
-    return messages.map((m) => eventsOf(m).flatMap((e: RunEvent) => (e.type === 'thinking' ? [e.text] : []))).filter((t) => t.length > 0);
-  }
-
-  it('sends the steps that came in one chunk of the proxy stream as one message, and a later chunk on its own', async () => {
-    expect(await thoughtsPerMessage('script-chunks')).toEqual([['step 1', 'step 2'], ['step 3']]);
   });
 
   it('answers 404 for a socket to an unknown run', async () => {

@@ -72,6 +72,10 @@ function ofPause(pause: Event<'user_action_required'>, before: readonly RunEvent
       const failure = lastError.startsWith('worker configuration is invalid') ? 'configuration_invalid' : 'proxy_unreachable';
       return { failure, what: lastError, evidence: retries.map(errorEvidence) };
     }
+    case 'state_too_large': {
+      const error = findLast(atLevel, (e): e is Event<'error'> => e.type === 'error' && e.code === 'state_too_large');
+      return { failure: 'state_too_large', what: lastError || error?.message || 'The run\'s state outgrew its limit.', evidence: error ? [errorEvidence(error)] : [] };
+    }
     case 'loop_detected':
       return { failure: 'loop_detected', what: lastError, evidence: [...attemptEvidence(atLevel), ...lastCommand(atLevel)] };
     case 'password_required':

@@ -114,6 +114,12 @@ export const FAILURE_CLASSES = {
     meaning: 'The worker\'s calls to the proxy failed PROXY_MAX_FAILURES times in a row.',
     fix: 'Check that the proxy runs and that PROXY_URL points at it (https:// for another machine), with the same PROXY_SECRET on both sides. Then continue.',
   },
+  state_too_large: {
+    title: 'The run\'s state outgrew its limit',
+    category: 'agent',
+    meaning: 'A step left more text in the agent\'s state than one checkpoint line may carry (1 MiB), so its largest text (named in the message, such as history[12].output) was cut and the step failed. A worker that read an over-long line from an older proxy pauses the same way.',
+    fix: 'Continue: the run goes on with the cut text. If it happens again with the current proxy, report it with the run id; with an older proxy, update the proxy first.',
+  },
   configuration_invalid: {
     title: 'The worker\'s configuration is invalid',
     category: 'configuration',

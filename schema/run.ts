@@ -127,6 +127,8 @@ export const pauseReasonSchema = z.enum([
   'user_requested',
   // The run starts above level 0 and nobody has given that level's password yet.
   'password_required',
+  // The agent's state outgrew the line it travels in; a field was cut and the step failed. Additive.
+  'state_too_large',
 ]);
 export type PauseReason = z.infer<typeof pauseReasonSchema>;
 

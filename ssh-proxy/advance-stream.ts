@@ -2,7 +2,6 @@
 // a checkpoint after every node, and one `end` line. Closing the response aborts the graph.
 import { diffCheckpoint } from '../schema/checkpoint-patch.ts';
 import type { Checkpoint, ProxyEvent, ProxyLine, ProxyRequest } from '../schema/protocol.ts';
-import { MAX_PROXY_LINE_BYTES } from '../schema/protocol.ts';
 import { Command } from './engine/command.ts';
 import type { CompiledGraph, RunFrom } from './engine/compiled-graph.ts';
 import type { BanditState } from './agent/bandit-state.ts';
@@ -11,6 +10,7 @@ import type { AgentModel } from './models/agent-model.ts';
 import type { ModelRegistry } from './models/model-registry.ts';
 import type { SessionPool } from './ssh/session-pool.ts';
 import { LiveThinking } from './live-thinking.ts';
+import { lineText } from './line-fit.ts';
 import { Redactor } from './redactor.ts';
 import type { RunTelemetry } from './telemetry/run-telemetry.ts';
 import type { GameTarget } from './targets/target.ts';
@@ -61,11 +61,20 @@ export function advanceStream(
         controller.enqueue(encoder.encode(pending));
         pending = '';
       };
+      const serialise = (line: ProxyLine) => (line.type === 'checkpoint' || line.type === 'checkpoint_patch' ? JSON.stringify(line) : redactor.json(JSON.stringify(line)));
       const write = (line: ProxyLine) => {
         if (abort.signal.aborted) return;
-        const text = line.type === 'checkpoint' || line.type === 'checkpoint_patch' ? JSON.stringify(line) : redactor.json(JSON.stringify(line));
+        // Every line fits the worker's limit in bytes; one that cannot be cut (a checkpoint) ends the call.
+        const fitted = lineText(line, serialise);
         if (!pending) setImmediate(flush);
-        pending += `${text.length > MAX_PROXY_LINE_BYTES ? oversized(line, text.length) : text}\n`;
+        if (fitted.ok) {
+          pending += `${fitted.text}\n`;
+          return;
+        }
+        console.error(`ssh-proxy: run ${request.runId}: ${fitted.message}`);
+        pending += `${serialise({ type: 'end', outcome: 'failed', error: fitted.message })}\n`;
+        flush();
+        abort.abort();
       };
       const resumed = request.resume?.action === 'password' ? request.resume.value : null;
       const held = 'checkpoint' in from ? from.checkpoint.state.secrets : from.state.secrets;
@@ -145,21 +154,6 @@ export function advanceStream(
     },
     cancel: () => abort.abort(),
   });
-}
-
-/**
- * What is sent instead of a line over the cap: a trace without its bodies, an event replaced by an
- * error event that says what was left out. (A checkpoint that large cannot be cut; it is a bug.)
- */
-function oversized(line: ProxyLine, bytes: number): string {
-  const note = `${bytes} bytes, over the ${MAX_PROXY_LINE_BYTES}-byte line limit`;
-  if (line.type === 'trace') return JSON.stringify({ ...line, request: { omitted: note }, response: { omitted: note } });
-  if (line.type === 'event') {
-    const { ts, type } = line.event;
-    return JSON.stringify({ type: 'event', event: { type: 'error', code: 'event_too_large', message: `a ${type} event was left out: ${note}`, ts } });
-  }
-  console.error(`ssh-proxy: a ${line.type} line of ${note} was sent anyway`);
-  return JSON.stringify(line);
 }
 
 function closeQuietly(controller: ReadableStreamDefaultController<Uint8Array>): void {

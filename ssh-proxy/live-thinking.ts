@@ -8,11 +8,14 @@ import type { Redactor } from './redactor.ts';
 
 type LiveLine = Extract<ProxyLine, { type: 'live' }>;
 
+/** Characters of one call's text sent live at most; a model writing megabytes is shown its start. */
+export const LIVE_TEXT_MAX_CHARS = 64 * 1024;
+
 export class LiveThinking {
   private readonly send: (line: LiveLine) => void;
   private readonly redactor: Redactor;
   private readonly intervalMs: number;
-  private current: { level: number; stage: LlmStage; raw: string; sent: number } | null = null;
+  private current: { level: number; stage: LlmStage; raw: string; sent: number; cut: boolean } | null = null;
   private lastSentAt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -26,8 +29,15 @@ export class LiveThinking {
   push(level: number, stage: LlmStage, text: string): void {
     if (!text) return;
     if (this.current && (this.current.level !== level || this.current.stage !== stage)) this.end();
-    this.current ??= { level, stage, raw: '', sent: 0 };
-    this.current.raw += text;
+    this.current ??= { level, stage, raw: '', sent: 0, cut: false };
+    if (this.current.cut) return;
+    const room = LIVE_TEXT_MAX_CHARS - this.current.raw.length;
+    if (text.length > room) {
+      this.current.raw += `${text.slice(0, room)}\n… [live text stops at ${LIVE_TEXT_MAX_CHARS} characters; the stored thinking follows]`;
+      this.current.cut = true;
+    } else {
+      this.current.raw += text;
+    }
     const wait = this.lastSentAt + this.intervalMs - Date.now();
     if (wait <= 0) this.flush(false);
     else this.timer ??= setTimeout(() => this.flush(false), wait);

@@ -7,10 +7,13 @@ import type { WorkerSettings } from './env.ts';
 
 export type EndLine = Extract<ProxyLine, { type: 'end' }>;
 
-/** How a call ended: the proxy's end line, a failure worth retrying, a refusal that is not, our own failure to store a step, or our abort. */
+/**
+ * How a call ended: the proxy's end line, a failure worth retrying (or, with `pause`, one that
+ * retrying would only repeat), a refusal that is not, our own failure to store a step, or our abort.
+ */
 export type LinkResult =
   | { kind: 'ended'; end: EndLine }
-  | { kind: 'retry'; message: string }
+  | { kind: 'retry'; message: string; pause?: 'state_too_large' }
   | { kind: 'refused'; status: number; code: string; message: string }
   | { kind: 'store_failed'; message: string }
   | { kind: 'aborted' };
@@ -60,7 +63,9 @@ export async function callProxy(
       // Only a line still without its newline can grow; one over the cap is refused, not buffered on.
       if (buffered.length > MAX_PROXY_LINE_BYTES && buffered.lastIndexOf('\n') < buffered.length - MAX_PROXY_LINE_BYTES) {
         await reader.cancel().catch(() => {});
-        return { kind: 'retry', message: `the proxy sent a line over ${MAX_PROXY_LINE_BYTES} bytes; is PROXY_URL pointing at the bandit-runner proxy?` };
+        // The same checkpoint would bring the same line: an older proxy that does not cut its state.
+        const message = `state_too_large: the proxy sent a line over ${MAX_PROXY_LINE_BYTES} bytes, more than the run's state may take; update the SSH proxy (it cuts such a state and says which field), then continue`;
+        return { kind: 'retry', message, pause: 'state_too_large' };
       }
       // Lines are cut from where the last one ended; the rest is kept once, when the chunk is done.
       let start = 0;

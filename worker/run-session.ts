@@ -300,6 +300,7 @@ export class RunSession extends DurableObject<Env> {
     if (result.kind === 'retry') {
       const failures = this.store.loop().failures + 1;
       this.store.setLoop({ failures });
+      if (result.pause) return this.life.pauseRun(run, result.pause, result.message);
       if (failures >= settings.maxFailures) {
         return this.life.pauseRun(run, 'proxy_unreachable', `${result.message} (${failures} tries); continue tries again`);
       }

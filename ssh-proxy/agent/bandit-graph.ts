@@ -9,6 +9,7 @@
 //                                                       ├max retries, final attempt off or made→ pause ⇒ interrupt
 //                                                       └verification run's failed level→ END
 //  pause, resumed: continue{hint?} → connect/plan/reflect   password → validate   stop → END
+//  every checkpoint: too large for its line → its largest text cut → pause (state_too_large)
 import { advance } from './nodes/advance.ts';
 import type { BanditDeps } from './nodes/bandit-deps.ts';
 import { connect } from './nodes/connect.ts';
@@ -21,6 +22,7 @@ import { validate } from './nodes/validate.ts';
 import { afterAdvance, afterConnect, afterExecute, afterFinalAttempt, afterPlan, afterReflect, afterValidate } from './bandit-routing.ts';
 import type { BanditState } from './bandit-state.ts';
 import { BANDIT_STATE_VERSION, banditStateSchema } from './bandit-state.ts';
+import { fitBanditCheckpoint } from './state-limit.ts';
 import type { CompiledGraph } from '../engine/compiled-graph.ts';
 import { StateGraph } from '../engine/state-graph.ts';
 import { END, START } from '../engine/types.ts';
@@ -43,5 +45,6 @@ export function buildBanditGraph(): CompiledGraph<BanditState, BanditDeps> {
     .addConditionalEdges('advance', afterAdvance, ['connect', END])
     .addConditionalEdges('reflect', afterReflect, ['plan', 'final_attempt', 'pause', END])
     .addConditionalEdges('final_attempt', afterFinalAttempt, ['advance', 'pause'])
-    .compile();
+    // A checkpoint too large for its line is cut, and the run pauses with state_too_large.
+    .compile({ fit: fitBanditCheckpoint });
 }

@@ -25,7 +25,7 @@ export type Decision = z.infer<typeof decisionSchema>;
 export const faultSchema = z.object({
   reason: pauseReasonSchema,
   message: z.string().nullable(),
-  resumeAt: z.enum(['connect', 'plan', 'reflect']),
+  resumeAt: z.enum(['connect', 'plan', 'reflect', 'advance', 'final_attempt']),
 });
 export type Fault = z.infer<typeof faultSchema>;
 

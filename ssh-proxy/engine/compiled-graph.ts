@@ -5,7 +5,7 @@ import { describeIssues } from '../../schema/issues.ts';
 import { Command } from './command.ts';
 import { Interrupt } from './interrupt.ts';
 import type { Edge } from './state-graph.ts';
-import type { GraphCheckpoint, NodeFn, NodeRecord, NodeResult, RunResult } from './types.ts';
+import type { GraphCheckpoint, NodeContext, NodeFn, NodeRecord, NodeResult, RunResult } from './types.ts';
 import { END, START } from './types.ts';
 
 /** Where a run starts: a fresh state at START, or a saved checkpoint. */
@@ -32,17 +32,31 @@ export type RunOptions<S, Ctx> = {
   now?: () => number;
 };
 
+/**
+ * Checks each checkpoint before it is saved and may hand back another: a state cut to fit its limits,
+ * and the node to run next (a pause that says what was cut). The run goes on from what it returns.
+ */
+export type CheckpointFit<S, Ctx> = (checkpoint: GraphCheckpoint<S>, ctx: NodeContext<Ctx>) => GraphCheckpoint<S>;
+
 export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
   private readonly nodes: ReadonlyMap<string, NodeFn<S, Ctx>>;
   private readonly edges: ReadonlyMap<string, Edge<S, Ctx>>;
   private readonly stateSchema: ZodType<S>;
+  private readonly fit: CheckpointFit<S, Ctx> | null;
   readonly version: number;
 
-  constructor(nodes: ReadonlyMap<string, NodeFn<S, Ctx>>, edges: ReadonlyMap<string, Edge<S, Ctx>>, stateSchema: ZodType<S>, version: number) {
+  constructor(
+    nodes: ReadonlyMap<string, NodeFn<S, Ctx>>,
+    edges: ReadonlyMap<string, Edge<S, Ctx>>,
+    stateSchema: ZodType<S>,
+    version: number,
+    fit: CheckpointFit<S, Ctx> | null = null,
+  ) {
     this.nodes = nodes;
     this.edges = edges;
     this.stateSchema = stateSchema;
     this.version = version;
+    this.fit = fit;
   }
 
   /** Checks a checkpoint from outside (version, node name, state shape). Never throws. */
@@ -98,8 +112,8 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
       const cut = new AbortController();
       const timer = options.cutAt === undefined ? undefined : setTimeout(() => cut.abort(), Math.max(0, options.cutAt - now()));
       const signal = options.cutAt === undefined ? options.signal : AbortSignal.any([options.signal, cut.signal]);
+      const ctx: NodeContext<Ctx> = resume ? { ...options.ctx, signal, resume: resume.resume } : { ...options.ctx, signal };
       try {
-        const ctx = resume ? { ...options.ctx, signal, resume: resume.resume } : { ...options.ctx, signal };
         result = await node(state, ctx);
       } catch (err) {
         // A node that throws has a bug: expected failures are state. Nothing is saved, so the caller
@@ -122,8 +136,9 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
       if (result instanceof Interrupt) {
         if (result.update) state = { ...state, ...result.update };
         await options.onNode?.(record('interrupted'), before);
-        await options.onCheckpoint?.(this.checkpoint(step, name, state, now(), result.value));
-        return { outcome: 'interrupted', state, step, interrupt: result.value };
+        const saved = this.fitted(this.checkpoint(step, name, state, now(), result.value), ctx);
+        await options.onCheckpoint?.(saved);
+        return { outcome: 'interrupted', state: saved.state, step, interrupt: saved.interrupt };
       }
       let goto: string | undefined;
       if (result instanceof Command) {
@@ -145,8 +160,15 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
         return { outcome: 'error', state, step, error: message };
       }
       await options.onNode?.(record('ok'), before);
-      await options.onCheckpoint?.(this.checkpoint(step, next, state, now()));
+      const saved = this.fitted(this.checkpoint(step, next, state, now()), ctx);
+      state = saved.state;
+      next = saved.next;
+      await options.onCheckpoint?.(saved);
     }
+  }
+
+  private fitted(checkpoint: GraphCheckpoint<S>, ctx: NodeContext<Ctx>): GraphCheckpoint<S> {
+    return this.fit ? this.fit(checkpoint, ctx) : checkpoint;
   }
 
   private follow(from: string, state: S, ctx: Ctx): string {

@@ -2,6 +2,7 @@
 // compile() checks that every edge names a node, so a typo fails at start-up, not mid-run.
 import type { ZodType } from 'zod';
 import { CompiledGraph } from './compiled-graph.ts';
+import type { CheckpointFit } from './compiled-graph.ts';
 import type { NodeFn, RouterFn } from './types.ts';
 import { END, START } from './types.ts';
 
@@ -44,7 +45,8 @@ export class StateGraph<S extends Record<string, unknown>, Ctx> {
     return this.setEdge(from, { kind: 'router', route, targets });
   }
 
-  compile(): CompiledGraph<S, Ctx> {
+  /** `fit` checks every checkpoint before it is saved (see CheckpointFit). */
+  compile(options: { fit?: CheckpointFit<S, Ctx> } = {}): CompiledGraph<S, Ctx> {
     if (!this.edges.has(START)) throw new Error('graph: add an edge from START');
     for (const [from, edge] of this.edges) {
       const targets = edge.kind === 'fixed' ? [edge.to] : edge.targets;
@@ -55,7 +57,7 @@ export class StateGraph<S extends Record<string, unknown>, Ctx> {
     for (const name of this.nodes.keys()) {
       if (!this.edges.has(name)) throw new Error(`graph: node "${name}" has no outgoing edge`);
     }
-    return new CompiledGraph(new Map(this.nodes), new Map(this.edges), this.stateSchema, this.version);
+    return new CompiledGraph(new Map(this.nodes), new Map(this.edges), this.stateSchema, this.version, options.fit ?? null);
   }
 
   private setEdge(from: string, edge: Edge<S, Ctx>): this {

@@ -3,6 +3,7 @@
 import OpenAI from 'openai';
 import type { LlmErrorClass } from '../../schema/protocol.ts';
 import type { Provider } from './providers.ts';
+import { stateText } from '../agent/state-text.ts';
 
 export type ClassifiedError = { errorClass: LlmErrorClass | 'aborted'; retryable: boolean; message: string; retryAfterMs?: number };
 
@@ -44,10 +45,13 @@ export function classifyLlmError(err: unknown, model: string, provider: Pick<Pro
     return { errorClass: 'malformed_response', retryable: true, message: `${baseUrl} answered with a body that is not JSON; is ${urlSetting} an OpenAI-compatible endpoint?` };
   }
   if (err instanceof OpenAI.APIError) {
-    return { errorClass: 'unknown', retryable: false, message: `${baseUrl} refused the request: ${err.message}` };
+    return { errorClass: 'unknown', retryable: false, message: `${baseUrl} refused the request: ${said(err.message)}` };
   }
-  return { errorClass: 'unknown', retryable: false, message: `the model call failed: ${err instanceof Error ? err.message : String(err)}` };
+  return { errorClass: 'unknown', retryable: false, message: `the model call failed: ${said(err instanceof Error ? err.message : String(err))}` };
 }
+
+/** What an endpoint said, as a person reads it: visible, and short (an endpoint may answer megabytes). */
+const said = (text: string): string => stateText(text, 1_000);
 
 /** Honours Retry-After (seconds) and retry-after-ms, when the endpoint sends them. */
 function retryAfter(headers: Headers | undefined): { retryAfterMs?: number } {

@@ -8,8 +8,19 @@ import { FINAL_MAX_COMMANDS } from './agent-model.ts';
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type Tool = OpenAI.Chat.Completions.ChatCompletionTool;
 
-export const runCommandArgsSchema = z.strictObject({ command: z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters') });
-export const submitPasswordArgsSchema = z.strictObject({ password: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters') });
+/** Control characters a command or password may not hold (tab, newline and CR are fine). */
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+
+/** A NUL would cut a command where a shell reads it, and none belongs in a password: such a call is refused, not run. */
+const withoutControls = (schema: z.ZodString) =>
+  schema.refine((text) => !CONTROL.test(text), { error: (issue) => `must not hold control characters (found ${JSON.stringify(String(issue.input).match(CONTROL)?.[0])})` });
+
+const commandSchema = withoutControls(z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters'));
+
+export const runCommandArgsSchema = z.strictObject({ command: commandSchema });
+export const submitPasswordArgsSchema = z.strictObject({
+  password: withoutControls(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')),
+});
 
 export const TOOLS: Tool[] = [
   {
@@ -32,7 +43,7 @@ export const TOOLS: Tool[] = [
 
 export const finalCommandsArgsSchema = z.strictObject({
   commands: z
-    .array(z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters'))
+    .array(commandSchema)
     .min(1, 'must name at least one command')
     .max(FINAL_MAX_COMMANDS, `must be at most ${FINAL_MAX_COMMANDS} commands`),
 });

@@ -42,10 +42,3 @@ export class OutputCollector {
     return `${head}\n… [${cut} bytes cut] …\n${this.tail.toString('utf8')}`;
   }
 }
-
-/** Caps a string the same way, for text already in memory (history kept in checkpoints). */
-export function capText(text: string, maxChars: number): { text: string; truncated: boolean } {
-  if (text.length <= maxChars) return { text, truncated: false };
-  const half = Math.floor(maxChars / 2);
-  return { text: `${text.slice(0, half)}\n… [${text.length - 2 * half} characters cut] …\n${text.slice(-half)}`, truncated: true };
-}

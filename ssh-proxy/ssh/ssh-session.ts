@@ -15,6 +15,8 @@ export type ExecResult = {
   durationMs: number;
   truncated: boolean;
   timedOut: boolean;
+  /** Bytes each stream printed in all, before the cap (a binary output's preview names its size). */
+  bytes?: { stdout: number; stderr: number };
 };
 export type Connected = { ok: true } | { ok: false; failure: SshFailure };
 
@@ -149,6 +151,7 @@ export class SshSession {
             durationMs: Math.round(performance.now() - started),
             truncated: stdout.truncated || stderr.truncated,
             timedOut,
+            bytes: { stdout: stdout.bytes, stderr: stderr.bytes },
           });
         };
         // A server may finish the command before it honours our close, so nobody waits for it:

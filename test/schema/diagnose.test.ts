@@ -47,6 +47,7 @@ const CASES: Record<FailureClass, RunEvent[]> = {
   ssh_dropped: sshPause('dropped', 'the connection dropped twice'),
   ssh_auth: sshPause('auth', 'the login was refused'),
   proxy_unreachable: log(started, error('proxy_retry', 'cannot reach the proxy; retrying in 1 s'), error('proxy_retry', 'cannot reach the proxy; retrying in 2 s'), pause('proxy_unreachable', 'cannot reach the proxy (5 tries); continue tries again')),
+  state_too_large: log(started, ...command('c1', 'cat flood'), error('state_too_large', 'the run\'s state grew to 1,534,221 bytes: history[12].output (1,480,000 bytes, cut to 2,000)'), pause('state_too_large', 'the run\'s state grew to 1,534,221 bytes: history[12].output (1,480,000 bytes, cut to 2,000); continue goes on with the cut text')),
   configuration_invalid: log(pause('proxy_unreachable', 'worker configuration is invalid: PROXY_URL: must be the SSH proxy base URL', 0)),
   max_retries: log(started, ...command('c1', 'cat readme', 'cat: readme: No such file or directory'), attempt(1, 'no_progress'), attempt(2, 'budget_spent'), attempt(3, 'no_progress'), pause('max_retries', 'no password after 3 attempts')),
   budget_spent: log(started, attempt(1, 'budget_spent'), attempt(2, 'budget_spent'), attempt(3, 'budget_spent'), pause('max_retries', 'no password after 3 attempts')),
@@ -78,6 +79,9 @@ describe('failure taxonomy', () => {
     expect(retries.evidence.map((e) => e.text)).toContain('$ cat readme → exit 1; stderr: cat: readme: No such file or directory');
     expect(retries.evidence.filter((e) => e.label.startsWith('attempt'))).toHaveLength(3);
     expect(diagnose(CASES.proxy_unreachable)!.evidence).toHaveLength(2);
+    const tooLarge = diagnose(CASES.state_too_large)!;
+    expect(tooLarge.what).toMatch(/history\[12\]\.output/);
+    expect(tooLarge.evidence.map((e) => e.label)).toEqual(['error state_too_large']);
   });
 
   it('gives no card to a run that is going, completed, or whose pause was answered', () => {

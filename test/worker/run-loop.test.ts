@@ -104,13 +104,21 @@ describe('run loop', () => {
     await waitForStatus(run.id, 'paused_for_user_action');
   });
 
-  it('refuses a proxy line over the cap, with a message that says so, and pauses after the retries', async () => {
+  it('refuses a proxy line over the cap and pauses at once with state_too_large, never blaming the proxy address', async () => {
     const run = await createRun({ model: 'script-huge-line' });
     const paused = await waitForStatus(run.id, 'paused_for_user_action');
-    expect(paused.lastError).toMatch(/the proxy sent a line over 1048576 bytes/);
+    expect(paused.lastError).toMatch(/^state_too_large: the proxy sent a line over 1048576 bytes.*update the SSH proxy/);
+    expect(paused.lastError).not.toMatch(/PROXY_URL|cannot reach|unreachable/);
     const events = await eventsOf(run.id);
     expect(events.filter((e) => e.type === 'thinking')).toEqual([]);
-    expect(events.at(-1)).toMatchObject({ type: 'user_action_required', reason: 'proxy_unreachable' });
+    // Retrying would bring the same line: no proxy_retry, one call, then the pause with its own reason.
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+    expect(await callsOf(run.id)).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: 'user_action_required', reason: 'state_too_large' });
+    // Continue calls the proxy again (here the same old proxy, so the same pause).
+    await postJson(`/api/runs/${run.id}/actions`, { action: 'continue' });
+    await vi.waitFor(async () => expect(await callsOf(run.id)).toHaveLength(2), { timeout: 10_000, interval: 25 });
+    await waitForStatus(run.id, 'paused_for_user_action');
   });
 
   it('stops mid-call: the proxy request is cut and nothing more is stored', async () => {

@@ -27,6 +27,8 @@ export function pauseReasonText(reason: PauseReason, level: number, maxRetries: 
       return 'The run was paused by a person.';
     case 'password_required':
       return `The run starts at level ${level} and needs that level's password.`;
+    case 'state_too_large':
+      return `The agent's state outgrew its limit on level ${level}; the largest text was cut. Continue goes on.`;
   }
 }
 

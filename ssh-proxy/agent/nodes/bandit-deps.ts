@@ -8,6 +8,7 @@ import type { AgentModel, CallReport, PlanInput } from '../../models/agent-model
 import type { LevelShell } from '../../ssh/session-pool.ts';
 import type { ExecResult } from '../../ssh/ssh-session.ts';
 import type { GameTarget } from '../../targets/target.ts';
+import { binaryPreview, capSerialised, looksBinary, STATE_TEXT_BYTES, visibleText } from '../state-text.ts';
 
 export type BanditDeps = {
   config: RunConfig;
@@ -27,8 +28,17 @@ export type BanditDeps = {
 
 export type BanditContext = NodeContext<BanditDeps>;
 
-/** Characters of each output the model sees (head and tail); the full output is in the output event. */
-export const HISTORY_OUTPUT_CHARS = 4_000;
+/**
+ * A command's output as the history keeps it and the model sees it: each stream made visible (binary
+ * as a short preview with its size), then head and tail within STATE_TEXT_BYTES.output serialised
+ * bytes. The output event keeps the bytes as they came.
+ */
+export function historyOutput(result: Pick<ExecResult, 'stdout' | 'stderr' | 'bytes'>, stderrLabel = '\n[stderr]\n'): string {
+  const view = (text: string, bytes: number | undefined) => (looksBinary(text) ? binaryPreview(text, bytes) : visibleText(text));
+  const stdout = view(result.stdout, result.bytes?.stdout);
+  const seen = result.stderr ? `${stdout}${stderrLabel}${view(result.stderr, result.bytes?.stderr)}` : stdout;
+  return capSerialised(seen, STATE_TEXT_BYTES.output);
+}
 
 /** What the model is shown, from the state. */
 export function planInput(s: BanditState, ctx: BanditContext): PlanInput {

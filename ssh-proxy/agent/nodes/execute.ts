@@ -1,9 +1,8 @@
 // execute: run the planned command over SSH and record what it printed. The third identical
 // command in one attempt is a loop: it is not run, and the attempt ends.
 import type { BanditState } from '../bandit-state.ts';
-import { capText } from '../../ssh/output-collector.ts';
 import type { BanditContext } from './bandit-deps.ts';
-import { emitOutput, HISTORY_OUTPUT_CHARS } from './bandit-deps.ts';
+import { emitOutput, historyOutput } from './bandit-deps.ts';
 
 /** How many times one command may run in an attempt before it counts as a loop. */
 export const LOOP_REPEATS = 2;
@@ -26,7 +25,6 @@ export async function execute(s: BanditState, ctx: BanditContext): Promise<Parti
     return { serial, decision: null, fault: { reason: 'ssh_error', message, resumeAt: 'plan' }, lastError: message };
   }
   emitOutput(ctx, s.level, commandId, result);
-  const seen = result.stderr ? `${result.stdout}\n[stderr]\n${result.stderr}` : result.stdout;
   const spent = s.spent + 1;
   return {
     serial,
@@ -34,7 +32,7 @@ export async function execute(s: BanditState, ctx: BanditContext): Promise<Parti
     levelCommands: s.levelCommands + 1,
     history: [
       ...s.history,
-      { kind: 'command', callId: decision.callId, thinking: decision.thinking, command, output: capText(seen, HISTORY_OUTPUT_CHARS).text, exitCode: result.exitCode },
+      { kind: 'command', callId: decision.callId, thinking: decision.thinking, command, output: historyOutput(result), exitCode: result.exitCode },
     ],
     decision: null,
     failure: spent >= ctx.config.budget ? 'budget_spent' : null,

@@ -5,10 +5,10 @@
 // says what was tried.
 import type { BanditState } from '../bandit-state.ts';
 import { FINAL_MAX_COMMANDS } from '../../models/agent-model.ts';
-import { capText } from '../../ssh/output-collector.ts';
 import { passwordShapedTokens, passwordShapeProblem } from '../../targets/target.ts';
 import type { BanditContext } from './bandit-deps.ts';
-import { emitOutput, HISTORY_OUTPUT_CHARS, planInput, reportCalls } from './bandit-deps.ts';
+import { emitOutput, historyOutput, planInput, reportCalls } from './bandit-deps.ts';
+import { capSerialised, STATE_TEXT_BYTES, stateText, THINKING_EVENT_BYTES } from '../state-text.ts';
 
 /** Candidates tried by login at most; more would be guessing, not a solution. */
 const MAX_CANDIDATES = 3;
@@ -19,12 +19,13 @@ export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<
   let serial = reportCalls(s, ctx, answer.calls, ctx.knowledge);
   if (!answer.ok) {
     if (answer.failure.errorClass === 'aborted') return {};
-    ctx.emit({ type: 'error', code: `llm_${answer.failure.errorClass}`, message: `the final attempt got no answer: ${answer.failure.message}`, level: s.level });
-    return { serial, finalReport: { commands: [], outcome: `the final attempt got no answer from ${ctx.knowledge.id}: ${answer.failure.message}` } };
+    const why = stateText(answer.failure.message, STATE_TEXT_BYTES.note);
+    ctx.emit({ type: 'error', code: `llm_${answer.failure.errorClass}`, message: `the final attempt got no answer: ${why}`, level: s.level });
+    return { serial, finalReport: { commands: [], outcome: `the final attempt got no answer from ${ctx.knowledge.id}: ${why}` } };
   }
   const { thinking, commands } = answer.value;
   const ran = commands.slice(0, FINAL_MAX_COMMANDS);
-  if (thinking) ctx.emit({ type: 'thinking', level: s.level, text: `Final attempt: ${thinking}` });
+  if (thinking) ctx.emit({ type: 'thinking', level: s.level, text: capSerialised(`Final attempt: ${thinking}`, THINKING_EVENT_BYTES) });
 
   const outputs: string[] = [];
   for (const command of ran) {
@@ -39,7 +40,7 @@ export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<
       continue;
     }
     emitOutput(ctx, s.level, commandId, result);
-    outputs.push(capText(`${result.stdout}\n${result.stderr}`, HISTORY_OUTPUT_CHARS).text);
+    outputs.push(historyOutput(result, '\n'));
   }
   const levelCommands = s.levelCommands + ran.length;
 

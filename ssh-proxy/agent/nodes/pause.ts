@@ -8,8 +8,9 @@ import type { Interrupt } from '../../engine/interrupt.ts';
 import type { BanditState } from '../bandit-state.ts';
 import { END } from '../../engine/types.ts';
 import type { BanditContext } from './bandit-deps.ts';
+import { STATE_TEXT_BYTES, stateText } from '../state-text.ts';
 
-export const PAUSE_ENDS = ['connect', 'plan', 'reflect', 'validate', END] as const;
+export const PAUSE_ENDS = ['connect', 'plan', 'reflect', 'validate', 'advance', 'final_attempt', END] as const;
 
 export function pause(s: BanditState, ctx: BanditContext): Command<BanditState> | Interrupt<PendingAction, BanditState> {
   if (ctx.resume === undefined) {
@@ -38,7 +39,7 @@ export function pause(s: BanditState, ctx: BanditContext): Command<BanditState> 
     const decision = { kind: 'submit_password' as const, callId: 'user', thinking: 'A person supplied a password.', password: answer.value, from: 'user' as const };
     return new Command({ update: { decision, secrets }, goto: 'validate' });
   }
-  const hint = answer.hint ? [{ text: answer.hint, source: 'user' as const, level: s.level }] : [];
+  const hint = answer.hint ? [{ text: stateText(answer.hint, STATE_TEXT_BYTES.note), source: 'user' as const, level: s.level }] : [];
   const goto = s.fault?.resumeAt ?? 'connect';
   return new Command({
     update: { lessons: [...s.lessons, ...hint], retryCount: 0, lastLoop: null, fault: null, decision: null, failure: null, finalReport: null },

@@ -3,6 +3,7 @@
 import type { BanditState } from '../bandit-state.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { planInput, reportCalls } from './bandit-deps.ts';
+import { capSerialised, STATE_TEXT_BYTES, stateText, THINKING_EVENT_BYTES } from '../state-text.ts';
 
 export async function plan(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {
   if (s.spent >= ctx.config.budget) return { failure: 'budget_spent', decision: null };
@@ -10,14 +11,18 @@ export async function plan(s: BanditState, ctx: BanditContext): Promise<Partial<
   const serial = reportCalls(s, ctx, answer.calls);
   if (!answer.ok) {
     if (answer.failure.errorClass === 'aborted') return {};
-    ctx.emit({ type: 'error', code: `llm_${answer.failure.errorClass}`, message: answer.failure.message, level: s.level });
-    return { serial, decision: null, fault: { reason: 'llm_error', message: answer.failure.message, resumeAt: 'plan' }, lastError: answer.failure.message };
+    const message = stateText(answer.failure.message, STATE_TEXT_BYTES.note);
+    ctx.emit({ type: 'error', code: `llm_${answer.failure.errorClass}`, message, level: s.level });
+    return { serial, decision: null, fault: { reason: 'llm_error', message, resumeAt: 'plan' }, lastError: message };
   }
   const choice = answer.value;
-  if (choice.thinking) ctx.emit({ type: 'thinking', level: s.level, text: choice.thinking });
+  // The log keeps the model's words as written (cut only when huge); the history keeps a short visible copy.
+  if (choice.thinking) ctx.emit({ type: 'thinking', level: s.level, text: capSerialised(choice.thinking, THINKING_EVENT_BYTES) });
   if (choice.kind === 'give_up') return { serial, decision: null, failure: 'no_progress' };
+  const thinking = stateText(choice.thinking, STATE_TEXT_BYTES.thinking);
+  const callId = stateText(choice.callId, STATE_TEXT_BYTES.short);
   if (choice.kind === 'run_command') {
-    return { serial, decision: { kind: 'run_command', callId: choice.callId, thinking: choice.thinking, command: choice.command } };
+    return { serial, decision: { kind: 'run_command', callId, thinking, command: choice.command } };
   }
-  return { serial, decision: { kind: 'submit_password', callId: choice.callId, thinking: choice.thinking, password: choice.password, from: 'model' } };
+  return { serial, decision: { kind: 'submit_password', callId, thinking, password: choice.password, from: 'model' } };
 }

@@ -6,9 +6,13 @@ import { freshAttempt } from '../bandit-state.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { planInput, reportCalls } from './bandit-deps.ts';
 import { failedVerdict } from '../replay-check.ts';
+import { STATE_TEXT_BYTES, stateText } from '../state-text.ts';
 
 /** Commands of each failed attempt the final attempt is shown. */
 const TAIL_COMMANDS = 5;
+
+/** Failed attempts whose tails are kept (continue after a pause adds more); the oldest go first. */
+const MAX_TAILS = 10;
 
 /** Lessons kept per level; the oldest model lessons go first, a person's hints stay. */
 const MAX_LESSONS = 12;
@@ -33,10 +37,11 @@ export async function reflect(s: BanditState, ctx: BanditContext): Promise<Parti
   const serial = reportCalls(s, ctx, answer.calls);
   if (!answer.ok) {
     if (answer.failure.errorClass === 'aborted') return {};
-    ctx.emit({ type: 'error', code: `llm_${answer.failure.errorClass}`, message: answer.failure.message, level: s.level });
-    return { serial, fault: { reason: 'llm_error', message: answer.failure.message, resumeAt: 'reflect' }, lastError: answer.failure.message };
+    const message = stateText(answer.failure.message, STATE_TEXT_BYTES.note);
+    ctx.emit({ type: 'error', code: `llm_${answer.failure.errorClass}`, message, level: s.level });
+    return { serial, fault: { reason: 'llm_error', message, resumeAt: 'reflect' }, lastError: message };
   }
-  const learned = answer.value.map((text) => ({ text, source: 'model' as const, level: s.level }));
+  const learned = answer.value.map((text) => ({ text: stateText(text, STATE_TEXT_BYTES.note), source: 'model' as const, level: s.level }));
   const lessons = keepLessons([...s.lessons, ...learned]);
   const retryCount = s.retryCount + 1;
   const { maxRetries } = ctx.config;
@@ -45,7 +50,7 @@ export async function reflect(s: BanditState, ctx: BanditContext): Promise<Parti
   const loopCommand = failure === 'loop_detected' && s.decision?.kind === 'run_command' ? s.decision.command : null;
   const lastError = `attempt ${Math.max(1, s.attempt)} at level ${s.level} failed: ${FAILURE_WORDS[failure]}`;
   const commands = s.history.flatMap((t) => (t.kind === 'command' ? [t.command] : []));
-  const attemptTails = [...s.attemptTails, { attempt: Math.max(1, s.attempt), commands: commands.slice(-TAIL_COMMANDS) }];
+  const attemptTails = [...s.attemptTails, { attempt: Math.max(1, s.attempt), commands: commands.slice(-TAIL_COMMANDS) }].slice(-MAX_TAILS);
   const base = { serial, lessons, retryCount, lastLoop: loopCommand, lastError, decision: null, attemptTails };
   if (retryCount >= maxRetries) {
     return { ...base, fault: { reason: 'max_retries', message: `no password after ${retryCount} attempts; ${lastError}`, resumeAt: 'connect' } };

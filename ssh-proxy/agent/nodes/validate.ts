@@ -4,6 +4,9 @@ import type { BanditState } from '../bandit-state.ts';
 import { passwordShapeProblem } from '../../targets/target.ts';
 import type { BanditContext } from './bandit-deps.ts';
 
+/** Refused candidates kept per level (continue after a pause adds more); the oldest go first. */
+const MAX_TRIED = 100;
+
 export async function validate(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {
   const decision = s.decision;
   if (decision?.kind !== 'submit_password') throw new Error('validate needs a submit_password decision');
@@ -42,7 +45,7 @@ export async function validate(s: BanditState, ctx: BanditContext): Promise<Part
   return {
     spent,
     decision: null,
-    tried: s.tried.includes(candidate) ? s.tried : [...s.tried, candidate],
+    tried: s.tried.includes(candidate) ? s.tried : [...s.tried, candidate].slice(-MAX_TRIED),
     history: [...s.history, { kind: 'submission', callId: decision.callId, thinking: decision.thinking, password: candidate, verdict }],
     failure,
   };

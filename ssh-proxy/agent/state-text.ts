@@ -1,0 +1,145 @@
+// Text from a target or a model enters the agent's state here: control bytes made visible (`^[`,
+// `<U+009B>`), binary shown as a short preview with its size, and everything capped in serialised
+// bytes (its JSON in UTF-8), so a checkpoint's size is known however hostile the bytes were.
+
+/** The most serialised bytes (JSON, UTF-8, quotes included) each kind of text may take in the state. */
+export const STATE_TEXT_BYTES = {
+  /** A command's output as the model sees it (head and tail); the whole output is in the output event. */
+  output: 4_000,
+  /** The model's words before a step, as kept in the attempt's history. */
+  thinking: 2_000,
+  /** A password candidate, a verdict on one, a tool call id. */
+  short: 300,
+  /** A lesson, a person's hint (up to 2,000 characters), an error message. */
+  note: 6_100,
+} as const;
+
+/** The most serialised bytes a thinking event may take in the log (the state keeps less). */
+export const THINKING_EVENT_BYTES = 64 * 1024;
+
+/** At least this many odd characters, and this share of the text, make it binary. */
+const BINARY_MIN = 8;
+const BINARY_SHARE = 0.1;
+/** Characters of a binary text shown in its preview. */
+const BINARY_SHOWN = 48;
+
+const hex = (code: number): string => code.toString(16).toUpperCase().padStart(4, '0');
+
+/** Bidi controls flip text around them in a display; shown like C1 controls. */
+const isBidi = (code: number): boolean => code === 0x061c || code === 0x200e || code === 0x200f || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+
+/** The visible stand-in for one code point no reader should act on, or null when it is kept. */
+function shown(code: number, next: number): string | null {
+  if (code === 0x0a || code === 0x09) return null;
+  // A CR before LF is a line end from a terminal; alone it could overwrite a line.
+  if (code === 0x0d) return next === 0x0a ? '' : '^M';
+  if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
+  if (code === 0x7f) return '^?';
+  if ((code >= 0x80 && code <= 0x9f) || isBidi(code)) return `<U+${hex(code)}>`;
+  // A lone surrogate cannot be encoded as UTF-8; JSON would carry it as a six-byte escape.
+  if (code >= 0xd800 && code <= 0xdfff) return '\ufffd';
+  return null;
+}
+
+/** Text with every control byte, C1 control, bidi control and lone surrogate made visible. */
+export function visibleText(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; ) {
+    const code = text.codePointAt(i)!;
+    const width = code > 0xffff ? 2 : 1;
+    const stand = shown(code, text.charCodeAt(i + width));
+    if (stand !== null) {
+      out += text.slice(from, i) + stand;
+      from = i + width;
+    }
+    i += width;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** True when the text is mostly not text: NULs, invalid UTF-8 (U+FFFD) and control bytes in bulk. */
+export function looksBinary(text: string): boolean {
+  const odd = text.match(/[\x00-\x08\x0e-\x1a\x1c-\x1f\ufffd]/g)?.length ?? 0;
+  return odd >= BINARY_MIN && odd >= text.length * BINARY_SHARE;
+}
+
+/** A short escaped preview of binary text and its size: `<binary, 35,120 bytes: \x7fELF\x02…>`. */
+export function binaryPreview(text: string, bytes: number = Buffer.byteLength(text)): string {
+  const head = [...text.slice(0, BINARY_SHOWN)]
+    .map((ch) => {
+      const code = ch.codePointAt(0) ?? 0;
+      if (ch === '\\') return '\\\\';
+      if (code >= 0x20 && code < 0x7f) return ch;
+      if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+      return code === 0xfffd ? '\\x??' : `\\u{${code.toString(16)}}`;
+    })
+    .join('');
+  return `<binary, ${bytes.toLocaleString('en-US')} bytes: ${head}${text.length > BINARY_SHOWN ? '…' : ''}>`;
+}
+
+/** Serialised bytes of one code point inside a JSON string, as JSON.stringify writes it. */
+function jsonCodeBytes(code: number): number {
+  if (code === 0x22 || code === 0x5c) return 2;
+  if (code < 0x20) return code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6;
+  if (code < 0x80) return 1;
+  if (code < 0x800) return 2;
+  if (code >= 0xd800 && code <= 0xdfff) return 6;
+  return code < 0x10000 ? 3 : 4;
+}
+
+/** JSON.stringify(text) in UTF-8 bytes, quotes included, without building it. */
+export function jsonStringBytes(text: string): number {
+  let bytes = 2;
+  for (let i = 0; i < text.length; ) {
+    const code = text.codePointAt(i)!;
+    bytes += jsonCodeBytes(code);
+    i += code > 0xffff ? 2 : 1;
+  }
+  return bytes;
+}
+
+/**
+ * Text cut to at most `maxBytes` serialised bytes: its head and tail with a note of what was cut
+ * between them. Cuts fall between code points, so no half character is left.
+ */
+export function capSerialised(text: string, maxBytes: number): string {
+  const total = jsonStringBytes(text);
+  if (total <= maxBytes) return text;
+  // The note is at most this long; the digits of the cut are at most those of the total.
+  const noteBytes = jsonStringBytes(`\n… [${total} bytes cut] …\n`) - 2;
+  const room = Math.max(0, maxBytes - 2 - noteBytes);
+  let head = 0;
+  let headBytes = 0;
+  for (let i = 0; i < text.length; ) {
+    const code = text.codePointAt(i)!;
+    const size = jsonCodeBytes(code);
+    if (headBytes + size > Math.ceil(room / 2)) break;
+    headBytes += size;
+    i += code > 0xffff ? 2 : 1;
+    head = i;
+  }
+  let tail = text.length;
+  let tailBytes = 0;
+  for (let i = text.length; i > head; ) {
+    const low = text.charCodeAt(i - 1);
+    const pair = low >= 0xdc00 && low <= 0xdfff && i - 2 >= head && text.charCodeAt(i - 2) >= 0xd800 && text.charCodeAt(i - 2) <= 0xdbff;
+    const start = pair ? i - 2 : i - 1;
+    const size = jsonCodeBytes(text.codePointAt(start)!);
+    if (headBytes + tailBytes + size > room) break;
+    tailBytes += size;
+    i = start;
+    tail = i;
+  }
+  const cut = total - 2 - headBytes - tailBytes;
+  return `${text.slice(0, head)}\n… [${cut} bytes cut] …\n${text.slice(tail)}`;
+}
+
+/**
+ * Target or model text as the state keeps it: made visible, binary replaced by its preview (`bytes`
+ * is its size as received, when known), and capped at `maxBytes` serialised bytes.
+ */
+export function stateText(text: string, maxBytes: number, bytes?: number): string {
+  const visible = looksBinary(text) ? binaryPreview(text, bytes) : visibleText(text);
+  return capSerialised(visibleText(visible), maxBytes);
+}

@@ -19,7 +19,7 @@ export function lineText(line: ProxyLine, serialise: (line: ProxyLine) => string
   if (bytes <= maxBytes) return { ok: true, text };
   const note = `${bytes} bytes, over the ${maxBytes}-byte line limit`;
   if (line.type === 'checkpoint' || line.type === 'checkpoint_patch') {
-    return { ok: false, message: `state_too_large: a ${line.type} line of ${note} was not sent (the graph's guard should have cut it; please report this)` };
+    return { ok: false, message: `state_too_large: a ${line.type} line of ${bytes} bytes (over the ${maxBytes}-byte line limit) was not sent; the graph's guard should have cut it, so please report this` };
   }
   if (line.type === 'trace') {
     return { ok: true, text: serialise({ ...line, request: { omitted: note }, response: { omitted: note } }) };

@@ -28,7 +28,14 @@ const proxyEnvBaseSchema = z.object({
   BANDIT_PORT: portSchema.default(2220),
   SSH_CONNECT_TIMEOUT_MS: ms(10_000),
   SSH_COMMAND_TIMEOUT_MS: ms(15_000),
-  SSH_OUTPUT_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').default(64 * 1024),
+  // At most 80 KiB: an output event carries both streams, and a control byte is six bytes of JSON,
+  // so the event stays inside the 1 MiB line the worker reads.
+  SSH_OUTPUT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024, 'must be at least 1024')
+    .max(80 * 1024, 'must be at most 81920 (an output event holds both streams, up to six JSON bytes per byte, within the 1 MiB line limit)')
+    .default(64 * 1024),
   SSH_IDLE_MS: ms(120_000),
   OPENAI_BASE_URL: z.url('must be a URL such as https://api.openai.com/v1').default('https://api.openai.com/v1'),
   OPENAI_API_KEY: z.string().min(1).optional(),

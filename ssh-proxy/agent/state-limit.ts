@@ -43,7 +43,8 @@ export function fitCheckpoint(
   const bytes = jsonBytes(checkpoint);
   if (bytes <= maxBytes) return checkpoint;
   const { state: original, interrupt: originalInterrupt, ...envelope } = checkpoint;
-  const room = maxBytes - jsonBytes(envelope) - NOTE_ROOM;
+  // Cut to half the limit, not just under it: the run goes on for many steps before it could come back.
+  const room = Math.floor(maxBytes / 2) - jsonBytes(envelope) - NOTE_ROOM;
   const { value, cuts } = fitJson({ state: original, interrupt: originalInterrupt }, room);
   const message = stateTooLargeMessage(cuts, bytes);
   ctx.emit({ type: 'error', code: 'state_too_large', message, level: original.level });

@@ -4,7 +4,7 @@
 // is cut and turned into a state_too_large pause that names the field.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ProxyLine } from '../../schema/protocol.ts';
+import type { Checkpoint, ProxyLine } from '../../schema/protocol.ts';
 import { MAX_PROXY_LINE_BYTES } from '../../schema/protocol.ts';
 import type { BanditState, Turn } from '../../ssh-proxy/agent/bandit-state.ts';
 import { banditStateSchema, initialBanditState } from '../../ssh-proxy/agent/bandit-state.ts';
@@ -183,7 +183,7 @@ describe('proxy lines', () => {
 
   it('never sends a checkpoint over the limit: it says state_too_large instead', () => {
     const checkpoint = checkpointOf(swollenState(), 'plan');
-    const fitted = lineText({ type: 'checkpoint', checkpoint }, plain);
+    const fitted = lineText({ type: 'checkpoint', checkpoint: checkpoint as Checkpoint }, plain);
     expect(fitted).toEqual({ ok: false, message: expect.stringMatching(/^state_too_large: a checkpoint line of \d+ bytes \(over the 1048576-byte line limit\) was not sent/) });
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Command } from '../../ssh-proxy/engine/command.ts';
-import type { RunOptions } from '../../ssh-proxy/engine/compiled-graph.ts';
+import type { CheckpointFit, RunOptions } from '../../ssh-proxy/engine/compiled-graph.ts';
 import { interrupt } from '../../ssh-proxy/engine/interrupt.ts';
 import { StateGraph } from '../../ssh-proxy/engine/state-graph.ts';
 import type { GraphCheckpoint, NodeRecord } from '../../ssh-proxy/engine/types.ts';
@@ -14,7 +14,7 @@ type State = z.infer<typeof stateSchema>;
 type Ctx = { limit: number };
 
 /** count until n reaches ctx.limit, then ask a person; their answer is logged and the graph ends. */
-function toyGraph(onCount?: (signal: AbortSignal) => Promise<void>) {
+function toyGraph(onCount?: (signal: AbortSignal) => Promise<void>, fit?: CheckpointFit<State, Ctx>) {
   return new StateGraph<State, Ctx>(stateSchema, 1)
     .addNode('count', async (s, ctx) => {
       await onCount?.(ctx.signal);
@@ -26,7 +26,7 @@ function toyGraph(onCount?: (signal: AbortSignal) => Promise<void>) {
     }, { ends: ['count', END] })
     .addEdge(START, 'count')
     .addConditionalEdges('count', (s, ctx) => (s.n < ctx.limit ? 'count' : 'ask'), ['count', 'ask'])
-    .compile();
+    .compile({ fit });
 }
 
 function runOptions(overrides: Partial<RunOptions<State, Ctx>> = {}) {
@@ -181,6 +181,24 @@ describe('graph engine', () => {
     expect(() => base().addEdge(START, 'a').compile()).toThrow(/"a" has no outgoing edge/);
     expect(() => base().compile()).toThrow(/edge from START/);
     expect(() => base().addNode('a', () => ({}))).toThrow(/taken/);
+  });
+
+  it('saves the checkpoint fit hands back and goes on from it, for a step and for an interrupt', async () => {
+    // Keeps one log line; from n = 2 sends the run to ask at once; replaces the question it asks.
+    const graph = toyGraph(undefined, (c) => {
+      const state = { ...c.state, log: c.state.log.slice(-1) };
+      if (c.interrupt !== undefined) return { ...c, state, interrupt: { question: 'cut' } };
+      return { ...c, state, next: c.state.n >= 2 ? 'ask' : c.next };
+    });
+    const { options, checkpoints } = runOptions({ ctx: { limit: 5 } });
+    const result = await graph.run(options);
+    expect(result).toMatchObject({ outcome: 'interrupted', interrupt: { question: 'cut' }, state: { n: 2, log: ['count 2'] } });
+    expect(checkpoints.map((c) => [c.next, c.state.n, c.state.log])).toEqual([
+      ['count', 1, ['count 1']],
+      ['ask', 2, ['count 2']],
+      ['ask', 2, ['count 2']],
+    ]);
+    expect(checkpoints.at(-1)?.interrupt).toEqual({ question: 'cut' });
   });
 
   it('loads checkpoints only with its own version, a known node and a valid state', () => {

@@ -60,7 +60,11 @@ export function visibleText(text: string): string {
 
 /** True when the text is mostly not text: NULs, invalid UTF-8 (U+FFFD) and control bytes in bulk. */
 export function looksBinary(text: string): boolean {
-  const odd = text.match(/[\x00-\x08\x0e-\x1a\x1c-\x1f\ufffd]/g)?.length ?? 0;
+  let odd = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x08 || (code >= 0x0e && code <= 0x1f && code !== 0x1b) || code === 0xfffd) odd += 1;
+  }
   return odd >= BINARY_MIN && odd >= text.length * BINARY_SHARE;
 }
 
@@ -140,6 +144,5 @@ export function capSerialised(text: string, maxBytes: number): string {
  * is its size as received, when known), and capped at `maxBytes` serialised bytes.
  */
 export function stateText(text: string, maxBytes: number, bytes?: number): string {
-  const visible = looksBinary(text) ? binaryPreview(text, bytes) : visibleText(text);
-  return capSerialised(visibleText(visible), maxBytes);
+  return capSerialised(looksBinary(text) ? binaryPreview(text, bytes) : visibleText(text), maxBytes);
 }

@@ -1,6 +1,63 @@
-// Sizes and cuts JSON values by their serialised bytes: how large a line or a checkpoint will be
-// before it is written, and the same value with its largest strings cut until it fits a limit.
-import { capSerialised, jsonStringBytes } from './agent/state-text.ts';
+// Sizes and cuts JSON values by their serialised bytes (JSON.stringify's text in UTF-8): how large a
+// line or a checkpoint will be before it is written, a string cut to a size, and a value with its
+// largest strings cut until it fits a limit.
+
+/** Serialised bytes of one code point inside a JSON string, as JSON.stringify writes it. */
+function jsonCodeBytes(code: number): number {
+  if (code === 0x22 || code === 0x5c) return 2;
+  if (code < 0x20) return code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6;
+  if (code < 0x80) return 1;
+  if (code < 0x800) return 2;
+  if (code >= 0xd800 && code <= 0xdfff) return 6;
+  return code < 0x10000 ? 3 : 4;
+}
+
+/** JSON.stringify(text) in UTF-8 bytes, quotes included, without building it. */
+export function jsonStringBytes(text: string): number {
+  let bytes = 2;
+  for (let i = 0; i < text.length; ) {
+    const code = text.codePointAt(i)!;
+    bytes += jsonCodeBytes(code);
+    i += code > 0xffff ? 2 : 1;
+  }
+  return bytes;
+}
+
+/**
+ * Text cut to at most `maxBytes` serialised bytes: its head and tail with a note of what was cut
+ * between them. Cuts fall between code points, so no half character is left.
+ */
+export function capSerialised(text: string, maxBytes: number): string {
+  const total = jsonStringBytes(text);
+  if (total <= maxBytes) return text;
+  // The note is at most this long; the digits of the cut are at most those of the total.
+  const noteBytes = jsonStringBytes(`\n… [${total} bytes cut] …\n`) - 2;
+  const room = Math.max(0, maxBytes - 2 - noteBytes);
+  let head = 0;
+  let headBytes = 0;
+  for (let i = 0; i < text.length; ) {
+    const code = text.codePointAt(i)!;
+    const size = jsonCodeBytes(code);
+    if (headBytes + size > Math.ceil(room / 2)) break;
+    headBytes += size;
+    i += code > 0xffff ? 2 : 1;
+    head = i;
+  }
+  let tail = text.length;
+  let tailBytes = 0;
+  for (let i = text.length; i > head; ) {
+    const low = text.charCodeAt(i - 1);
+    const pair = low >= 0xdc00 && low <= 0xdfff && i - 2 >= head && text.charCodeAt(i - 2) >= 0xd800 && text.charCodeAt(i - 2) <= 0xdbff;
+    const start = pair ? i - 2 : i - 1;
+    const size = jsonCodeBytes(text.codePointAt(start)!);
+    if (headBytes + tailBytes + size > room) break;
+    tailBytes += size;
+    i = start;
+    tail = i;
+  }
+  const cut = total - 2 - headBytes - tailBytes;
+  return `${text.slice(0, head)}\n… [${cut} bytes cut] …\n${text.slice(tail)}`;
+}
 
 /** Sizes of objects already measured. Values measured must not be changed afterwards (states never are). */
 const measured = new WeakMap<object, number>();

@@ -1,6 +1,7 @@
 // Text from a target or a model enters the agent's state here: control bytes made visible (`^[`,
 // `<U+009B>`), binary shown as a short preview with its size, and everything capped in serialised
 // bytes (its JSON in UTF-8), so a checkpoint's size is known however hostile the bytes were.
+import { capSerialised } from '../json-fit.ts';
 
 /** The most serialised bytes (JSON, UTF-8, quotes included) each kind of text may take in the state. */
 export const STATE_TEXT_BYTES = {
@@ -80,63 +81,6 @@ export function binaryPreview(text: string, bytes: number = Buffer.byteLength(te
     })
     .join('');
   return `<binary, ${bytes.toLocaleString('en-US')} bytes: ${head}${text.length > BINARY_SHOWN ? '…' : ''}>`;
-}
-
-/** Serialised bytes of one code point inside a JSON string, as JSON.stringify writes it. */
-function jsonCodeBytes(code: number): number {
-  if (code === 0x22 || code === 0x5c) return 2;
-  if (code < 0x20) return code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6;
-  if (code < 0x80) return 1;
-  if (code < 0x800) return 2;
-  if (code >= 0xd800 && code <= 0xdfff) return 6;
-  return code < 0x10000 ? 3 : 4;
-}
-
-/** JSON.stringify(text) in UTF-8 bytes, quotes included, without building it. */
-export function jsonStringBytes(text: string): number {
-  let bytes = 2;
-  for (let i = 0; i < text.length; ) {
-    const code = text.codePointAt(i)!;
-    bytes += jsonCodeBytes(code);
-    i += code > 0xffff ? 2 : 1;
-  }
-  return bytes;
-}
-
-/**
- * Text cut to at most `maxBytes` serialised bytes: its head and tail with a note of what was cut
- * between them. Cuts fall between code points, so no half character is left.
- */
-export function capSerialised(text: string, maxBytes: number): string {
-  const total = jsonStringBytes(text);
-  if (total <= maxBytes) return text;
-  // The note is at most this long; the digits of the cut are at most those of the total.
-  const noteBytes = jsonStringBytes(`\n… [${total} bytes cut] …\n`) - 2;
-  const room = Math.max(0, maxBytes - 2 - noteBytes);
-  let head = 0;
-  let headBytes = 0;
-  for (let i = 0; i < text.length; ) {
-    const code = text.codePointAt(i)!;
-    const size = jsonCodeBytes(code);
-    if (headBytes + size > Math.ceil(room / 2)) break;
-    headBytes += size;
-    i += code > 0xffff ? 2 : 1;
-    head = i;
-  }
-  let tail = text.length;
-  let tailBytes = 0;
-  for (let i = text.length; i > head; ) {
-    const low = text.charCodeAt(i - 1);
-    const pair = low >= 0xdc00 && low <= 0xdfff && i - 2 >= head && text.charCodeAt(i - 2) >= 0xd800 && text.charCodeAt(i - 2) <= 0xdbff;
-    const start = pair ? i - 2 : i - 1;
-    const size = jsonCodeBytes(text.codePointAt(start)!);
-    if (headBytes + tailBytes + size > room) break;
-    tailBytes += size;
-    i = start;
-    tail = i;
-  }
-  const cut = total - 2 - headBytes - tailBytes;
-  return `${text.slice(0, head)}\n… [${cut} bytes cut] …\n${text.slice(tail)}`;
 }
 
 /**

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyEvent, ProxyRequest } from '../../schema/protocol.ts';
 import { MAX_PROXY_LINE_BYTES } from '../../schema/protocol.ts';
-import { jsonStringBytes, STATE_TEXT_BYTES, THINKING_EVENT_BYTES } from '../../ssh-proxy/agent/state-text.ts';
+import { STATE_TEXT_BYTES, THINKING_EVENT_BYTES } from '../../ssh-proxy/agent/state-text.ts';
+import { jsonStringBytes } from '../../ssh-proxy/json-fit.ts';
 import { LIVE_TEXT_MAX_CHARS } from '../../ssh-proxy/live-thinking.ts';
 import { passwordShapedTokens } from '../../ssh-proxy/targets/target.ts';
 import type { AdvanceReply } from '../support/advance-client.ts';

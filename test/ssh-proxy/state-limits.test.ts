@@ -10,10 +10,10 @@ import type { BanditState, Turn } from '../../ssh-proxy/agent/bandit-state.ts';
 import { banditStateSchema, initialBanditState } from '../../ssh-proxy/agent/bandit-state.ts';
 import { historyOutput } from '../../ssh-proxy/agent/nodes/bandit-deps.ts';
 import { fitCheckpoint, MAX_CHECKPOINT_BYTES } from '../../ssh-proxy/agent/state-limit.ts';
-import { capSerialised, jsonStringBytes, STATE_TEXT_BYTES, stateText, visibleText } from '../../ssh-proxy/agent/state-text.ts';
+import { STATE_TEXT_BYTES, stateText, visibleText } from '../../ssh-proxy/agent/state-text.ts';
 import type { GraphCheckpoint } from '../../ssh-proxy/engine/types.ts';
 import { END } from '../../ssh-proxy/engine/types.ts';
-import { fitJson, jsonBytes } from '../../ssh-proxy/json-fit.ts';
+import { capSerialised, fitJson, jsonBytes, jsonStringBytes } from '../../ssh-proxy/json-fit.ts';
 import { lineText } from '../../ssh-proxy/line-fit.ts';
 import { runConfigSchema } from '../../schema/run.ts';
 

@@ -8,7 +8,8 @@ import type { AgentModel, CallReport, PlanInput } from '../../models/agent-model
 import type { LevelShell } from '../../ssh/session-pool.ts';
 import type { ExecResult } from '../../ssh/ssh-session.ts';
 import type { GameTarget } from '../../targets/target.ts';
-import { binaryPreview, capSerialised, looksBinary, STATE_TEXT_BYTES, visibleText } from '../state-text.ts';
+import { capSerialised } from '../../json-fit.ts';
+import { binaryPreview, looksBinary, STATE_TEXT_BYTES, visibleText } from '../state-text.ts';
 
 export type BanditDeps = {
   config: RunConfig;

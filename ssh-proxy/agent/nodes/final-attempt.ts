@@ -8,7 +8,8 @@ import { FINAL_MAX_COMMANDS } from '../../models/agent-model.ts';
 import { passwordShapedTokens, passwordShapeProblem } from '../../targets/target.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { emitOutput, historyOutput, planInput, reportCalls } from './bandit-deps.ts';
-import { capSerialised, STATE_TEXT_BYTES, stateText, THINKING_EVENT_BYTES } from '../state-text.ts';
+import { capSerialised } from '../../json-fit.ts';
+import { STATE_TEXT_BYTES, stateText, THINKING_EVENT_BYTES } from '../state-text.ts';
 
 /** Candidates tried by login at most; more would be guessing, not a solution. */
 const MAX_CANDIDATES = 3;

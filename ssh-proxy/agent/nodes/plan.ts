@@ -3,7 +3,8 @@
 import type { BanditState } from '../bandit-state.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { planInput, reportCalls } from './bandit-deps.ts';
-import { capSerialised, STATE_TEXT_BYTES, stateText, THINKING_EVENT_BYTES } from '../state-text.ts';
+import { capSerialised } from '../../json-fit.ts';
+import { STATE_TEXT_BYTES, stateText, THINKING_EVENT_BYTES } from '../state-text.ts';
 
 export async function plan(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {
   if (s.spent >= ctx.config.budget) return { failure: 'budget_spent', decision: null };

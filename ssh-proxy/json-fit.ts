@@ -62,7 +62,10 @@ export function capSerialised(text: string, maxBytes: number): string {
 /** Sizes of objects already measured. Values measured must not be changed afterwards (states never are). */
 const measured = new WeakMap<object, number>();
 
-/** Bytes of JSON.stringify(value) in UTF-8. Objects are measured once each, so a state that shares most of its parts with the last one costs only its new parts. */
+/**
+ * Bytes of JSON.stringify(value) in UTF-8. Objects are measured once each, so a state that shares
+ * most of its parts with the last one costs only its new parts.
+ */
 export function jsonBytes(value: unknown): number {
   if (value === null) return 4;
   switch (typeof value) {

@@ -19,7 +19,8 @@ export function lineText(line: ProxyLine, serialise: (line: ProxyLine) => string
   if (bytes <= maxBytes) return { ok: true, text };
   const note = `${bytes} bytes, over the ${maxBytes}-byte line limit`;
   if (line.type === 'checkpoint' || line.type === 'checkpoint_patch') {
-    return { ok: false, message: `state_too_large: a ${line.type} line of ${bytes} bytes (over the ${maxBytes}-byte line limit) was not sent; the graph's guard should have cut it, so please report this` };
+    const message = `state_too_large: a ${line.type} line of ${bytes} bytes (over the ${maxBytes}-byte line limit) was not sent`;
+    return { ok: false, message: `${message}; the graph's guard should have cut it, so please report this` };
   }
   if (line.type === 'trace') {
     return { ok: true, text: serialise({ ...line, request: { omitted: note }, response: { omitted: note } }) };
@@ -27,13 +28,15 @@ export function lineText(line: ProxyLine, serialise: (line: ProxyLine) => string
   // Cut harder while the serialised line (redacted, perhaps longer) is still over the limit.
   for (const room of [maxBytes - MARGIN, maxBytes / 4]) {
     const { value, cuts } = fitJson(line, room);
-    const cut = value.type === 'event' && value.event.type === 'output' && cuts.length ? { ...value, event: { ...value.event, truncated: true } } : value;
+    const cutOutput = value.type === 'event' && value.event.type === 'output' && cuts.length > 0;
+    const cut = cutOutput ? { ...value, event: { ...value.event, truncated: true } } : value;
     const again = serialise(cut);
     if (Buffer.byteLength(again) <= maxBytes) return { ok: true, text: again };
   }
   if (line.type === 'event') {
     const { ts, type } = line.event;
-    return { ok: true, text: serialise({ type: 'event', event: { type: 'error', code: 'event_too_large', message: `a ${type} event was left out: ${note}`, ts } }) };
+    const error = { type: 'error' as const, code: 'event_too_large', message: `a ${type} event was left out: ${note}`, ts };
+    return { ok: true, text: serialise({ type: 'event', event: error }) };
   }
   if (line.type === 'end') return { ok: true, text: serialise({ type: 'end', outcome: line.outcome, error: `the end line was left out: ${note}` }) };
   return { ok: true, text: serialise({ ...line, text: `[live text left out: ${note}]` }) };

@@ -28,7 +28,9 @@ function resumeAfter(next: string, fault: Fault | null): Fault['resumeAt'] {
 export function stateTooLargeMessage(cuts: readonly CutField[], bytes: number): string {
   const named = cuts.slice(0, 3).map((c) => `${c.path} (${c.bytes.toLocaleString('en-US')} bytes, cut to ${c.kept.toLocaleString('en-US')})`);
   const more = cuts.length > 3 ? ` and ${cuts.length - 3} more` : '';
-  return `the run's state grew to ${bytes.toLocaleString('en-US')} bytes, over the ${MAX_CHECKPOINT_BYTES.toLocaleString('en-US')}-byte checkpoint limit: ${named.join(', ')}${more}; continue goes on with the cut text`;
+  const limit = MAX_CHECKPOINT_BYTES.toLocaleString('en-US');
+  const what = named.length ? `${named.join(', ')}${more}` : 'no single text was large enough to cut';
+  return `the run's state grew to ${bytes.toLocaleString('en-US')} bytes, over the ${limit}-byte checkpoint limit: ${what}; continue goes on with the cut text`;
 }
 
 /** The Bandit graph's CheckpointFit: a checkpoint that fits is kept as it is (the common case, measured once per new part). */

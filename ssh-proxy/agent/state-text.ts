@@ -27,7 +27,8 @@ const BINARY_SHOWN = 48;
 const hex = (code: number): string => code.toString(16).toUpperCase().padStart(4, '0');
 
 /** Bidi controls flip text around them in a display; shown like C1 controls. */
-const isBidi = (code: number): boolean => code === 0x061c || code === 0x200e || code === 0x200f || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+const isBidi = (code: number): boolean =>
+  code === 0x061c || code === 0x200e || code === 0x200f || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 
 /** The visible stand-in for one code point no reader should act on, or null when it is kept. */
 function shown(code: number, next: number): string | null {

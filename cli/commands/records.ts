@@ -1,7 +1,5 @@
 // The commands that read what the stack holds: `export` (the artifacts zip), `verify` (replay a run
 // without its model), `board`, `analytics` and `doctor` (each component's health, with its fix).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { analyticsModelsSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
 import { healthSchema } from '../../schema/api.ts';
@@ -12,6 +10,8 @@ import { CliError, EXIT } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf } from '../global-options.ts';
+import { safe } from '../render/event-line.ts';
+import { saveInside } from '../save-inside.ts';
 
 type Exit = (code: ExitCode) => void;
 
@@ -29,11 +29,10 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .option('--include-secrets', 'keep the passwords and keys in (redacted by default)')
     .addHelpText('after', '\nExample:\n  $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/')
     .action(async (runId: string, options: { out: string; includeSecrets?: boolean }) => {
-      const { bytes, name } = await clientFrom(globals()).download(`/api/runs/${checkedRun(runId)}/artifacts${options.includeSecrets ? '?secrets=include' : ''}`);
-      mkdirSync(options.out, { recursive: true });
-      const path = resolve(join(options.out, name ?? `${runId}.zip`));
-      writeFileSync(path, bytes);
-      process.stdout.write(`${path}\n`);
+      const bytes = await clientFrom(globals()).download(`/api/runs/${checkedRun(runId)}/artifacts${options.includeSecrets ? '?secrets=include' : ''}`);
+      // The name is the validated run id and a fixed suffix; whatever name the server sent is ignored.
+      const path = saveInside(options.out, `${runId}${options.includeSecrets ? '-with-secrets' : ''}.zip`, bytes);
+      process.stdout.write(`${safe(path)}\n`);
       exit(EXIT.completed);
     });
 
@@ -60,7 +59,7 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .action(async (options: { batch?: string; target?: string; json?: boolean; csv?: boolean }) => {
       const query = new URLSearchParams({ ...(options.batch ? { batch: options.batch } : {}), ...(options.target ? { target: options.target } : {}) });
       const board = await clientFrom(globals()).get(`/api/board${query.size ? `?${query}` : ''}`, boardSchema);
-      process.stdout.write(options.json ? `${JSON.stringify(board, null, 2)}\n` : options.csv ? boardCsv(board) : boardText(board));
+      process.stdout.write(options.json ? `${JSON.stringify(board, null, 2)}\n` : safe(options.csv ? boardCsv(board) : boardText(board)));
       exit(EXIT.completed);
     });
 
@@ -75,7 +74,7 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
       if (options.json) process.stdout.write(`${JSON.stringify({ summary, models: models.models }, null, 2)}\n`);
       else {
         process.stdout.write(`${summary.runs.total} runs, ${summary.levels.solved} levels solved of ${summary.levels.attempted} attempted, $${summary.costUsd.toFixed(4)}, ${summary.modelCalls.count} model calls (${summary.modelCalls.errors} failed)\n`);
-        for (const m of models.models) process.stdout.write(`  ${m.model.padEnd(24)} ${m.runs} runs  ${m.levelsSolved} solved (${m.solvedAlone} alone)  $${m.costUsd.toFixed(4)}\n`);
+        for (const m of models.models) process.stdout.write(`  ${safe(m.model).padEnd(24)} ${m.runs} runs  ${m.levelsSolved} solved (${m.solvedAlone} alone)  $${m.costUsd.toFixed(4)}\n`);
       }
       exit(EXIT.completed);
     });
@@ -97,7 +96,7 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
         for (const [name, component] of Object.entries(health.components)) {
           const ok = (component as { ok: boolean }).ok;
           const reason = (component as { reason?: string }).reason ?? '';
-          process.stdout.write(`${ok ? c.green('ok  ') : c.red('DOWN')} ${name.padEnd(15)} ${reason}\n`);
+          process.stdout.write(`${ok ? c.green('ok  ') : c.red('DOWN')} ${safe(name).padEnd(15)} ${safe(reason)}\n`);
         }
         process.stdout.write(health.ok ? c.green('everything answers\n') : c.red('a component is down; its line above says what to fix (docs/troubleshooting.md has more)\n'));
       }

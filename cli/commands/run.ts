@@ -14,7 +14,7 @@ import { askPause } from '../pause-prompt.ts';
 import { RunFollower } from '../run-follower.ts';
 import type { OnPauseFlag, RunFlags, RunPlan } from '../run-plan.ts';
 import { planRun } from '../run-plan.ts';
-import { eventLines } from '../render/event-line.ts';
+import { eventLines, safe } from '../render/event-line.ts';
 import { ProgressDisplay, rowText } from '../render/progress.ts';
 
 type RunOptions = Omit<RunFlags, 'onPause'> & { onPause: OnPauseFlag; dryRun?: boolean; follow?: boolean; verbose?: boolean; json?: boolean };
@@ -68,7 +68,7 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
   // With both --follow and --no-follow defined, commander leaves the flag unset unless one is given.
   if (options.follow === false) {
     if (options.json) out.write(`${JSON.stringify({ batchId, runs: started.map((s) => s.runId) })}\n`);
-    else for (const s of started) out.write(`${s.runId}  ${s.model}\n`);
+    else for (const s of started) out.write(`${s.runId}  ${safe(s.model)}\n`);
     return 0;
   }
   if (!options.json && batchId) out.write(c.dim(`batch ${batchId}: ${started.length} runs — ${client.url}/batch?id=${batchId}\n`));

@@ -9,7 +9,7 @@ import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf } from '../global-options.ts';
 import { askPause } from '../pause-prompt.ts';
 import { RunFollower } from '../run-follower.ts';
-import { eventLines } from '../render/event-line.ts';
+import { eventLines, safe } from '../render/event-line.ts';
 
 type WatchOptions = { verbose?: boolean; answer: boolean; json?: boolean };
 
@@ -47,7 +47,7 @@ async function watch(runId: string, options: WatchOptions, g: GlobalOptions): Pr
       if (options.json) return;
       if (!liveOpen) out.write(c.dim('thinking… '));
       liveOpen = true;
-      out.write(c.dim(delta.text));
+      out.write(c.dim(safe(delta.text)));
     },
     // On stderr, so --json's stdout stays one event per line.
     onReconnect: (wait) => process.stderr.write(c.dim(`(connection lost; reconnecting in ${wait} ms)\n`)),

@@ -1,7 +1,10 @@
 // A stack that is not to be trusted, on loopback: it answers the CLI's REST calls and run socket as
 // the worker does (schema/protocol.ts), with the hostile run of hostile-run.ts, a model list and an
 // error whose text is hostile, and an artifacts download whose Content-Disposition names any path.
+// Given the built web app (web/out), it serves that too, so Chromium can show the run.
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, normalize } from 'node:path';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -38,8 +41,23 @@ function textFrame(text: string): Buffer {
 
 const few = HOSTILE.filter((h) => h.text.length < 5000).map((h) => h.text);
 
-export async function startFakeRunServer(): Promise<FakeRunServer> {
-  const events = hostileEvents();
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.txt': 'text/plain', '.json': 'application/json', '.svg': 'image/svg+xml', '.ico': 'image/x-icon', '.woff2': 'font/woff2' };
+
+/** A file of the exported web app for a path (`/run` is run.html), or null. */
+function webFile(webOut: string, path: string): string | null {
+  const clean = normalize(decodeURIComponent(path)).replace(/^(\.\.[/\\])+/, '');
+  for (const candidate of [join(webOut, clean), join(webOut, `${clean}.html`), join(webOut, clean, 'index.html')]) {
+    if (candidate.startsWith(webOut) && existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+/** `webOut`: the built web app to serve too; `small`: leave out the events over 100 KB (the 1 MB payloads). */
+export async function startFakeRunServer(options: { webOut?: string; small?: boolean } = {}): Promise<FakeRunServer> {
+  // Numbered again after the filter: a gap in seq would send a client back for the missing events.
+  const events = hostileEvents()
+    .filter((e) => options.small !== true || JSON.stringify(e).length < 100_000)
+    .map((e, i) => ({ ...e, seq: i + 1 }));
   const zip = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]);
   let disposition = `attachment; filename="${HOSTILE_RUN_ID}.zip"`;
   const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -54,6 +72,11 @@ export async function startFakeRunServer(): Promise<FakeRunServer> {
       return res.end(zip);
     }
     if (path === '/api/models') return json(res, 200, { models: few.map((text, i) => ({ id: `m${i}${text}`, provider: 'fake', available: i % 2 === 0, reason: text })) });
+    const file = options.webOut && !path.startsWith('/api/') ? webFile(options.webOut, path) : null;
+    if (file) {
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      return res.end(readFileSync(file));
+    }
     return json(res, 404, { error: { code: 'not_found', message: few.join(' ') } });
   });
   const open = new Set<Socket>();

@@ -38,6 +38,8 @@ export function hostileEvents(): RunEvent[] {
   events.push(ev({ type: 'error', code: 'provider_error', message: few.join(' | ') }));
   events.push(ev({ type: 'user_action_required', reason: 'max_retries', level: 1, retryCount: 1, maxRetries: 1, lastError: few.join(' '), lessons: [], finalAttempt: { commands: few, outcome: few.join(' ') } }));
   events.push(ev({ type: 'user_action_resolved', action: 'continue', hint: few.join(' '), by: 'user' }));
+  // The review's case: an override left open at the end of a hint, right before the "(user)" label.
+  events.push(ev({ type: 'user_action_resolved', action: 'continue', hint: 'try cat readme \u202e', by: 'user' }));
   events.push(ev({ type: 'run_complete', status: 'stopped', levelsSolved: 1, reason: few.join(' ') }));
   return events;
 }

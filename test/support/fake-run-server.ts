@@ -65,7 +65,7 @@ export async function startFakeRunServer(options: { webOut?: string; small?: boo
     res.end(JSON.stringify(body));
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '').split('?')[0];
+    const path = (req.url ?? '').split('?')[0] ?? '';
     if (path === `/api/runs/${HOSTILE_RUN_ID}` || (path === '/api/runs' && req.method === 'POST')) return json(res, 200, hostileSummary());
     if (path === `/api/runs/${HOSTILE_RUN_ID}/artifacts`) {
       res.writeHead(200, { 'content-type': 'application/zip', 'content-disposition': disposition });

@@ -4,16 +4,17 @@
 // and `asciinema play` of the archive's terminal.cast run in a real tmux with set-clipboard on, and the
 // clipboard buffers stay empty and the pane title unchanged. `export` is offered `../` names and a planted
 // symlink, and writes only its own file inside --out.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveFiles } from '../../worker/artifacts/build-archive.ts';
 import type { FakeRunServer } from '../support/fake-run-server.ts';
 import { startFakeRunServer } from '../support/fake-run-server.ts';
 import { HOSTILE_RUN_ID, hostileEvents, hostileSummary } from '../support/hostile-run.ts';
 import { HOSTILE, MARK, forbiddenIn } from '../support/hostile-text.ts';
+import { inTmux } from '../support/hostile-tmux.ts';
 
 const root = join(import.meta.dirname, '../..');
 const CLI = join(root, 'cli/main.ts');
@@ -37,45 +38,9 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
-/** A tmux server of its own, with the clipboard escape on: a payload that gets through lands in a buffer. */
-function tmuxServer(name: string) {
-  const socket = `hostile-${name}-${process.pid}`;
-  const conf = join(work, `${name}.tmux.conf`);
-  writeFileSync(conf, 'set -g set-clipboard on\nset -g allow-passthrough on\nset -g history-limit 50000\n');
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', conf, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  return {
-    start: (command: string) => tmux('new-session', '-d', '-s', 's', '-x', '200', '-y', '50', `${command}; echo EXIT=$?; sleep 120`),
-    visible: () => tmux('capture-pane', '-p', '-t', 's'),
-    /** The whole history, wrapped lines joined. */
-    screen: () => tmux('capture-pane', '-p', '-J', '-t', 's', '-S', '-'),
-    title: () => tmux('display-message', '-p', '-t', 's', '#{pane_title}').trim(),
-    buffers: () => tmux('list-buffers'),
-    kill: () => {
-      try {
-        tmux('kill-server');
-      } catch {
-        // Already gone.
-      }
-    },
-  };
-}
-
-/** Runs `command` in a fresh tmux until it prints EXIT=, and returns what a person would have met. */
-async function inTmux(name: string, command: string) {
-  const t = tmuxServer(name);
-  t.start(`sleep 0.3; ${command}`);
-  try {
-    const title = t.title();
-    await vi.waitFor(() => expect(t.visible()).toMatch(/EXIT=\d+/), { timeout: 60_000, interval: 250 });
-    return { screen: t.screen(), titleBefore: title, titleAfter: t.title(), buffers: t.buffers() };
-  } finally {
-    t.kill();
-  }
-}
-
 describe('a hostile stack at the terminal', () => {
   it('the tmux set-up would catch a payload: raw OSC 52 fills a buffer and OSC 2 sets the title', async () => {
-    const seen = await inTmux('control', `printf '\\033]52;c;%s\\007\\033]2;%s-title\\033\\\\' "$(printf ${MARK} | base64)" ${MARK}`);
+    const seen = await inTmux(work, 'control', `printf '\\033]52;c;%s\\007\\033]2;%s-title\\033\\\\' "$(printf ${MARK} | base64)" ${MARK}`);
     expect(seen.buffers).toContain(MARK);
     expect(seen.titleAfter).toBe(`${MARK}-title`);
   });
@@ -88,7 +53,7 @@ describe('a hostile stack at the terminal', () => {
     ['error', 'watch run_unknown000000000000000000'],
   ] as const) {
     it(`\`${args}\` leaves the clipboard empty and the title as it was, and shows the escapes`, async () => {
-      const seen = await inTmux(name, `${process.execPath} ${CLI} --url ${fake.url} ${args}`);
+      const seen = await inTmux(work, name, `${process.execPath} ${CLI} --url ${fake.url} ${args}`);
       expect(seen.buffers).toBe('');
       expect(seen.titleAfter).toBe(seen.titleBefore);
       expect(seen.titleAfter).not.toContain(MARK);
@@ -117,7 +82,7 @@ describe('a hostile stack at the terminal', () => {
     const { files } = await archiveFiles({ run: hostileSummary(), events: hostileEvents(), calls: [], report: null, verifiedBy: [], target: { address: null, host: '127.0.0.1' }, includeSecrets: false });
     const cast = join(work, 'terminal.cast');
     writeFileSync(cast, files.get('terminal.cast')!);
-    const seen = await inTmux('asciinema', `asciinema play -s 50 -i 0.05 ${cast}`);
+    const seen = await inTmux(work, 'asciinema', `asciinema play -s 50 -i 0.05 ${cast}`);
     expect(seen.screen).toMatch(/EXIT=0/);
     expect(seen.buffers).toBe('');
     expect(seen.titleAfter).toBe(seen.titleBefore);
@@ -125,7 +90,7 @@ describe('a hostile stack at the terminal', () => {
     // The same payloads, recorded raw, would have acted: the cast is what keeps them out.
     const raw = join(work, 'raw.cast');
     writeFileSync(raw, `${JSON.stringify({ version: 2, width: 80, height: 24 })}\n${JSON.stringify([0.1, 'o', HOSTILE.slice(0, 4).map((h) => h.text).join('')])}\n`);
-    const rawSeen = await inTmux('asciinema-raw', `asciinema play ${raw}`);
+    const rawSeen = await inTmux(work, 'asciinema-raw', `asciinema play ${raw}`);
     expect(rawSeen.buffers).toContain(MARK);
   });
 });

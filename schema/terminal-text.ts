@@ -108,3 +108,12 @@ export function plainText(input: string, options: TextOptions = {}): string {
 export function visibleBidi(input: string): string {
   return input.replace(BIDI, shown);
 }
+
+/**
+ * JSON for a terminal or a pipe: JSON.stringify (which already escapes C0, ESC and lone surrogates),
+ * with DEL, C1, bidi controls and the JS line separators written as `\uXXXX` too. It parses back to
+ * exactly the same data; nothing in it is a control a terminal acts on.
+ */
+export function safeJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(/[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

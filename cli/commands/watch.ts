@@ -2,6 +2,7 @@
 // from its first event, reconnecting with `since` after a dropped socket (no gaps, no repeats).
 // When the run pauses and this is a terminal, the pause can be answered here.
 import type { Command } from 'commander';
+import { safeJson } from '../../schema/terminal-text.ts';
 import { FINAL_STATUSES, runIdSchema, runSummarySchema } from '../../schema/run.ts';
 import { CliError, EXIT, exitForStatuses } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
@@ -40,7 +41,7 @@ async function watch(runId: string, options: WatchOptions, g: GlobalOptions): Pr
     onEvent: (event) => {
       if (liveOpen) out.write('\n');
       liveOpen = false;
-      if (options.json) return void out.write(`${JSON.stringify(event)}\n`);
+      if (options.json) return void out.write(`${safeJson(event)}\n`);
       for (const line of eventLines(event, c, Boolean(options.verbose))) out.write(`${line}\n`);
     },
     onLive: (delta) => {

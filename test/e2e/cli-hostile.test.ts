@@ -78,6 +78,13 @@ describe('a hostile stack at the terminal', () => {
     }
   });
 
+  it('`watch --json` prints the events exactly, as JSON a terminal cannot act on', async () => {
+    const { code, stdout } = await cli(['watch', HOSTILE_RUN_ID, '--json']);
+    expect(code).toBe(4);
+    expect(forbiddenIn(stdout)).toEqual([]);
+    expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(hostileEvents());
+  });
+
   it("`asciinema play` of the archive's terminal.cast leaves the clipboard empty and the title as it was", async () => {
     const { files } = await archiveFiles({ run: hostileSummary(), events: hostileEvents(), calls: [], report: null, verifiedBy: [], target: { address: null, host: '127.0.0.1' }, includeSecrets: false });
     const cast = join(work, 'terminal.cast');

@@ -1,7 +1,7 @@
 // The output sanitiser: worked examples for each kind of escape, then properties over any string.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binaryPreview, plainText, terminalText, visibleBidi } from '../../schema/terminal-text.ts';
+import { binaryPreview, plainText, safeJson, terminalText, visibleBidi } from '../../schema/terminal-text.ts';
 import { HOSTILE, MARK, forbiddenIn } from '../support/hostile-text.ts';
 
 describe('terminalText', () => {
@@ -63,6 +63,22 @@ describe('terminalText', () => {
       }
     }
     expect(plainText(HOSTILE.find((h) => h.kind === 'osc0 title')!.text)).toBe(`^[]0;${MARK}-title^G`);
+  });
+});
+
+describe('safeJson', () => {
+  it('parses back to the same data and holds no control a terminal acts on', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.string({ unit: 'binary', maxLength: 100 }), (value, text) => {
+        for (const v of [value, { text }, [text, value]]) {
+          const json = safeJson(v, 2);
+          expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(v)));
+          expect(forbiddenIn(json)).toEqual([]);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    expect(safeJson('\u009b\u202e\x1b')).toBe('"\\u009b\\u202e\\u001b"');
   });
 });
 

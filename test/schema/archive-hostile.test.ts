@@ -94,6 +94,9 @@ describe('the archive of a hostile run', () => {
     }
     expect(shown).toBeGreaterThan(0);
     expect(files.get('terminal.cast')).toContain(`^[]0;${MARK}-title^G`);
+    // The login line names where the run played.
+    expect(files.get('terminal.cast')).toContain('ssh bandit0@127.0.0.1 -p 2220 ');
+    expect((await build('127.0.0.1:32220')).files.get('terminal.cast')).toContain('ssh bandit0@127.0.0.1 -p 32220 ');
   });
 
   it('replay.sh defaults to the address the run played, says so, and gives ssh each command as one word', async () => {

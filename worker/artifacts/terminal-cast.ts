@@ -5,6 +5,7 @@
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunConfig } from '../../schema/run.ts';
 import { plainText, terminalText } from '../../schema/terminal-text.ts';
+import { replayAddress } from './replay-scripts.ts';
 
 const WIDTH = 120;
 const HEIGHT = 36;
@@ -20,7 +21,9 @@ const crlf = (text: string): string => terminalText(text).replace(/\n/g, '\r\n')
 /** A field inside the recording's own coloured line: no colour of its own, so it cannot reset ours. */
 const field = (text: string): string => plainText(text);
 
-export function terminalCast(runId: string, config: RunConfig, events: readonly RunEvent[], host: string): string {
+/** `address`: where the run played (`host:port`, as the manifest gives it); null shows the target's default. */
+export function terminalCast(runId: string, config: RunConfig, events: readonly RunEvent[], address: string | null): string {
+  const { host, port } = replayAddress(config.target, address);
   const start = events[0] ? Date.parse(events[0].ts) : 0;
   const header = {
     version: 2,
@@ -44,7 +47,7 @@ export function terminalCast(runId: string, config: RunConfig, events: readonly 
     switch (event.type) {
       case 'level_started':
         level = event.level;
-        out(event.ts, crlf(`\x1b[2m$ ssh bandit${level}@${field(host)} -p 2220   # attempt ${event.attempt}\x1b[0m\n`));
+        out(event.ts, crlf(`\x1b[2m$ ssh bandit${level}@${host} -p ${port}   # attempt ${event.attempt}\x1b[0m\n`));
         break;
       case 'command':
         out(event.ts, `${prompt()}${crlf(event.command)}\r\n`);

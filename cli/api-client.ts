@@ -25,12 +25,14 @@ export class ApiClient {
     return this.request(path, schema, { method: 'POST', body: JSON.stringify(body) });
   }
 
-  /** A body that is not JSON (the artifacts zip), as bytes, and its file name. */
-  async download(path: string): Promise<{ bytes: Uint8Array; name: string | null }> {
+  /**
+   * A body that is not JSON (the artifacts zip), as bytes. The server's Content-Disposition file name
+   * is not read: the caller names the file itself (cli/save-inside.ts), so no server picks the path.
+   */
+  async download(path: string): Promise<Uint8Array> {
     const response = await this.fetch(path, { method: 'GET' });
     if (!response.ok) throw await this.refusal(path, response);
-    const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? null;
-    return { bytes: new Uint8Array(await response.arrayBuffer()), name };
+    return new Uint8Array(await response.arrayBuffer());
   }
 
   /** A WebSocket to a run, with the token offered as a subprotocol as the web UI does. */

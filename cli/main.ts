@@ -11,6 +11,7 @@ import { CliError, EXIT } from './exit-codes.ts';
 import type { ExitCode } from './exit-codes.ts';
 import type { GlobalOptions } from './global-options.ts';
 import { DEFAULT_URL } from './global-options.ts';
+import { safe } from './render/event-line.ts';
 
 const program = new Command('bandit-runner')
   .description('Watch LLM agents play SSH wargames: run, watch, answer, export, compare.')
@@ -47,13 +48,13 @@ try {
     // --help and --version end here too, with code 0.
     code = err.exitCode === 0 ? EXIT.completed : EXIT.usage;
   } else if (err instanceof CliError) {
-    process.stderr.write(`bandit-runner: ${err.message}\n`);
+    process.stderr.write(`bandit-runner: ${safe(err.message)}\n`);
     code = err.exitCode;
   } else if (err instanceof Error && err.name === 'ExitPromptError') {
     // Ctrl-C at a prompt: the run goes on on the server; this client stops watching.
     code = EXIT.paused;
   } else {
-    process.stderr.write(`bandit-runner: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`bandit-runner: ${safe(err instanceof Error ? err.message : String(err))}\n`);
     code = EXIT.failed;
   }
 }

@@ -4,12 +4,13 @@ import { input, password, select } from '@inquirer/prompts';
 import type { PendingAction } from '../schema/protocol.ts';
 import type { RunAction } from '../schema/run.ts';
 import type { Colors } from './render/colors.ts';
+import { safe } from './render/event-line.ts';
 
 export async function askPause(pending: PendingAction, c: Colors, out: NodeJS.WriteStream): Promise<RunAction> {
   out.write(`\n${c.magenta(c.bold(`The run is waiting for you at level ${pending.level}`))} (${pending.reason.replaceAll('_', ' ')})\n`);
-  if (pending.lastError) out.write(`  ${pending.lastError}\n`);
-  for (const lesson of pending.lessons) out.write(c.dim(`  ${lesson.source === 'user' ? 'hint' : 'lesson'}: ${lesson.text}\n`));
-  if (pending.finalAttempt) out.write(c.dim(`  final attempt ran: ${pending.finalAttempt.commands.join(' ; ') || '(nothing)'} — ${pending.finalAttempt.outcome}\n`));
+  if (pending.lastError) out.write(`  ${safe(pending.lastError)}\n`);
+  for (const lesson of pending.lessons) out.write(c.dim(`  ${lesson.source === 'user' ? 'hint' : 'lesson'}: ${safe(lesson.text)}\n`));
+  if (pending.finalAttempt) out.write(c.dim(`  final attempt ran: ${safe(pending.finalAttempt.commands.join(' ; ')) || '(nothing)'} — ${safe(pending.finalAttempt.outcome)}\n`));
   const choice = await select({
     message: 'What now?',
     choices: [

@@ -1,5 +1,6 @@
 // `bandit-runner list targets|levels|models|runs`: what can be run, and what has run.
 import type { Command } from 'commander';
+import { safeJson } from '../../schema/terminal-text.ts';
 import { TARGET_LEVELS, levelGoal, targetSchema } from '../../schema/levels.ts';
 import type { Target } from '../../schema/levels.ts';
 import { modelListSchema } from '../../schema/protocol.ts';
@@ -8,6 +9,7 @@ import { CliError, EXIT } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf } from '../global-options.ts';
+import { safe } from '../render/event-line.ts';
 
 type ListOptions = { target?: string; status?: string; json?: boolean };
 const WHAT = ['targets', 'levels', 'models', 'runs'] as const;
@@ -31,7 +33,7 @@ Examples:
 async function list(what: string, options: ListOptions, g: GlobalOptions): Promise<ExitCode> {
   const out = process.stdout;
   const c = colorsOf(g, out);
-  const print = (json: unknown, lines: string[]) => out.write(options.json ? `${JSON.stringify(json, null, 2)}\n` : lines.map((l) => `${l}\n`).join(''));
+  const print = (json: unknown, lines: string[]) => out.write(options.json ? `${safeJson(json, 2)}\n` : lines.map((l) => `${safe(l)}\n`).join(''));
   switch (what) {
     case 'targets':
       print({ targets: targetSchema.options.map((t) => ({ target: t, ...TARGET_LEVELS[t] })) }, targetSchema.options.map((t) => `${t.padEnd(9)} levels 0-${TARGET_LEVELS[t].lastLevel}  ${TARGET_LEVELS[t].title}`));

@@ -1,8 +1,7 @@
 // The commands that read what the stack holds: `export` (the artifacts zip), `verify` (replay a run
 // without its model), `board`, `analytics` and `doctor` (each component's health, with its fix).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { safeJson } from '../../schema/terminal-text.ts';
 import { analyticsModelsSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
 import { healthSchema } from '../../schema/api.ts';
 import { boardSchema } from '../../schema/board.ts';
@@ -12,6 +11,8 @@ import { CliError, EXIT } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf } from '../global-options.ts';
+import { safe } from '../render/event-line.ts';
+import { saveInside } from '../save-inside.ts';
 
 type Exit = (code: ExitCode) => void;
 
@@ -29,11 +30,10 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .option('--include-secrets', 'keep the passwords and keys in (redacted by default)')
     .addHelpText('after', '\nExample:\n  $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/')
     .action(async (runId: string, options: { out: string; includeSecrets?: boolean }) => {
-      const { bytes, name } = await clientFrom(globals()).download(`/api/runs/${checkedRun(runId)}/artifacts${options.includeSecrets ? '?secrets=include' : ''}`);
-      mkdirSync(options.out, { recursive: true });
-      const path = resolve(join(options.out, name ?? `${runId}.zip`));
-      writeFileSync(path, bytes);
-      process.stdout.write(`${path}\n`);
+      const bytes = await clientFrom(globals()).download(`/api/runs/${checkedRun(runId)}/artifacts${options.includeSecrets ? '?secrets=include' : ''}`);
+      // The name is the validated run id and a fixed suffix; whatever name the server sent is ignored.
+      const path = saveInside(options.out, `${runId}${options.includeSecrets ? '-with-secrets' : ''}.zip`, bytes);
+      process.stdout.write(`${safe(path)}\n`);
       exit(EXIT.completed);
     });
 
@@ -45,7 +45,7 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .addHelpText('after', '\nExample:\n  $ bandit-runner verify run_0mwttwzkcgphqalgd6x27up1o && bandit-runner watch <the id it prints>')
     .action(async (runId: string, options: { json?: boolean }) => {
       const run = await clientFrom(globals()).post(`/api/runs/${checkedRun(runId)}/verify`, {}, runSummarySchema);
-      process.stdout.write(options.json ? `${JSON.stringify(run)}\n` : `verification run ${run.id} started; follow it with: bandit-runner watch ${run.id}\n`);
+      process.stdout.write(options.json ? `${safeJson(run)}\n` : `verification run ${run.id} started; follow it with: bandit-runner watch ${run.id}\n`);
       exit(EXIT.completed);
     });
 
@@ -60,7 +60,7 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .action(async (options: { batch?: string; target?: string; json?: boolean; csv?: boolean }) => {
       const query = new URLSearchParams({ ...(options.batch ? { batch: options.batch } : {}), ...(options.target ? { target: options.target } : {}) });
       const board = await clientFrom(globals()).get(`/api/board${query.size ? `?${query}` : ''}`, boardSchema);
-      process.stdout.write(options.json ? `${JSON.stringify(board, null, 2)}\n` : options.csv ? boardCsv(board) : boardText(board));
+      process.stdout.write(options.json ? `${safeJson(board, 2)}\n` : safe(options.csv ? boardCsv(board) : boardText(board)));
       exit(EXIT.completed);
     });
 
@@ -72,10 +72,10 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .action(async (options: { json?: boolean }) => {
       const client = clientFrom(globals());
       const [summary, models] = await Promise.all([client.get('/api/analytics/summary', analyticsSummarySchema), client.get('/api/analytics/models', analyticsModelsSchema)]);
-      if (options.json) process.stdout.write(`${JSON.stringify({ summary, models: models.models }, null, 2)}\n`);
+      if (options.json) process.stdout.write(`${safeJson({ summary, models: models.models }, 2)}\n`);
       else {
         process.stdout.write(`${summary.runs.total} runs, ${summary.levels.solved} levels solved of ${summary.levels.attempted} attempted, $${summary.costUsd.toFixed(4)}, ${summary.modelCalls.count} model calls (${summary.modelCalls.errors} failed)\n`);
-        for (const m of models.models) process.stdout.write(`  ${m.model.padEnd(24)} ${m.runs} runs  ${m.levelsSolved} solved (${m.solvedAlone} alone)  $${m.costUsd.toFixed(4)}\n`);
+        for (const m of models.models) process.stdout.write(`  ${safe(m.model).padEnd(24)} ${m.runs} runs  ${m.levelsSolved} solved (${m.solvedAlone} alone)  $${m.costUsd.toFixed(4)}\n`);
       }
       exit(EXIT.completed);
     });
@@ -92,12 +92,12 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
       const response = await fetch(`${client.url}/api/health`, { headers: g.token ? { authorization: `Bearer ${g.token}` } : {}, signal: AbortSignal.timeout(10_000) }).catch(() => null);
       if (!response) throw new CliError(`the stack at ${client.url} did not answer; start it with \`npm start\`, or pass --url where it runs`, EXIT.unreachable);
       const health = healthSchema.parse(await response.json());
-      if (options.json) process.stdout.write(`${JSON.stringify(health, null, 2)}\n`);
+      if (options.json) process.stdout.write(`${safeJson(health, 2)}\n`);
       else {
         for (const [name, component] of Object.entries(health.components)) {
           const ok = (component as { ok: boolean }).ok;
           const reason = (component as { reason?: string }).reason ?? '';
-          process.stdout.write(`${ok ? c.green('ok  ') : c.red('DOWN')} ${name.padEnd(15)} ${reason}\n`);
+          process.stdout.write(`${ok ? c.green('ok  ') : c.red('DOWN')} ${safe(name).padEnd(15)} ${safe(reason)}\n`);
         }
         process.stdout.write(health.ok ? c.green('everything answers\n') : c.red('a component is down; its line above says what to fix (docs/troubleshooting.md has more)\n'));
       }

@@ -2,6 +2,7 @@
 // each run's progress live, answer a pause in the terminal (or stop or wait, as --on-pause says),
 // and end with a summary table and an exit code that says how the runs ended.
 import type { Command } from 'commander';
+import { safeJson } from '../../schema/terminal-text.ts';
 import { batchSchema } from '../../schema/board.ts';
 import type { RunAction, RunSummary } from '../../schema/run.ts';
 import { FINAL_STATUSES, runSummarySchema } from '../../schema/run.ts';
@@ -14,7 +15,7 @@ import { askPause } from '../pause-prompt.ts';
 import { RunFollower } from '../run-follower.ts';
 import type { OnPauseFlag, RunFlags, RunPlan } from '../run-plan.ts';
 import { planRun } from '../run-plan.ts';
-import { eventLines } from '../render/event-line.ts';
+import { eventLines, safe } from '../render/event-line.ts';
 import { ProgressDisplay, rowText } from '../render/progress.ts';
 
 type RunOptions = Omit<RunFlags, 'onPause'> & { onPause: OnPauseFlag; dryRun?: boolean; follow?: boolean; verbose?: boolean; json?: boolean };
@@ -50,7 +51,7 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
   const out = process.stdout;
   const c = colorsOf(g, out);
   if (options.dryRun) {
-    if (options.json) out.write(`${JSON.stringify({ dryRun: true, ...plan }, null, 2)}\n`);
+    if (options.json) out.write(`${safeJson({ dryRun: true, ...plan }, 2)}\n`);
     else out.write(describePlan(plan));
     return 0;
   }
@@ -67,8 +68,8 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
   }
   // With both --follow and --no-follow defined, commander leaves the flag unset unless one is given.
   if (options.follow === false) {
-    if (options.json) out.write(`${JSON.stringify({ batchId, runs: started.map((s) => s.runId) })}\n`);
-    else for (const s of started) out.write(`${s.runId}  ${s.model}\n`);
+    if (options.json) out.write(`${safeJson({ batchId, runs: started.map((s) => s.runId) })}\n`);
+    else for (const s of started) out.write(`${s.runId}  ${safe(s.model)}\n`);
     return 0;
   }
   if (!options.json && batchId) out.write(c.dim(`batch ${batchId}: ${started.length} runs — ${client.url}/batch?id=${batchId}\n`));
@@ -111,7 +112,7 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
   display?.hold();
   const statuses = finals.map((f) => f.view.run?.status ?? 'unknown');
   if (options.json) {
-    out.write(`${JSON.stringify({ batchId, runs: finals.map(summaryOf) }, null, 2)}\n`);
+    out.write(`${safeJson({ batchId, runs: finals.map(summaryOf) }, 2)}\n`);
   } else {
     out.write(`\n${c.bold('Summary')}\n`);
     for (const f of finals) out.write(`${rowText({ runId: f.runId, model: f.model, view: f.view }, c)}\n`);

@@ -2,6 +2,7 @@
 // from its first event, reconnecting with `since` after a dropped socket (no gaps, no repeats).
 // When the run pauses and this is a terminal, the pause can be answered here.
 import type { Command } from 'commander';
+import { safeJson } from '../../schema/terminal-text.ts';
 import { FINAL_STATUSES, runIdSchema, runSummarySchema } from '../../schema/run.ts';
 import { CliError, EXIT, exitForStatuses } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
@@ -9,7 +10,7 @@ import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf } from '../global-options.ts';
 import { askPause } from '../pause-prompt.ts';
 import { RunFollower } from '../run-follower.ts';
-import { eventLines } from '../render/event-line.ts';
+import { eventLines, safe } from '../render/event-line.ts';
 
 type WatchOptions = { verbose?: boolean; answer: boolean; json?: boolean };
 
@@ -40,14 +41,14 @@ async function watch(runId: string, options: WatchOptions, g: GlobalOptions): Pr
     onEvent: (event) => {
       if (liveOpen) out.write('\n');
       liveOpen = false;
-      if (options.json) return void out.write(`${JSON.stringify(event)}\n`);
+      if (options.json) return void out.write(`${safeJson(event)}\n`);
       for (const line of eventLines(event, c, Boolean(options.verbose))) out.write(`${line}\n`);
     },
     onLive: (delta) => {
       if (options.json) return;
       if (!liveOpen) out.write(c.dim('thinking… '));
       liveOpen = true;
-      out.write(c.dim(delta.text));
+      out.write(c.dim(safe(delta.text)));
     },
     // On stderr, so --json's stdout stays one event per line.
     onReconnect: (wait) => process.stderr.write(c.dim(`(connection lost; reconnecting in ${wait} ms)\n`)),

@@ -1,11 +1,23 @@
 // One stored event as the terminal shows it: the agent's story (thinking, commands, output, levels,
 // lessons, pauses and answers), one or a few lines each; scheduling detail stays out unless verbose.
+// Every line goes through terminalText: what a target or a model wrote is shown, never obeyed.
 import type { RunEvent } from '../../schema/protocol.ts';
+import { terminalText } from '../../schema/terminal-text.ts';
 import type { Colors } from './colors.ts';
 
 const OUTPUT_LINES = 8;
+/** Characters of one line shown on the terminal; `export` has every byte. */
+export const LINE_CHARS = 4_000;
 
+/** Any text bound for the terminal: escapes and controls made visible, one line cut at LINE_CHARS. */
+export const safe = (text: string): string => terminalText(text, { max: LINE_CHARS });
+
+/** The event's lines, each safe to write to a terminal. */
 export function eventLines(event: RunEvent, c: Colors, verbose: boolean): string[] {
+  return rawLines(event, c, verbose).map(safe);
+}
+
+function rawLines(event: RunEvent, c: Colors, verbose: boolean): string[] {
   switch (event.type) {
     case 'level_started':
       return [c.bold(`── level ${event.level}, attempt ${event.attempt}`)];
@@ -14,7 +26,8 @@ export function eventLines(event: RunEvent, c: Colors, verbose: boolean): string
     case 'command':
       return [`${c.cyan('$')} ${event.command}`];
     case 'output': {
-      const text = [event.stdout, event.stderr].filter(Boolean).join('\n').replace(/\n$/, '');
+      // Sanitised before the split, so a CR (which could overwrite a line) becomes a line of its own.
+      const text = terminalText([event.stdout, event.stderr].filter(Boolean).join('\n')).replace(/\n$/, '');
       const lines = text ? text.split('\n') : ['(no output)'];
       const shown = lines.length > OUTPUT_LINES && !verbose ? [...lines.slice(0, OUTPUT_LINES), c.dim(`… ${lines.length - OUTPUT_LINES} more lines`)] : lines;
       const status = event.exitCode === 0 ? [] : [c.yellow(event.exitCode === null ? '(timed out)' : `(exit ${event.exitCode})`)];

@@ -3,6 +3,7 @@
 import { createLogUpdate } from 'log-update';
 import type { RunViewState } from '../../schema/run-view-state.ts';
 import type { Colors } from './colors.ts';
+import { safe } from './event-line.ts';
 
 export type Row = { runId: string; model: string; view: RunViewState };
 
@@ -20,7 +21,7 @@ export function rowText(row: Row, c: Colors): string {
   const cost = view.costUsd === 0 ? '$0' : `$${view.costUsd.toFixed(4)}`;
   return [
     row.runId.slice(-10).padEnd(10),
-    row.model.padEnd(18).slice(0, 18),
+    safe(row.model).padEnd(18).slice(0, 18),
     `L${view.currentLevel}`.padEnd(4),
     `${view.solved.length} solved`.padEnd(10),
     `${commands(view)} cmds`.padEnd(9),

@@ -197,9 +197,12 @@ describe('artifacts, replay and verify', () => {
     expect(result.status, result.stderr).toBe(0);
     for (const level of solvedLevels) expect(result.stderr).toContain(`level ${level}: reproduced`);
     expect(result.stdout).toContain('$ cat readme');
-    // Without the environment, each level's password is the one the level before proved.
-    const chained = await replay(dir, { BANDIT_HOST: '127.0.0.1', BANDIT_PORT: String(stack.ports.practice) });
+    // Without the environment, each level's password is the one the level before proved; and with no
+    // BANDIT_HOST / BANDIT_PORT the scripts go where the run played (the range's own port, not 2220).
+    expect(files.get('replay/replay.sh')!.split('\n')[1]).toBe(`# played against 127.0.0.1:${stack.ports.practice}; override with BANDIT_HOST=... BANDIT_PORT=... bash replay.sh`);
+    const chained = await replay(dir, {});
     expect(chained.status, chained.stderr).toBe(0);
+    expect(chained.stderr).toContain(`replaying against 127.0.0.1:${stack.ports.practice}`);
     expect(chained.stderr.match(/: reproduced/g)?.length).toBe(solvedLevels.length);
   });
 

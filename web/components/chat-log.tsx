@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import type { LiveText, RunEvent } from '../../schema/protocol.ts';
 import { pauseReasonText, STATUS_LABELS } from '../lib/format.ts';
 import { useStickToBottom } from '../lib/use-stick-to-bottom.ts';
+import { Shown } from './shown-text.tsx';
 
 const HIDDEN: ReadonlySet<RunEvent['type']> = new Set(['node', 'llm_call', 'run_created']);
 const SHORT_OUTPUT_LINES = 6;
@@ -25,7 +26,7 @@ export function ChatLog({ events, live = null }: { events: readonly RunEvent[]; 
         ))}
         {live && (
           <li className="entry entry-live" data-live="true" aria-busy="true">
-            <p><span className="tag">{live.stage === 'final' ? 'final attempt' : 'thinking'}</span> {live.text}<span className="cursor" aria-hidden="true">▍</span></p>
+            <p><span className="tag">{live.stage === 'final' ? 'final attempt' : 'thinking'}</span> <Shown text={live.text} /><span className="cursor" aria-hidden="true">▍</span></p>
           </li>
         )}
       </ol>
@@ -36,13 +37,13 @@ export function ChatLog({ events, live = null }: { events: readonly RunEvent[]; 
 function Entry({ event }: { event: RunEvent }): ReactNode {
   switch (event.type) {
     case 'thinking':
-      return <p><span className="tag">thinking</span> {event.text}</p>;
+      return <p><span className="tag">thinking</span> <Shown text={event.text} /></p>;
     case 'command':
-      return <p><span className="tag">command</span> <code>$ {event.command}</code></p>;
+      return <p><span className="tag">command</span> <code>$ <Shown text={event.command} /></code></p>;
     case 'output':
       return <Output stdout={event.stdout} stderr={event.stderr} exitCode={event.exitCode} truncated={event.truncated} />;
     case 'password_found':
-      return <p><span className="tag tag-ok">password</span> found for level {event.level + 1}: <code>{event.password}</code></p>;
+      return <p><span className="tag tag-ok">password</span> found for level {event.level + 1}: <code><Shown text={event.password} /></code></p>;
     case 'level_started':
       return <p className="divider">Level {event.level} — attempt {event.attempt}</p>;
     case 'level_complete':
@@ -51,24 +52,24 @@ function Entry({ event }: { event: RunEvent }): ReactNode {
       return (
         <div>
           <p><span className="tag tag-warn">attempt {event.attempt} failed</span> {event.reason.replaceAll('_', ' ')} ({event.retryCount}/{event.maxRetries} retries used)</p>
-          {event.lessons.length > 0 && <ul className="lessons">{event.lessons.map((l, i) => <li key={i}>{l.text}</li>)}</ul>}
+          {event.lessons.length > 0 && <ul className="lessons">{event.lessons.map((l, i) => <li key={i}><Shown text={l.text} /></li>)}</ul>}
         </div>
       );
     case 'error':
-      return <p><span className="tag tag-error">error</span> {event.message}</p>;
+      return <p><span className="tag tag-error">error</span> <Shown text={event.message} /></p>;
     case 'user_action_required':
       return <p><span className="tag tag-warn">waiting for you</span> {pauseReasonText(event.reason, event.level, event.maxRetries)}</p>;
     case 'user_action_resolved':
       return (
         <p>
           <span className="tag tag-user">you</span> {event.action === 'continue' ? 'continued' : event.action === 'password' ? 'gave a password' : 'stopped the run'}
-          {event.hint && <> with the hint: <q>{event.hint}</q></>} <span className="muted">({event.by})</span>
+          {event.hint && <> with the hint: <q><Shown text={event.hint} /></q></>} <span className="muted">(<Shown text={event.by} />)</span>
         </p>
       );
     case 'status_changed':
-      return <p className="muted">Status: {STATUS_LABELS[event.to]}{event.reason ? ` — ${event.reason}` : ''}</p>;
+      return <p className="muted">Status: {STATUS_LABELS[event.to]}{event.reason ? <> — <Shown text={event.reason} /></> : ''}</p>;
     case 'run_complete':
-      return <p className="divider">Run {event.status}: {event.levelsSolved} {event.levelsSolved === 1 ? 'level' : 'levels'} solved{event.reason ? ` (${event.reason})` : ''}</p>;
+      return <p className="divider">Run {event.status}: {event.levelsSolved} {event.levelsSolved === 1 ? 'level' : 'levels'} solved{event.reason ? <> (<Shown text={event.reason} />)</> : ''}</p>;
     default:
       return null;
   }
@@ -82,7 +83,7 @@ function Output({ stdout, stderr, exitCode, truncated }: { stdout: string; stder
   if (lines.length <= SHORT_OUTPUT_LINES) {
     return (
       <>
-        <pre className="output">{text || '(no output)'}</pre>
+        <pre className="output"><Shown text={text || '(no output)'} /></pre>
         {footer && <p className="muted small">{footer}</p>}
       </>
     );
@@ -90,7 +91,7 @@ function Output({ stdout, stderr, exitCode, truncated }: { stdout: string; stder
   return (
     <details className="output-long">
       <summary>{lines.length} lines of output{footer ? ` (${footer})` : ''}</summary>
-      <pre className="output">{text}</pre>
+      <pre className="output"><Shown text={text} /></pre>
     </details>
   );
 }

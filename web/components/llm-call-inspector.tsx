@@ -4,6 +4,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LlmCallDetail } from '../../schema/protocol.ts';
 import { fetchLlmCall } from '../lib/api.ts';
+import { visibleBidi } from '../../schema/terminal-text.ts';
+import { Shown } from './shown-text.tsx';
 
 export function LlmCallInspector({ runId, callId, onClose }: { runId: string; callId: string; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -27,7 +29,7 @@ export function LlmCallInspector({ runId, callId, onClose }: { runId: string; ca
       {problem && <p role="alert" className="problem">{problem}</p>}
       {call && (
         <dl className="modal-facts">
-          <div><dt>Model</dt><dd>{call.model} ({call.stage})</dd></div>
+          <div><dt>Model</dt><dd><Shown text={call.model} /> ({call.stage})</dd></div>
           <div><dt>Level</dt><dd>{call.level}</dd></div>
           <div><dt>Tokens</dt><dd>{call.promptTokens} in, {call.completionTokens} out</dd></div>
           <div><dt>Latency</dt><dd>{call.latencyMs} ms</dd></div>
@@ -37,9 +39,9 @@ export function LlmCallInspector({ runId, callId, onClose }: { runId: string; ca
       {detail && (
         <>
           <h3>Request</h3>
-          <pre className="inspector-json" data-part="request">{JSON.stringify(detail.request, null, 2)}</pre>
+          <pre className="inspector-json" data-part="request">{visibleBidi(JSON.stringify(detail.request, null, 2))}</pre>
           <h3>Response</h3>
-          <pre className="inspector-json" data-part="response">{JSON.stringify(detail.response, null, 2)}</pre>
+          <pre className="inspector-json" data-part="response">{visibleBidi(JSON.stringify(detail.response, null, 2))}</pre>
         </>
       )}
       <div className="modal-actions">

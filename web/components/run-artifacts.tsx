@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import type { RunSummary } from '../../schema/run.ts';
 import type { VerificationResponse } from '../../schema/artifacts.ts';
 import { downloadArtifacts, fetchVerification, startVerification } from '../lib/api.ts';
+import { Shown } from './shown-text.tsx';
 
 export function RunArtifacts({ run }: { run: RunSummary }) {
   const [withSecrets, setWithSecrets] = useState(false);
@@ -62,7 +63,7 @@ export function RunArtifacts({ run }: { run: RunSummary }) {
           <thead><tr><th>Level</th><th>Verdict</th><th>Detail</th></tr></thead>
           <tbody>
             {report.levels.map((l) => (
-              <tr key={l.level} data-verdict={l.verdict}><td>{l.level}</td><td className={`verdict-${l.verdict}`}>{l.verdict}</td><td>{l.detail}</td></tr>
+              <tr key={l.level} data-verdict={l.verdict}><td>{l.level}</td><td className={`verdict-${l.verdict}`}>{l.verdict}</td><td><Shown text={l.detail} /></td></tr>
             ))}
           </tbody>
         </table>

@@ -6,6 +6,7 @@ import type { RunListItem, RunStatus } from '../../schema/run.ts';
 import { listRuns } from '../lib/api.ts';
 import { formatDuration, formatTime, STATUS_LABELS } from '../lib/format.ts';
 import { StatusBadge } from './status-badge.tsx';
+import { Shown } from './shown-text.tsx';
 
 const REFRESH_MS = 3_000;
 
@@ -66,7 +67,7 @@ export function RunList() {
                     <td><a href={`/run?id=${run.id}`} aria-label={`Open run ${run.id}`}><code>{run.id.slice(0, 14)}…</code></a></td>
                     <td><StatusBadge status={run.status} /></td>
                     <td>{run.currentLevel} <span className="muted">({run.levelsSolved} solved)</span></td>
-                    <td>{run.config.model}</td>
+                    <td><Shown text={run.config.model} /></td>
                     <td>{formatTime(run.startedAt)}</td>
                     <td>{started === null ? '—' : formatDuration(ended - started)}</td>
                   </tr>

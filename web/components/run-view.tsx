@@ -10,6 +10,7 @@ import { ApiFailure, fetchRun, sendAction } from '../lib/api.ts';
 import { useRunSocket } from '../lib/use-run-socket.ts';
 import { ChatLog } from './chat-log.tsx';
 import { ConnectionIndicator } from './connection-indicator.tsx';
+import { Shown } from './shown-text.tsx';
 import { LevelStrip } from './level-strip.tsx';
 import { RunArtifacts } from './run-artifacts.tsx';
 import { RunCounters } from './run-counters.tsx';
@@ -75,7 +76,7 @@ export function RunView({ runId }: { runId: string | null }) {
         </div>
         {run && (
           <p className="muted">
-            {run.config.target} · levels {run.config.startLevel}–{run.config.endLevel} · model {run.config.model} · {run.config.maxRetries} {run.config.maxRetries === 1 ? 'retry' : 'retries'} · budget {run.config.budget}
+            {run.config.target} · levels {run.config.startLevel}–{run.config.endLevel} · model <Shown text={run.config.model} /> · {run.config.maxRetries} {run.config.maxRetries === 1 ? 'retry' : 'retries'} · budget {run.config.budget}
           </p>
         )}
         {run && (

@@ -5,6 +5,7 @@
 import type { RunEvent } from '../../schema/protocol.ts';
 import { stripAnsi } from '../lib/format.ts';
 import { useStickToBottom } from '../lib/use-stick-to-bottom.ts';
+import { Shown } from './shown-text.tsx';
 
 type Line = { key: string; kind: 'prompt' | 'stdout' | 'stderr' | 'note'; text: string };
 
@@ -30,7 +31,7 @@ export function TerminalPane({ events }: { events: readonly RunEvent[] }) {
     <section className="terminal-panel panel" aria-labelledby="terminal-title">
       <h2 id="terminal-title">Terminal</h2>
       <pre ref={ref} className="terminal" tabIndex={0} aria-label="SSH session output">
-        {lines.length === 0 ? <span className="term-note">Not connected yet.</span> : lines.map((l) => <span key={l.key} className={`term-${l.kind}`}>{l.text}{'\n'}</span>)}
+        {lines.length === 0 ? <span className="term-note">Not connected yet.</span> : lines.map((l) => <span key={l.key} className={`term-${l.kind}`}><Shown text={l.text} />{'\n'}</span>)}
       </pre>
     </section>
   );

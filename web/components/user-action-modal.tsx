@@ -10,6 +10,7 @@ import type { RunAction } from '../../schema/run.ts';
 import { ApiFailure, sendAction } from '../lib/api.ts';
 import { pauseReasonText } from '../lib/format.ts';
 import { TroubleCard } from './trouble-card.tsx';
+import { Shown } from './shown-text.tsx';
 import type { TroubleCard as Card } from '../../schema/failures.ts';
 
 type Mode = 'choose' | 'hint' | 'password';
@@ -66,20 +67,20 @@ export function UserActionModal({ runId, pending, card, open, onDismiss }: { run
         <div><dt>Level</dt><dd>{pending.level}</dd></div>
         <div><dt>Retries used</dt><dd>{pending.retryCount} of {pending.maxRetries}</dd></div>
       </dl>
-      {pending.lastError && <p className="modal-error"><strong>Last error:</strong> {pending.lastError}</p>}
+      {pending.lastError && <p className="modal-error"><strong>Last error:</strong> <Shown text={pending.lastError} /></p>}
       {card && <TroubleCard card={card} compact />}
       {pending.finalAttempt && (
         <div className="modal-final" data-testid="final-attempt">
           <h3>The final attempt</h3>
           <p>
-            Ran {pending.finalAttempt.commands.length ? pending.finalAttempt.commands.map((c, i) => <code key={i} className="final-command">{c}</code>) : 'no commands'}: {pending.finalAttempt.outcome}.
+            Ran {pending.finalAttempt.commands.length ? pending.finalAttempt.commands.map((c, i) => <code key={i} className="final-command"><Shown text={c} /></code>) : 'no commands'}: <Shown text={pending.finalAttempt.outcome} />.
           </p>
         </div>
       )}
       {pending.lessons.length > 0 && (
         <>
           <h3>Lessons so far</h3>
-          <ul className="lessons">{pending.lessons.map((l, i) => <li key={i}>{l.text} <span className="muted">({l.source})</span></li>)}</ul>
+          <ul className="lessons">{pending.lessons.map((l, i) => <li key={i}><Shown text={l.text} /> <span className="muted">({l.source})</span></li>)}</ul>
         </>
       )}
       {mode === 'choose' ? (

@@ -46,8 +46,8 @@ export async function archiveFiles(input: ArchiveInput): Promise<{ files: Map<st
   files.set('transcript.md', transcript(run, events));
   files.set('tool_metrics.json', json(toolMetricsFile(events)));
   files.set('lessons.json', json(lessonsFile(events)));
-  files.set('terminal.cast', terminalCast(run.id, run.config, events, input.target.host));
-  for (const [path, text] of await replayFiles(run.id, run.config.target, replayable)) files.set(path, text);
+  files.set('terminal.cast', terminalCast(run.id, run.config, events, input.target.address));
+  for (const [path, text] of await replayFiles(run.id, run.config.target, replayable, input.target.address)) files.set(path, text);
   for (const [i, call] of (input.calls ?? []).entries()) {
     files.set(`llm/${String(i + 1).padStart(4, '0')}-${call.stage}.json`, json(call));
   }

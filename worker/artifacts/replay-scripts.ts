@@ -6,11 +6,22 @@ import type { Target } from '../../schema/run.ts';
 import type { SolvedLevel } from './solved-levels.ts';
 import { commandsWithout, sha256Hex } from './solved-levels.ts';
 
-/** Where each target listens when BANDIT_HOST / BANDIT_PORT are not set. */
+/** Where each target listens when the run's own address is not known. */
 const DEFAULT_ADDRESS: Record<Target, { host: string; port: number }> = {
   practice: { host: '127.0.0.1', port: 2220 },
   bandit: { host: 'bandit.labs.overthewire.org', port: 2220 },
 };
+
+/**
+ * The address the run played (`host:port` as the manifest states it), when it is a plain host name or
+ * IP and a port: it is written into the scripts, so anything else falls back to the target's default.
+ */
+export function replayAddress(target: Target, address: string | null): { host: string; port: number } {
+  const m = /^([A-Za-z0-9][A-Za-z0-9.-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\]):([0-9]{1,5})$/.exec(address ?? '');
+  const port = Number(m?.[2]);
+  if (!m || port < 1 || port > 65_535) return DEFAULT_ADDRESS[target];
+  return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
+}
 
 /** A shell word that is `text` exactly. */
 export const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -55,12 +66,21 @@ level_password() {
   exit 2
 }
 
+# shown: what the target printed, with every escape and control a terminal would obey made visible
+# (ESC as ^[, BEL ^G, CR ^M, NUL ^@, other C0 ?, C1 and bidi controls as <C1> and <bidi>); the
+# rules of schema/terminal-text.ts, as far as sed can say them.
+shown() {
+  LC_ALL=C sed -e 's/\\x1b/^[/g' -e 's/\\x07/^G/g' -e 's/\\r/^M/g' -e 's/\\x00/^@/g' \\
+    -e 's/[\\x01-\\x08\\x0b\\x0c\\x0e-\\x1a\\x1c-\\x1f\\x7f]/?/g' -e 's/\\xc2[\\x80-\\x9f]/<C1>/g' \\
+    -e 's/\\xe2\\x80[\\x8e\\x8f\\xaa-\\xae]/<bidi>/g' -e 's/\\xe2\\x81[\\xa6-\\xa9]/<bidi>/g' -e 's/\\xd8\\x9c/<bidi>/g'
+}
+
 # run_step LEVEL PASSWORD N EXPECTED_EXIT COMMAND: runs it, shows its output, keeps it for the password.
 run_step() {
   local level=$1 password=$2 n=$3 expected=$4 command=$5 status=0
-  printf '$ %s\\n' "$command"
+  printf '$ %s\\n' "$command" | shown
   bandit_ssh "$level" "$password" "$command" > "$work/out.$n" 2>&1 || status=$?
-  cat "$work/out.$n"
+  shown < "$work/out.$n"
   if [ "$status" = 255 ]; then echo "level $level: FAILED, ssh could not log in as bandit$level" >&2; exit 1; fi
   if [ "$status" != "$expected" ]; then echo "level $level: note, exit $status where the run had $expected (a new error)" >&2; fi
 }
@@ -101,7 +121,7 @@ finish_level() {
   done <<< "$all"
   [ -n "$candidate" ] || candidate=$(head -n 1 <<< "$all")
   if [ -z "$candidate" ]; then echo "level $level: FAILED, the commands printed no password-shaped text" >&2; exit 1; fi
-  if ! bandit_ssh "$next" "$candidate" true; then echo "level $level: FAILED, bandit$next refused the password the output showed" >&2; exit 1; fi
+  if ! bandit_ssh "$next" "$candidate" true 2>&1 | shown; then echo "level $level: FAILED, bandit$next refused the password the output showed" >&2; exit 1; fi
   if [ "$(sha "$candidate")" = "$want" ]; then
     echo "level $level: reproduced (bandit$next logged in with the password the run found)" >&2
   else
@@ -131,12 +151,15 @@ finish_level ${level.level} ${await sha256Hex(level.password)}
 `;
 }
 
-function replayAll(runId: string, levels: readonly SolvedLevel[]): string {
+function replayAll(runId: string, levels: readonly SolvedLevel[], host: string, port: number): string {
   return `#!/usr/bin/env bash
+# played against ${host}:${port}; override with BANDIT_HOST=... BANDIT_PORT=... bash replay.sh
 # Re-solves levels ${levels[0]?.level}–${levels.at(-1)?.level} of run ${runId} in a row with OpenSSH. Each level's password is
 # $BANDIT<N>_PASSWORD when set, else the password the level before proved (bandit0's is public).
 # Exit 0 when every level logged in; each level says "reproduced" or "drifted" on stderr.
 set -euo pipefail
+export BANDIT_HOST="\${BANDIT_HOST:-${host}}" BANDIT_PORT="\${BANDIT_PORT:-${port}}"
+echo "replaying against $BANDIT_HOST:$BANDIT_PORT (the run played ${host}:${port}; set BANDIT_HOST / BANDIT_PORT to change)" >&2
 here="$(cd "$(dirname "$0")" && pwd)"
 carry="$(mktemp)"
 trap 'rm -f "$carry"' EXIT
@@ -150,12 +173,13 @@ done
 }
 
 /** The replay/ files, by path; none when no level can be replayed. */
-export async function replayFiles(runId: string, target: Target, levels: readonly SolvedLevel[]): Promise<Map<string, string>> {
+/** `address` is where the run played (`host:port`, the manifest's); null falls back to the target's default. */
+export async function replayFiles(runId: string, target: Target, levels: readonly SolvedLevel[], address: string | null): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   if (levels.length === 0) return files;
-  const { host, port } = DEFAULT_ADDRESS[target];
+  const { host, port } = replayAddress(target, address);
   files.set('replay/lib.sh', LIB(host, port));
   for (const level of levels) files.set(`replay/level${pad(level.level)}.sh`, await levelScript(runId, target, level));
-  files.set('replay/replay.sh', replayAll(runId, levels));
+  files.set('replay/replay.sh', replayAll(runId, levels, host, port));
   return files;
 }

@@ -1,5 +1,7 @@
-// run.log: one readable line per event — time, level, node (or event type), text.
+// run.log: one readable line per event — time, level, node (or event type), text. Each line goes
+// through plainText, so what a target or a model wrote shows as text: no escapes, colour or binary.
 import type { RunEvent } from '../../schema/protocol.ts';
+import { plainText } from '../../schema/terminal-text.ts';
 
 const oneLine = (text: string, max = 300): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -48,7 +50,8 @@ export function runLog(events: readonly RunEvent[]): string {
   const lines = events.map((event) => {
     if ('level' in event && typeof event.level === 'number') level = event.level;
     const node = event.type === 'node' ? event.name : event.type;
-    return `${event.ts}  L${level === null ? '--' : String(level).padStart(2, '0')}  ${node.padEnd(22)}  ${describe(event)}`;
+    const line = `${event.ts}  L${level === null ? '--' : String(level).padStart(2, '0')}  ${node.padEnd(22)}  ${describe(event)}`;
+    return plainText(line).replace(/\n/g, ' ');
   });
   return `${lines.join('\n')}\n`;
 }

@@ -4,16 +4,26 @@
 // the login of each level, then prompt, command and output, at the times the run recorded.
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunConfig } from '../../schema/run.ts';
+import { plainText, terminalText } from '../../schema/terminal-text.ts';
+import { replayAddress } from './replay-scripts.ts';
 
 const WIDTH = 120;
 const HEIGHT = 36;
 /** Pauses longer than this (a person thinking, a slow model) play as this long. */
 const IDLE_TIME_LIMIT_S = 2;
 
-/** Terminal text: bare newlines become CR LF, as a terminal in raw mode expects. */
-const crlf = (text: string): string => text.replace(/\r?\n/g, '\r\n');
+/**
+ * Terminal text: what the run recorded made safe (colour kept, every other escape shown, not obeyed;
+ * see schema/terminal-text.ts), then newlines as CR LF, as a terminal in raw mode expects. The
+ * recording's own colours are added around the safe text, never inside what a target wrote.
+ */
+const crlf = (text: string): string => terminalText(text).replace(/\n/g, '\r\n');
+/** A field inside the recording's own coloured line: no colour of its own, so it cannot reset ours. */
+const field = (text: string): string => plainText(text);
 
-export function terminalCast(runId: string, config: RunConfig, events: readonly RunEvent[], host: string): string {
+/** `address`: where the run played (`host:port`, as the manifest gives it); null shows the target's default. */
+export function terminalCast(runId: string, config: RunConfig, events: readonly RunEvent[], address: string | null): string {
+  const { host, port } = replayAddress(config.target, address);
   const start = events[0] ? Date.parse(events[0].ts) : 0;
   const header = {
     version: 2,
@@ -21,7 +31,7 @@ export function terminalCast(runId: string, config: RunConfig, events: readonly 
     height: HEIGHT,
     timestamp: Math.floor(start / 1000),
     idle_time_limit: IDLE_TIME_LIMIT_S,
-    title: `bandit-runner ${runId}: ${config.model} on ${config.target}`,
+    title: plainText(`bandit-runner ${runId}: ${config.model} on ${config.target}`).replace(/\n/g, ' '),
     env: { TERM: 'xterm-256color', SHELL: '/bin/bash' },
   };
   const lines = [JSON.stringify(header)];
@@ -37,24 +47,24 @@ export function terminalCast(runId: string, config: RunConfig, events: readonly 
     switch (event.type) {
       case 'level_started':
         level = event.level;
-        out(event.ts, crlf(`\x1b[2m$ ssh bandit${level}@${host} -p 2220   # attempt ${event.attempt}\x1b[0m\n`));
+        out(event.ts, crlf(`\x1b[2m$ ssh bandit${level}@${host} -p ${port}   # attempt ${event.attempt}\x1b[0m\n`));
         break;
       case 'command':
         out(event.ts, `${prompt()}${crlf(event.command)}\r\n`);
         break;
       case 'output': {
-        const text = event.stdout + (event.stderr ? `\x1b[31m${event.stderr}\x1b[0m` : '');
+        const text = event.stdout + (event.stderr ? `\x1b[31m${field(event.stderr)}\x1b[0m` : '');
         if (text) out(event.ts, crlf(text.endsWith('\n') ? text : `${text}\n`));
         break;
       }
       case 'password_found':
-        out(event.ts, crlf(`\x1b[1;33m# bandit${event.level + 1}'s password: ${event.password}\x1b[0m\n`));
+        out(event.ts, crlf(`\x1b[1;33m# bandit${event.level + 1}'s password: ${field(event.password)}\x1b[0m\n`));
         break;
       case 'user_action_required':
-        out(event.ts, crlf(`\x1b[1;35m# paused (${event.reason}): ${event.lastError ?? 'the agent asks for help'}\x1b[0m\n`));
+        out(event.ts, crlf(`\x1b[1;35m# paused (${event.reason}): ${field(event.lastError ?? 'the agent asks for help')}\x1b[0m\n`));
         break;
       case 'user_action_resolved':
-        out(event.ts, crlf(`\x1b[1;35m# ${event.action}${event.hint ? ` with a hint: ${event.hint}` : ''}\x1b[0m\n`));
+        out(event.ts, crlf(`\x1b[1;35m# ${event.action}${event.hint ? ` with a hint: ${field(event.hint)}` : ''}\x1b[0m\n`));
         break;
       case 'run_complete':
         out(event.ts, crlf(`\x1b[1m# run ${event.status}: ${event.levelsSolved} level(s) solved\x1b[0m\n`));

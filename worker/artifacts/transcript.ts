@@ -1,17 +1,33 @@
 // transcript.md: the run as a person reads it — per level its goal, then each attempt's thinking,
-// commands and outputs, the lessons, the pauses and hints, and how the level ended.
+// commands and outputs, the lessons, the pauses and hints, and how the level ended. Every text a
+// target, a model or a person wrote goes through plainText (no escapes, no binary), and prose is
+// HTML-escaped, so a markdown renderer makes no tag and no link of it; code sits in fences it cannot close.
 import { levelGoal } from '../../schema/levels.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
+import { plainText } from '../../schema/terminal-text.ts';
 
 /** Characters of each output in the transcript; events.jsonl has every one whole. */
 const OUTPUT_CHARS = 2_000;
 
-const fence = (text: string): string => {
-  const ticks = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+/** A backtick run longer than any in the text, so the text cannot close its own fence or span. */
+const ticksFor = (text: string, least: number): string => '`'.repeat(Math.max(least, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+/** Text for prose: escapes made visible, then `&`, `<`, `>` HTML-escaped and `\`, `[`, `]` backslashed (no tag, no link). */
+export const prose = (text: string): string =>
+  plainText(text).replace(/[&<>]/g, (ch) => (ch === '&' ? '&amp;' : ch === '<' ? '&lt;' : '&gt;')).replace(/[\\[\]]/g, (ch) => `\\${ch}`);
+/** A fenced block: markdown shows its content as text, whatever it holds. */
+const fence = (raw: string): string => {
+  const text = plainText(raw);
+  const ticks = ticksFor(text, 3);
   return `${ticks}\n${text.replace(/\n$/, '')}\n${ticks}`;
 };
-const quote = (text: string): string => text.split('\n').map((line) => `> ${line}`).join('\n');
+/** An inline code span on one line: newlines shown as spaces, so a blank line cannot end it early. */
+const code = (raw: string): string => {
+  const text = plainText(raw).replace(/\s*\n\s*/g, ' ');
+  const ticks = ticksFor(text, 1);
+  return `${ticks} ${text} ${ticks}`;
+};
+const quote = (text: string): string => prose(text).split('\n').map((line) => `> ${line}`).join('\n');
 const cut = (text: string): string => (text.length > OUTPUT_CHARS ? `${text.slice(0, OUTPUT_CHARS)}\n… (${text.length - OUTPUT_CHARS} more characters in events.jsonl)` : text);
 
 export function transcript(run: RunSummary, events: readonly RunEvent[]): string {
@@ -19,7 +35,7 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
   const out = [
     `# Run ${run.id}`,
     '',
-    `${config.model} on the ${config.target} target, levels ${config.startLevel}–${config.endLevel}, ${config.maxRetries} retries of ${config.budget} steps. ` +
+    `${prose(config.model)} on the ${config.target} target, levels ${config.startLevel}–${config.endLevel}, ${config.maxRetries} retries of ${config.budget} steps. ` +
       `Status: **${run.status}**, ${run.levelsSolved} level(s) solved.`,
   ];
   let level: number | null = null;
@@ -49,33 +65,33 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
       }
       case 'attempt_failed':
         out.push('', `**Attempt ${event.attempt} failed** (${event.reason}); ${event.retryCount} of ${event.maxRetries} retries used.`);
-        if (event.lessons.length) out.push('', 'Lessons:', ...event.lessons.map((l) => `- ${l.text}`));
+        if (event.lessons.length) out.push('', 'Lessons:', ...event.lessons.map((l) => `- ${prose(l.text).replace(/\n/g, ' ')}`));
         break;
       case 'llm_call':
         if (event.stage === 'final') out.push('', `### Final attempt (${event.model})`);
         break;
       case 'password_found':
-        out.push('', `**Password proven** for bandit${event.level + 1}: \`${event.password}\``);
+        out.push('', `**Password proven** for bandit${event.level + 1}: ${code(event.password)}`);
         break;
       case 'level_complete':
         out.push('', `**Solved** by ${event.solvedBy === 'final_attempt' ? 'the final attempt' : event.solvedBy === 'person' ? 'a password a person gave' : 'the agent'} in ${event.commands} command(s), ${(event.durationMs / 1000).toFixed(1)} s.`);
         break;
       case 'user_action_required':
-        out.push('', `**Paused** (${event.reason}): ${event.lastError ?? 'the agent asks for help'}`);
-        if (event.finalAttempt) out.push('', `The final attempt ran ${event.finalAttempt.commands.map((c) => `\`${c}\``).join(', ') || 'nothing'}: ${event.finalAttempt.outcome}.`);
+        out.push('', `**Paused** (${event.reason}): ${prose(event.lastError ?? 'the agent asks for help')}`);
+        if (event.finalAttempt) out.push('', `The final attempt ran ${event.finalAttempt.commands.map(code).join(', ') || 'nothing'}: ${prose(event.finalAttempt.outcome)}.`);
         break;
       case 'user_action_resolved':
-        out.push('', event.hint ? `**Hint from a person** (${event.by}):` : `**A person chose ${event.action}** (${event.by}).`);
+        out.push('', event.hint ? `**Hint from a person** (${prose(event.by)}):` : `**A person chose ${event.action}** (${prose(event.by)}).`);
         if (event.hint) out.push('', quote(event.hint));
         break;
       case 'verify_level':
-        out.push('', `**Verification: ${event.verdict}** — ${event.detail}`);
+        out.push('', `**Verification: ${event.verdict}** — ${prose(event.detail)}`);
         break;
       case 'error':
-        out.push('', `**Error** \`${event.code}\`: ${event.message}`);
+        out.push('', `**Error** ${code(event.code)}: ${prose(event.message)}`);
         break;
       case 'run_complete':
-        out.push('', '---', '', `Run ${event.status}: ${event.levelsSolved} level(s) solved${event.reason ? ` (${event.reason})` : ''}.`);
+        out.push('', '---', '', `Run ${event.status}: ${event.levelsSolved} level(s) solved${event.reason ? ` (${prose(event.reason)})` : ''}.`);
         break;
     }
   }

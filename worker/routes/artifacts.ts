@@ -110,9 +110,9 @@ export const artifactRoutes = new Hono<{ Bindings: Env }>()
   .get('/:id/terminal.cast', async (c) => {
     const includeSecrets = secretsWanted(c.req.query());
     const { run, events } = await recordOf(c.env, c.req.param('id'));
-    const [{ host }, shown] = [await targetAddress(c.env, run.config.target), shownEvents(events, includeSecrets)];
+    const [{ address }, shown] = [await targetAddress(c.env, run.config.target), shownEvents(events, includeSecrets)];
     // The same recording as the archive's terminal.cast.
-    return c.body(terminalCast(run.id, run.config, shown.events, host), 200, { 'content-type': 'application/x-asciicast; charset=utf-8', 'cache-control': 'no-store' });
+    return c.body(terminalCast(run.id, run.config, shown.events, address), 200, { 'content-type': 'application/x-asciicast; charset=utf-8', 'cache-control': 'no-store' });
   })
   .all('/:id/terminal.cast', methodNotAllowed(['GET']))
   .post('/:id/verify', async (c) => {

@@ -7,6 +7,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { maxRunningRuns } from './env.ts';
 import type { QueueStatus } from '../schema/queue.ts';
 import { QueueLine } from './queue-line.ts';
+import { RunRegistry } from './run-registry.ts';
 import { sessionFor } from './run-lookup.ts';
 
 /** How often the alarm checks the line while anything waits or runs. */
@@ -18,12 +19,24 @@ export function queueFor(env: Env) {
 
 export class RunQueue extends DurableObject<Env> {
   private readonly line: QueueLine;
+  private readonly registry: RunRegistry;
   /** The place each waiting run was last told, so only changes are sent. Memory only: after a restart all are told again. */
   private readonly told = new Map<string, number | null>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.line = new QueueLine(ctx.storage.sql);
+    this.registry = new RunRegistry(ctx.storage.sql);
+  }
+
+  /** Notes a new run id before its object is made (run-lookup.ts answers 404 for ids never noted). */
+  async register(runId: string): Promise<void> {
+    this.registry.add(runId, Date.now());
+  }
+
+  /** Whether a run with this id was made; reads only. */
+  async knows(runId: string): Promise<boolean> {
+    return this.registry.has(runId);
   }
 
   /**

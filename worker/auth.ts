@@ -78,6 +78,16 @@ export function checkAccess(request: Request, env: Env): Access {
   return { ok: true, mode: 'loopback' };
 }
 
+/**
+ * Who is asking, for per-client limits: with API_TOKEN every holder of the token is one client;
+ * without it every client is on this machine, keyed by its loopback address (the only ones served).
+ */
+export function clientKey(request: Request, env: Env): string {
+  const settings = readAccessSettings(env);
+  if (settings.ok && settings.apiToken) return 'token';
+  return `loopback:${request.headers.get('cf-connecting-ip') ?? 'local'}`;
+}
+
 /** Mounted on /api/*: refuses every request without access, unless its route is public. */
 export const requireAccess: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
   if (PUBLIC_ROUTES.has(`${c.req.method} ${c.req.path.replace(/\/+$/, '')}`)) return next();

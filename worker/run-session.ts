@@ -12,7 +12,7 @@ import { rowsOf, sendToD1 } from './d1-mirror.ts';
 import type { MirrorRows } from './d1-mirror.ts';
 import { D1Outbox } from './d1-outbox.ts';
 import { LevelStats } from './level-stats.ts';
-import { mirrorRetryMs, readSettings } from './env.ts';
+import { mirrorRetryMs, readLimits, readSettings } from './env.ts';
 import type { WorkerSettings } from './env.ts';
 import { callProxy } from './proxy-link.ts';
 import type { LinkResult } from './proxy-link.ts';
@@ -24,6 +24,7 @@ import { RunSockets, REPLAY_PAGE_BYTES } from './run-sockets.ts';
 import { RunStore } from './run-store.ts';
 import { parseClientMessage, send, stripType } from './sockets.ts';
 import { effectsOf } from './step-effects.ts';
+import { errorBody } from './errors.ts';
 
 /** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
 const DIAGNOSIS_EVENTS = 2_000;
@@ -373,7 +374,9 @@ export class RunSession extends DurableObject<Env> {
   override async fetch(request: Request): Promise<Response> {
     const run = this.current();
     if (!run) return Response.json({ error: { code: 'not_found', message: 'no such run' } }, { status: 404 });
-    return this.sockets.accept(request, run);
+    const limits = readLimits(this.env);
+    if (!limits.ok) return Response.json(errorBody('misconfigured', limits.message), { status: 503 });
+    return this.sockets.accept(request, run, limits.limits.maxSocketsPerRun);
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {

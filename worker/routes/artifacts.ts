@@ -22,6 +22,7 @@ import { errorText } from '../error-text.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { launchRun } from '../run-launch.ts';
 import { existingSession, sessionFor, unknownRun } from '../run-lookup.ts';
+import { takeCreations } from '../creation-limit.ts';
 
 
 /** Verification runs: one attempt, enough steps for the longest solving sequence and a few candidates. */
@@ -132,6 +133,7 @@ export const artifactRoutes = new Hono<{ Bindings: Env }>()
       budget: Math.min(100, longest + VERIFY_EXTRA_STEPS),
       replay: plan,
     });
+    await takeCreations(c, 1);
     const { run: created } = await launchRun(c.env, config, null);
     await sessionFor(c.env, run.id).addVerification(created.id);
     return c.json(created, 201);

@@ -6,6 +6,7 @@ import { describeIssues, issueList } from '../../schema/issues.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { errorText } from '../error-text.ts';
 import { checkModel } from '../proxy-models.ts';
+import { takeCreations } from '../creation-limit.ts';
 import { launchRun } from '../run-launch.ts';
 import { readJson } from '../validate.ts';
 import { existingSession, fromRun, unknownRun } from '../run-lookup.ts';
@@ -16,6 +17,7 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     if (config.replay) throw new ApiError(400, 'invalid_input', 'the request body is invalid: replay: a verification run is started with POST /api/runs/:id/verify on the run to verify', ['replay: set only by POST /api/runs/:id/verify']);
     if (config.batchId) throw new ApiError(400, 'invalid_input', 'the request body is invalid: batchId: a batch\'s runs are made by POST /api/batches', ['batchId: set only by POST /api/batches']);
     const model = await checkModel(c.env, config);
+    await takeCreations(c, 1);
     const { run } = await launchRun(c.env, config, model);
     return c.json(run, 201);
   })

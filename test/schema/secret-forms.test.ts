@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileSecretForms, replaceSecretForms } from '../../schema/secret-forms.ts';
+import { redact } from '../../worker/artifacts/redact.ts';
 
 const PW = 'Xk3pQz9LmN2vBt7RwY5sHc1dFg8jKa4e';
 const P = '[redacted]';
@@ -60,6 +61,12 @@ describe('secret forms', () => {
   it('gives each secret its own placeholder, the longer secret first', () => {
     const compiled = compileSecretForms([{ value: 'abcdefgh', placeholder: '[A]' }, { value: 'xxabcdefghyy', placeholder: '[B]' }], { json: false });
     expect(replaceSecretForms(`xxabcdefghyy abcdefgh ${b64('abcdefgh')}`, compiled)).toBe('[B] [A] [A]');
+  });
+
+  it('is the one definition the archive uses too: its placeholders replace every form, raw and in JSON', () => {
+    const secrets = [{ value: PW, redaction: { placeholder: '[REDACTED:bandit5-password]', kind: 'password' as const, level: 5 } }];
+    const text = `${b64(`${PW}\n`)}\n${[...PW].reverse().join('')}\n${JSON.stringify([...PW].join(' '))}`;
+    expect(redact(text, secrets).split('\n').map((l) => l.replace(/^"|[A-Za-z0-9=]{0,3}"?$/g, ''))).toEqual(Array(3).fill('[REDACTED:bandit5-password]'));
   });
 
   it('property: no transform of any printable secret survives, in any surrounding text', () => {

@@ -39,6 +39,16 @@ describe('unknown run ids', () => {
     expect((await listDurableObjectIds(env.RUN_SESSION)).length).toBe(before + 1);
   });
 
+  it('still finds a run made before the registry (its object made directly), through D1', async () => {
+    const id = unknownId(50);
+    const config = (await createRun({ model: 'script-pause' })).config;
+    expect(await env.RUN_SESSION.get(env.RUN_SESSION.idFromName(id)).create(id, config)).not.toBeNull();
+    const answer = await call(`/api/runs/${id}`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ id });
+    expect((await call(`/api/runs/${id}/ws`, { headers: { upgrade: 'websocket' } })).status).toBe(101);
+  });
+
   it('an object reached for an id that names no run writes no table; create() makes them', async () => {
     const stub = env.RUN_SESSION.get(env.RUN_SESSION.idFromName(unknownId(99)));
     expect(await stub.summary()).toBeNull();

@@ -10,18 +10,14 @@ import type { Timeline } from '../schema/timeline.ts';
 import type { TroubleCard } from '../schema/failures.ts';
 import { rowsOf, sendToD1 } from './d1-mirror.ts';
 import type { MirrorRows } from './d1-mirror.ts';
-import { D1Outbox } from './d1-outbox.ts';
-import { LevelStats } from './level-stats.ts';
 import { mirrorRetryMs, readLimits, readSettings } from './env.ts';
 import type { WorkerSettings } from './env.ts';
 import { callProxy } from './proxy-link.ts';
 import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
-import { RequestChain } from './request-chain.ts';
-import { RunLifecycle } from './run-lifecycle.ts';
-import { RunSchedule } from './run-schedule.ts';
-import { RunSockets, REPLAY_PAGE_BYTES } from './run-sockets.ts';
-import { RunStore } from './run-store.ts';
+import { REPLAY_PAGE_BYTES } from './run-sockets.ts';
+import { hasRunTable, makeParts } from './run-session-parts.ts';
+import type { RunSessionParts } from './run-session-parts.ts';
 import { parseClientMessage, send, stripType } from './sockets.ts';
 import { effectsOf } from './step-effects.ts';
 import { errorBody } from './errors.ts';
@@ -36,19 +32,8 @@ type Trace = { request: unknown; response: unknown };
 /** What a step saves of the agent's place: a whole checkpoint, a patch to the last one, or nothing (the end line). */
 type Saved = { checkpoint: Checkpoint } | { checkpointPatch: CheckpointPatch } | null;
 
-/** The object's parts over its SQLite; making them makes their tables. */
-type Parts = {
-  store: RunStore;
-  outbox: D1Outbox;
-  schedule: RunSchedule;
-  requests: RequestChain;
-  sockets: RunSockets;
-  levels: LevelStats;
-  life: RunLifecycle;
-};
-
 export class RunSession extends DurableObject<Env> {
-  private built: Parts | null = null;
+  private built: RunSessionParts | null = null;
   /** The proxy call in progress, so stop and pause can cut it. */
   private inflight: AbortController | null = null;
 
@@ -56,45 +41,23 @@ export class RunSession extends DurableObject<Env> {
    * The parts, made on first use. Only create() and the paths of a run that exists (holdsRun) reach
    * them, so a request naming an unknown id makes no table and stores nothing.
    */
-  private parts(): Parts {
-    if (this.built) return this.built;
-    const { ctx, env } = this;
-    const store = new RunStore(ctx.storage.sql);
-    const sockets = new RunSockets(ctx, store);
-    const levels = new LevelStats(ctx.storage.sql);
-    const schedule = new RunSchedule(ctx.storage);
-    const life = new RunLifecycle({ ctx, env, store, sockets, levels, schedule });
-    this.built = { store, outbox: new D1Outbox(ctx.storage.sql), schedule, requests: new RequestChain(ctx.storage.sql), sockets, levels, life };
+  private parts(): RunSessionParts {
+    this.built ??= makeParts(this.ctx, this.env);
     return this.built;
   }
 
-  /** Whether this object was ever given a run, read without writing anything (the run table exists). */
+  /** Whether this object was ever given a run, read without writing anything. */
   private holdsRun(): boolean {
-    if (this.built) return true;
-    return this.ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run'").toArray().length > 0;
+    return this.built !== null || hasRunTable(this.ctx.storage.sql);
   }
 
-  private get store(): RunStore {
-    return this.parts().store;
-  }
-  private get outbox(): D1Outbox {
-    return this.parts().outbox;
-  }
-  private get schedule(): RunSchedule {
-    return this.parts().schedule;
-  }
-  private get requests(): RequestChain {
-    return this.parts().requests;
-  }
-  private get sockets(): RunSockets {
-    return this.parts().sockets;
-  }
-  private get levels(): LevelStats {
-    return this.parts().levels;
-  }
-  private get life(): RunLifecycle {
-    return this.parts().life;
-  }
+  private get store() { return this.parts().store; }
+  private get outbox() { return this.parts().outbox; }
+  private get schedule() { return this.parts().schedule; }
+  private get requests() { return this.parts().requests; }
+  private get sockets() { return this.parts().sockets; }
+  private get levels() { return this.parts().levels; }
+  private get life() { return this.parts().life; }
 
   /** The run, or null when this object holds none; reads an unknown object without writing. */
   private current(): RunSummary | null {

@@ -48,6 +48,8 @@ const stack = await startStackProcess(stateDir);
 try {
   const id = (i: number) => `run_${(Date.now() + i).toString(36)}${'0123456789abcdef'.slice(i % 16)}${'x'.repeat(16)}`.slice(0, 30);
   await new Promise((r) => setTimeout(r, 1_000));
+  // One lookup first: the queue object, which keeps the registry, is made on its first use.
+  await get(`${stack.url}/api/runs/${id(COUNT)}`);
   const before = usage();
   const statuses = new Map<number | string, number>();
   for (let i = 0; i < COUNT; i++) {

@@ -1,7 +1,8 @@
 // Who may use the API. Deny by default: the middleware sits on /api/*, and only the routes in
 // PUBLIC_ROUTES answer without access. With API_TOKEN set, access is `Authorization: Bearer <token>`
-// (browsers send the token as a WebSocket subprotocol `token.<value>`). Without it (local use), the
-// request must come from this machine, name it in Host, and not come from another site's page.
+// (browsers send the token as a WebSocket subprotocol `token.<value>`, read on an upgrade only).
+// Without it (local use), the request must come from this machine, name it in Host, and not come
+// from another site's page; a request that came through Cloudflare's edge is never from this machine.
 import type { MiddlewareHandler } from 'hono';
 import { isLoopbackHost, readAccessSettings } from './env.ts';
 import { ApiError } from './errors.ts';
@@ -15,10 +16,12 @@ export type Access = { ok: true; mode: 'token' | 'loopback' } | { ok: false; err
 const LOOPBACK_IPS = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The token a request carries: a bearer header (any case of "Bearer"), or a WebSocket subprotocol. */
+/** The token a request carries: a bearer header (any case of "Bearer"), or a subprotocol on a WebSocket upgrade. */
 function presented(request: Request): string | null {
   const header = /^bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '');
   if (header) return header[1]!;
+  // Browsers cannot set headers on a WebSocket; everything else must use the Authorization header.
+  if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return null;
   const protocols = request.headers.get('sec-websocket-protocol')?.split(',').map((p) => p.trim()) ?? [];
   const carried = protocols.find((p) => p.startsWith('token.'));
   return carried ? carried.slice('token.'.length) : null;
@@ -49,6 +52,11 @@ export function checkAccess(request: Request, env: Env): Access {
   }
   const unset = 'API_TOKEN is not set, so';
   const setIt = 'set API_TOKEN (`wrangler secret put API_TOKEN`) to serve other clients';
+  // Cloudflare's edge marks every request it forwards with CF-Ray and sets CF-Connecting-IP itself,
+  // so such a request is from another machine. Locally (wrangler dev) the header is the socket's
+  // address only when the client sent none: a claim, believed only when it says "not this machine".
+  // What keeps other machines out locally is the listening address (npm start binds 127.0.0.1).
+  if (request.headers.has('cf-ray')) return refuse(403, 'loopback_only', `${unset} a worker reached through Cloudflare serves no one; ${setIt}`);
   const ip = request.headers.get('cf-connecting-ip');
   if (ip && !LOOPBACK_IPS.has(ip)) return refuse(403, 'loopback_only', `${unset} only clients on this machine are served; ${setIt}`);
   // Host must name this machine: a page on a rebound DNS name (evil.example → 127.0.0.1) carries its own name.
@@ -68,6 +76,16 @@ export function checkAccess(request: Request, env: Env): Access {
     return refuse(403, 'json_required', `${unset} a ${request.method} must be sent with Content-Type: application/json`);
   }
   return { ok: true, mode: 'loopback' };
+}
+
+/**
+ * Who is asking, for per-client limits: with API_TOKEN every holder of the token is one client;
+ * without it every client is on this machine, keyed by its loopback address (the only ones served).
+ */
+export function clientKey(request: Request, env: Env): string {
+  const settings = readAccessSettings(env);
+  if (settings.ok && settings.apiToken) return 'token';
+  return `loopback:${request.headers.get('cf-connecting-ip') ?? 'local'}`;
 }
 
 /** Mounted on /api/*: refuses every request without access, unless its route is public. */

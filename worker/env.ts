@@ -114,3 +114,22 @@ export const readAccessSettings: (env: Env) => AccessSettings = perEnv((env) => 
     ? { ok: true, apiToken: parsed.data.API_TOKEN || null }
     : { ok: false, message: `worker configuration is invalid: ${describeIssues(parsed.error)}` };
 });
+
+const limitsSchema = z.object({
+  MAX_SOCKETS_PER_RUN: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').default(64),
+  RUN_CREATE_PER_MINUTE: z.coerce.number().min(0.01, 'must be more than 0').max(100_000, 'must be at most 100000').default(60),
+  RUN_CREATE_BURST: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').default(400),
+});
+
+/** The bounds on what one client may open or make (answered with 429 past them). */
+export type Limits = { maxSocketsPerRun: number; createPerMinute: number; createBurst: number };
+
+export type LimitsResult = { ok: true; limits: Limits } | { ok: false; message: string };
+
+/** The limits, read apart from the proxy settings, or a sentence naming the variable to fix. */
+export const readLimits: (env: Env) => LimitsResult = perEnv((env) => {
+  const parsed = limitsSchema.safeParse(env);
+  if (!parsed.success) return { ok: false, message: `worker configuration is invalid: ${describeIssues(parsed.error)}` };
+  const s = parsed.data;
+  return { ok: true, limits: { maxSocketsPerRun: s.MAX_SOCKETS_PER_RUN, createPerMinute: s.RUN_CREATE_PER_MINUTE, createBurst: s.RUN_CREATE_BURST } };
+});

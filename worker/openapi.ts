@@ -63,6 +63,9 @@ const batchId = { name: 'id', in: 'path', required: true, schema: { type: 'strin
 const callId = { name: 'callId', in: 'path', required: true, schema: { type: 'string' } };
 const common = { '401': error('API_TOKEN is set and the request did not carry it'), '403': error('Not this machine\'s own client (no API_TOKEN set)') };
 
+/** Past a client's allowance of run creations (RUN_CREATE_PER_MINUTE, RUN_CREATE_BURST); Retry-After says when. */
+const tooManyRuns = { '429': { ...error('Too many runs created by this client; try again after Retry-After seconds'), headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the allowance covers the request' } } } };
+
 let built: Json | null = null;
 
 /** The whole document, built once (components fill as the paths are described). */
@@ -85,7 +88,7 @@ function buildDocument(): Json {
       post: {
         summary: 'Start a run',
         requestBody: { required: false, content: { 'application/json': { schema: component('RunConfig', createRunBodySchema, 'input') } } },
-        responses: { '201': json(run, 'The run, queued'), '400': error('Bad config, level range or model'), '413': error('Body over 64 KiB'), '503': error('The proxy could not list its models'), ...common },
+        responses: { '201': json(run, 'The run, queued'), '400': error('Bad config, level range or model'), '413': error('Body over 64 KiB'), ...tooManyRuns, '503': error('The proxy could not list its models'), ...common },
       },
     },
     '/api/runs/{id}': { get: { summary: 'One run', parameters: [runId], responses: { '200': json(run, 'The run'), '404': error('No such run'), ...common } } },
@@ -131,7 +134,7 @@ function buildDocument(): Json {
       post: {
         summary: 'Start a verification run (model "replay") that re-plays the commands that solved each level, with no model',
         parameters: [runId],
-        responses: { '201': json(run, 'The verification run, queued'), '404': error('No such run'), '409': error('Nothing to verify, or the run is itself a verification'), ...common },
+        responses: { '201': json(run, 'The verification run, queued'), '404': error('No such run'), '409': error('Nothing to verify, or the run is itself a verification'), ...tooManyRuns, ...common },
       },
     },
     '/api/runs/{id}/verification': {
@@ -142,7 +145,7 @@ function buildDocument(): Json {
       },
     },
     '/api/runs/{id}/ws': {
-      get: { summary: 'The run\'s WebSocket (see docs/protocol.md)', parameters: [runId], responses: { '101': { description: 'Switching to the WebSocket protocol' }, '404': error('No such run'), '426': error('Not a WebSocket upgrade'), ...common } },
+      get: { summary: 'The run\'s WebSocket (see docs/protocol.md)', parameters: [runId], responses: { '101': { description: 'Switching to the WebSocket protocol' }, '404': error('No such run'), '426': error('Not a WebSocket upgrade'), '429': error('The run already has MAX_SOCKETS_PER_RUN open sockets'), ...common } },
     },
     '/api/analytics/summary': {
       get: { summary: 'Runs, levels, tokens, cost and model-call figures', parameters: query(analyticsQuerySchema), responses: { '200': json(component('AnalyticsSummary', analyticsSummarySchema), 'The summary'), '400': error('Bad query'), '503': error('D1 did not answer'), ...common } },
@@ -167,7 +170,7 @@ function buildDocument(): Json {
       post: {
         summary: 'Start a batch: each model on the same levels, `repeats` times',
         requestBody: { required: true, content: { 'application/json': { schema: component('CreateBatch', createBatchSchema, 'input') } } },
-        responses: { '201': json(component('Batch', batchSchema), 'The batch and its runs, queued'), '400': error('Bad batch, level range or model'), '413': error('Body over 64 KiB'), '503': error('The proxy could not list its models, or D1 did not answer'), ...common },
+        responses: { '201': json(component('Batch', batchSchema), 'The batch and its runs, queued'), '400': error('Bad batch, level range or model'), '413': error('Body over 64 KiB'), ...tooManyRuns, '503': error('The proxy could not list its models, or D1 did not answer'), ...common },
       },
     },
     '/api/batches/{id}': {

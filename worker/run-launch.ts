@@ -10,6 +10,10 @@ import { queueFor } from './run-queue.ts';
 /** The new run and its place in line (null: it has a slot). `model` is the proxy's entry for config.model, if it has one. */
 export async function launchRun(env: Env, config: RunConfig, model: ModelInfo | null, batchLimit: number | null = null): Promise<{ run: RunSummary; queuePosition: number | null }> {
   const id = newRunId();
+  // Known before its object exists, so no read of it can be refused as unknown (run-lookup.ts).
+  await queueFor(env).register(id).catch((err: unknown) => {
+    throw new ApiError(503, 'queue_unavailable', `the run queue did not answer (${err instanceof Error ? err.message : String(err)}); nothing was made, try again`);
+  });
   const run = await sessionFor(env, id).create(id, config);
   if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
   // baseline and replay have no provider limit: only the global one.

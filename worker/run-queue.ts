@@ -7,6 +7,9 @@ import { DurableObject } from 'cloudflare:workers';
 import { maxRunningRuns } from './env.ts';
 import type { QueueStatus } from '../schema/queue.ts';
 import { QueueLine } from './queue-line.ts';
+import { CreationBuckets } from './creation-buckets.ts';
+import type { CreationGrant, CreationRate } from './creation-buckets.ts';
+import { RunRegistry } from './run-registry.ts';
 import { sessionFor } from './run-lookup.ts';
 
 /** How often the alarm checks the line while anything waits or runs. */
@@ -18,12 +21,31 @@ export function queueFor(env: Env) {
 
 export class RunQueue extends DurableObject<Env> {
   private readonly line: QueueLine;
+  private readonly registry: RunRegistry;
+  private readonly creations: CreationBuckets;
   /** The place each waiting run was last told, so only changes are sent. Memory only: after a restart all are told again. */
   private readonly told = new Map<string, number | null>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.line = new QueueLine(ctx.storage.sql);
+    this.registry = new RunRegistry(ctx.storage.sql);
+    this.creations = new CreationBuckets(ctx.storage.sql);
+  }
+
+  /** Takes `count` run creations from the client's allowance (creation-limit.ts), all or none. */
+  async takeCreations(client: string, count: number, rate: CreationRate): Promise<CreationGrant> {
+    return this.creations.take(client, count, rate, Date.now());
+  }
+
+  /** Notes a new run id before its object is made (run-lookup.ts answers 404 for ids never noted). */
+  async register(runId: string): Promise<void> {
+    this.registry.add(runId, Date.now());
+  }
+
+  /** Whether a run with this id was made; reads only. */
+  async knows(runId: string): Promise<boolean> {
+    return this.registry.has(runId);
   }
 
   /**

@@ -10,20 +10,17 @@ import type { Timeline } from '../schema/timeline.ts';
 import type { TroubleCard } from '../schema/failures.ts';
 import { rowsOf, sendToD1 } from './d1-mirror.ts';
 import type { MirrorRows } from './d1-mirror.ts';
-import { D1Outbox } from './d1-outbox.ts';
-import { LevelStats } from './level-stats.ts';
-import { mirrorRetryMs, readSettings } from './env.ts';
+import { mirrorRetryMs, readLimits, readSettings } from './env.ts';
 import type { WorkerSettings } from './env.ts';
 import { callProxy } from './proxy-link.ts';
 import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
-import { RequestChain } from './request-chain.ts';
-import { RunLifecycle } from './run-lifecycle.ts';
-import { RunSchedule } from './run-schedule.ts';
-import { RunSockets, REPLAY_PAGE_BYTES } from './run-sockets.ts';
-import { RunStore } from './run-store.ts';
+import { REPLAY_PAGE_BYTES } from './run-sockets.ts';
+import { hasRunTable, makeParts } from './run-session-parts.ts';
+import type { RunSessionParts } from './run-session-parts.ts';
 import { parseClientMessage, send, stripType } from './sockets.ts';
 import { effectsOf } from './step-effects.ts';
+import { errorBody } from './errors.ts';
 
 /** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
 const DIAGNOSIS_EVENTS = 2_000;
@@ -36,25 +33,35 @@ type Trace = { request: unknown; response: unknown };
 type Saved = { checkpoint: Checkpoint } | { checkpointPatch: CheckpointPatch } | null;
 
 export class RunSession extends DurableObject<Env> {
-  private readonly store: RunStore;
-  private readonly outbox: D1Outbox;
-  private readonly schedule: RunSchedule;
-  private readonly requests: RequestChain;
-  private readonly sockets: RunSockets;
-  private readonly levels: LevelStats;
-  private readonly life: RunLifecycle;
+  private built: RunSessionParts | null = null;
   /** The proxy call in progress, so stop and pause can cut it. */
   private inflight: AbortController | null = null;
 
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    this.store = new RunStore(ctx.storage.sql);
-    this.outbox = new D1Outbox(ctx.storage.sql);
-    this.schedule = new RunSchedule(ctx.storage);
-    this.requests = new RequestChain(ctx.storage.sql);
-    this.sockets = new RunSockets(ctx, this.store);
-    this.levels = new LevelStats(ctx.storage.sql);
-    this.life = new RunLifecycle({ ctx, env, store: this.store, sockets: this.sockets, levels: this.levels, schedule: this.schedule });
+  /**
+   * The parts, made on first use. Only create() and the paths of a run that exists (holdsRun) reach
+   * them, so a request naming an unknown id makes no table and stores nothing.
+   */
+  private parts(): RunSessionParts {
+    this.built ??= makeParts(this.ctx, this.env);
+    return this.built;
+  }
+
+  /** Whether this object was ever given a run, read without writing anything. */
+  private holdsRun(): boolean {
+    return this.built !== null || hasRunTable(this.ctx.storage.sql);
+  }
+
+  private get store() { return this.parts().store; }
+  private get outbox() { return this.parts().outbox; }
+  private get schedule() { return this.parts().schedule; }
+  private get requests() { return this.parts().requests; }
+  private get sockets() { return this.parts().sockets; }
+  private get levels() { return this.parts().levels; }
+  private get life() { return this.parts().life; }
+
+  /** The run, or null when this object holds none; reads an unknown object without writing. */
+  private current(): RunSummary | null {
+    return this.holdsRun() ? this.store.summary() : null;
   }
 
   /** Health: proves the object is reachable and its storage answers. */
@@ -74,7 +81,7 @@ export class RunSession extends DurableObject<Env> {
 
   /** The queue gave this run a slot: its loop starts. False when it no longer waits (stopped meanwhile). */
   async start(): Promise<boolean> {
-    const run = this.store.summary();
+    const run = this.current();
     if (!run || run.status !== 'queued') return false;
     this.sockets.queuePosition(null);
     this.schedule.step(Date.now());
@@ -84,13 +91,13 @@ export class RunSession extends DurableObject<Env> {
 
   /** The run's new place in the queue, for its watchers. */
   async queuePosition(position: number | null): Promise<void> {
-    const run = this.store.summary();
+    const run = this.current();
     if (run?.status === 'queued') this.sockets.queuePosition(position);
   }
 
   /** The run, or null when this object holds none. */
   async summary(): Promise<RunSummary | null> {
-    return this.store.summary();
+    return this.current();
   }
 
   /**
@@ -98,41 +105,41 @@ export class RunSession extends DurableObject<Env> {
    * `limit` events or about REPLAY_PAGE_BYTES, like a socket replay, built from the stored text.
    */
   async eventPage(since: number, limit: number): Promise<string | null> {
-    if (!this.store.summary()) return null;
+    if (!this.current()) return null;
     return this.store.eventPageJson(since, limit, REPLAY_PAGE_BYTES);
   }
 
   /** Why the run paused or ended badly, read from the tail of its log; null when it did not. */
   async diagnosis(): Promise<{ card: TroubleCard | null } | null> {
-    return this.store.summary() ? { card: diagnose(this.store.lastEvents(DIAGNOSIS_EVENTS)) } : null;
+    return this.current() ? { card: diagnose(this.store.lastEvents(DIAGNOSIS_EVENTS)) } : null;
   }
 
   /** The run's spans (level → attempt → node → model call or command), folded from its whole log. */
   async timeline(): Promise<Timeline | null> {
-    return this.store.summary() ? { spans: buildTimeline(this.store.lastEvents(Number.MAX_SAFE_INTEGER)) } : null;
+    return this.current() ? { spans: buildTimeline(this.store.lastEvents(Number.MAX_SAFE_INTEGER)) } : null;
   }
 
   /** What the archive and the verification routes read: the run, its whole log and its verifications. */
   async fullRecord(): Promise<{ run: RunSummary; events: RunEvent[]; verifications: string[] } | null> {
-    const run = this.store.summary();
+    const run = this.current();
     return run ? { run, events: this.store.lastEvents(Number.MAX_SAFE_INTEGER), verifications: this.store.verifications() } : null;
   }
 
   /** Notes a verification run of this run, for its archive and its page. */
   async addVerification(runId: string): Promise<boolean> {
-    if (!this.store.summary()) return false;
+    if (!this.current()) return false;
     this.store.addVerification(runId, Date.now());
     return true;
   }
 
   /** The seq of a model call in this run's log; null for an unknown run or call. */
   async callSeq(callId: string): Promise<number | null> {
-    return this.store.summary() ? this.store.seqOfCall(callId) : null;
+    return this.current() ? this.store.seqOfCall(callId) : null;
   }
 
   /** Applies a person's action from REST or a socket, checked against the run's state. */
   async act(action: RunAction, by: string): Promise<ActionResult> {
-    const run = this.store.summary();
+    const run = this.current();
     if (!run) return { ok: false, code: 'not_found', message: 'no such run' };
     const pending = this.store.pendingAction();
     const refusal = refuseAction(action.action, run.status, pending);
@@ -175,7 +182,7 @@ export class RunSession extends DurableObject<Env> {
   /** Wakes for what is due: a retry of the D1 outbox, the agent's next step, or both. */
   override async alarm(): Promise<void> {
     // A call still in progress re-arms from the schedule when it ends; nothing scheduled is lost.
-    if (this.inflight) return;
+    if (this.inflight || !this.holdsRun()) return;
     const due = this.schedule.due(Date.now());
     if (due.step) {
       await this.step(due.stepAt);
@@ -329,9 +336,11 @@ export class RunSession extends DurableObject<Env> {
 
   /** WebSocket upgrade from the worker; `?since=N` replays at once without waiting for hello. */
   override async fetch(request: Request): Promise<Response> {
-    const run = this.store.summary();
+    const run = this.current();
     if (!run) return Response.json({ error: { code: 'not_found', message: 'no such run' } }, { status: 404 });
-    return this.sockets.accept(request, run);
+    const limits = readLimits(this.env);
+    if (!limits.ok) return Response.json(errorBody('misconfigured', limits.message), { status: 503 });
+    return this.sockets.accept(request, run, limits.limits.maxSocketsPerRun);
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {

@@ -4,6 +4,7 @@ import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../schema/protocol.ts';
 import type { LiveText, RunEvent, ServerMessage } from '../schema/protocol.ts';
 import type { RunSummary } from '../schema/run.ts';
 import type { RunStore } from './run-store.ts';
+import { errorBody } from './errors.ts';
 import { eventsMessage, getState, send, sendText, setState } from './sockets.ts';
 
 /** Events are replayed to a connecting client in messages of at most this many events… */
@@ -35,8 +36,15 @@ export class RunSockets {
     this.store = store;
   }
 
-  /** Accepts an upgrade: welcome first, and the replay at once when the URL carries `?since=N`. */
-  accept(request: Request, run: RunSummary): Response {
+  /**
+   * Accepts an upgrade: welcome first, and the replay at once when the URL carries `?since=N`. Past
+   * `maxSockets` open sockets on this run, the answer is 429 before any upgrade.
+   */
+  accept(request: Request, run: RunSummary, maxSockets: number): Response {
+    if (this.ctx.getWebSockets().length >= maxSockets) {
+      const message = `run ${run.id} already has ${maxSockets} open sockets (MAX_SOCKETS_PER_RUN); close one, or read GET /api/runs/${run.id}/events instead`;
+      return Response.json(errorBody('too_many_sockets', message), { status: 429, headers: { 'Retry-After': '5' } });
+    }
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server);

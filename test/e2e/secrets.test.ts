@@ -1,6 +1,7 @@
 // Secrets never stored where they should not be, on the real stack: passwords a person types (wrong
 // and right, at a max-retries pause and at the start), the model API key, the proxy secret and the
-// API token appear in no event, no socket frame, no run summary, no D1 byte and no line of output.
+// API token appear in no event, no socket frame, no run summary, no D1 byte and no line of output;
+// nor do the base64, hex, reversed, spaced or URL-encoded copies a shell or the model makes of them.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,14 +22,42 @@ const PROXY_SECRET = 'proxy-secret-SENTINEL-0123456789';
 const OPENAI_API_KEY = 'sk-key-SENTINEL-0123456789';
 const WRONG = 'WrongPasswordSentinel0123456789x';
 const auth = { authorization: `Bearer ${API_TOKEN}` };
+const TYPED = passwords[18]!;
+
+/** Copies of a secret as a shell prints them and as a model might write them. */
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+const hex = (text: string) => Buffer.from(text).toString('hex');
+const reversed = (text: string) => [...text].reverse().join('');
+const spaced = (text: string) => [...text].join(' ');
+const percent = (text: string) => hex(text).replace(/(..)/g, '%$1').toUpperCase();
+/** What the level-18 model runs, one command a turn: each prints a transformed copy of the typed password. */
+const COMMANDS = [`echo ${TYPED} | base64`, `echo ${TYPED} | rev`, `echo ${TYPED} | xxd -p`, `echo ${TYPED} | sed 's/./& /g'`];
+/** The model's own words carry copies too: of the typed password and of its API key. */
+const THINKING = `encoded ${b64(TYPED)} hex ${hex(TYPED).toUpperCase()} backwards ${reversed(TYPED)} spaced ${spaced(TYPED)} url ${percent(TYPED)} key ${b64(OPENAI_API_KEY)} ${reversed(OPENAI_API_KEY)}`;
+/** The pieces that must appear nowhere stored or shown (the shell's copies end in a newline's bytes). */
+const COPIES = {
+  'base64 of the typed password': b64(`${TYPED}\n`).slice(0, 40),
+  'hex of the typed password': hex(TYPED).slice(0, 56),
+  'reversed typed password': reversed(TYPED),
+  'spaced typed password': spaced(TYPED),
+  'percent-encoded typed password': percent(TYPED),
+  'base64 of the API key': b64(OPENAI_API_KEY).slice(0, 32),
+  'reversed API key': reversed(OPENAI_API_KEY),
+};
 
 const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-secrets-'));
 let stack: StackProcess;
 let openai: FakeOpenAi;
 beforeAll(async () => {
   openai = await startFakeOpenAi();
-  // The model runs a command each turn and learns nothing; reflect gets plain text.
-  openai.respond((request) => (request.tools ? toolCall('run_command', { command: 'ls -la' }, 'looking around') : textReply('look in the home directory')));
+  // The model runs a command each turn and learns nothing; reflect gets plain text. Once it has been
+  // given the level-18 password, each command prints a transformed copy of it.
+  let turn = 0;
+  openai.respond((request) => {
+    if (!request.tools) return textReply('look in the home directory');
+    if (!JSON.stringify(request.messages).includes(TYPED)) return toolCall('run_command', { command: 'ls -la' }, 'looking around');
+    return toolCall('run_command', { command: COMMANDS[turn++ % COMMANDS.length] }, THINKING);
+  });
   stack = await startStackProcess(stateDir, undefined, {
     API_TOKEN,
     PROXY_SECRET,
@@ -96,11 +125,16 @@ describe('secrets', () => {
 
     // 2. A model run that starts at level 18 (beyond where the first run got) needs that level's
     // password; the model's requests carry it.
-    const second = await create({ model: 'fake-model', startLevel: 18, endLevel: 18, maxRetries: 1, budget: 2, finalAttempt: false });
+    // The model then makes the shell print copies of it (and writes some itself): each reaches the model,
+    // none is stored.
+    const second = await create({ model: 'fake-model', startLevel: 18, endLevel: 18, maxRetries: 1, budget: 8, finalAttempt: false });
     await waitPaused(second.id, /give bandit18's password/);
-    expect((await api(`/api/runs/${second.id}/actions`, { action: 'password', value: passwords[18] })).status).toBe(200);
-    await vi.waitFor(() => expect(openai.requests.length).toBeGreaterThanOrEqual(2), { timeout: 30_000 });
-    expect(openai.requests.some((r) => JSON.stringify(r.body).includes(passwords[18]!))).toBe(true); // the model needs it
+    expect((await api(`/api/runs/${second.id}/actions`, { action: 'password', value: TYPED })).status).toBe(200);
+    const seenByModel = () => openai.requests.map((r) => JSON.stringify(r.body)).join('\n');
+    await vi.waitFor(() => expect(seenByModel()).toContain(spaced(TYPED)), { timeout: 60_000, interval: 200 });
+    expect(seenByModel()).toContain(TYPED); // the model needs it
+    // The shell really printed each copy: base64, reversed, hex (xxd -p) and spaced.
+    for (const copy of [b64(`${TYPED}\n`), reversed(TYPED), hex(TYPED).slice(0, 56), spaced(TYPED)]) expect(seenByModel()).toContain(copy);
     expect((await api(`/api/runs/${second.id}/actions`, { action: 'stop' })).status).toBe(200);
 
     // Let the D1 outbox drain, then read everything that was stored or shown.
@@ -119,7 +153,8 @@ describe('secrets', () => {
     expect(d1).toContain('[redacted]'); // the model's recorded request, with the password it was given replaced
     expect(output).toContain('[proxy]');
 
-    const secrets = { WRONG, typed14: passwords[14]!, typed18: passwords[18]!, OPENAI_API_KEY, PROXY_SECRET, API_TOKEN };
+    expect(shown).toContain('encoded [redacted]'); // the model's thinking, its copies replaced
+    const secrets = { WRONG, typed14: passwords[14]!, typed18: TYPED, OPENAI_API_KEY, PROXY_SECRET, API_TOKEN, ...COPIES };
     for (const [name, secret] of Object.entries(secrets)) {
       expect(shown.includes(secret), `${name} in events, frames or summaries`).toBe(false);
       expect(d1.includes(secret), `${name} in D1`).toBe(false);

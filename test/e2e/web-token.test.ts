@@ -1,10 +1,10 @@
 // The web UI on a stack that asks for API_TOKEN, in real Chromium: the token is handed over once as
-// /?token=…, leaves the address bar at once, stays out of every link, and still carries REST and
-// the run's socket. Without it, the API refuses.
+// /?token=…, leaves the address bar at once, stays out of every link and every Referer, and still
+// carries REST and the run's socket. Without it, the API refuses.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshot } from '../support/browser.ts';
 import type { StackProcess } from '../support/stack-process.ts';
@@ -34,8 +34,14 @@ describe('the web UI with API_TOKEN', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const requested: string[] = [];
-    page.on('request', (request) => requested.push(request.url()));
-    await page.goto(`${stack.url}/?token=${TOKEN}`);
+    const requests: Request[] = [];
+    page.on('request', (request) => {
+      requested.push(request.url());
+      requests.push(request);
+    });
+    const document = await page.goto(`${stack.url}/?token=${TOKEN}`);
+    // Every page says no-referrer in its headers (web/public/_headers) and in a meta tag.
+    expect(document?.headers()['referrer-policy']).toBe('no-referrer');
     await page.getByRole('heading', { name: 'Start a run' }).waitFor(WAIT);
     expect(page.url()).toBe(`${stack.url}/`);
     expect(await page.evaluate(() => window.sessionStorage.getItem('bandit-runner.api-token'))).toBe(TOKEN);
@@ -70,6 +76,16 @@ describe('the web UI with API_TOKEN', () => {
     expect(page.url()).toBe(`${stack.url}/`);
     // The only URL that ever held the token is the one typed in.
     expect(requested.filter((url) => url.includes(TOKEN))).toEqual([`${stack.url}/?token=${TOKEN}`]);
+    // No request names the page in a Referer: not the scripts and styles fetched before the hand-off
+    // ran (at the first page's start), nor anything later.
+    const sent = await Promise.all(requests.map(async (request) => ({ url: request.url(), headers: await request.allHeaders() })));
+    const sameOrigin = sent.filter(({ url }) => url.startsWith(`${stack.url}/_next/`));
+    expect(sameOrigin.length).toBeGreaterThanOrEqual(8);
+    expect(sent.filter(({ headers }) => 'referer' in headers)).toEqual([]);
+    // Only Authorization (REST) carries the token; the socket's subprotocol is not a request event.
+    const leaks = sent.flatMap(({ url, headers }) => Object.entries(headers).filter(([name, value]) => name !== 'authorization' && value.includes(TOKEN)).map(([name]) => `${url} ${name}`));
+    expect(leaks).toEqual([]);
+    expect(sent.some(({ headers }) => headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
     await context.close();
   });
 });

@@ -100,6 +100,14 @@ describe('with API_TOKEN', () => {
     response.webSocket?.close(1000, 'done');
   });
 
+  it('takes the subprotocol token on a WebSocket upgrade only, never on a plain REST call', async () => {
+    const headers = { 'sec-websocket-protocol': `${WS_SUBPROTOCOL}, token.${TOKEN}` };
+    expect((await request('/api/runs', { headers })).status).toBe(401);
+    expect((await request('/api/runs', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    expect((await request('/api/runs', { headers: { ...headers, upgrade: 'h2c' } })).status).toBe(401);
+    expect((await request('/api/runs', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+  });
+
   it('refuses a token too short to be safe, saying so', async () => {
     const response = await request('/api/runs', { headers: { authorization: 'Bearer short' } }, { ...env, API_TOKEN: 'short' });
     expect(response.status).toBe(503);
@@ -121,6 +129,8 @@ describe('without API_TOKEN: this machine only', () => {
   it('refuses a remote client, a foreign Host (DNS rebinding) and another site\'s page, each saying what to set', async () => {
     const cases: [Record<string, string>, string][] = [
       [{ 'cf-connecting-ip': '203.0.113.7' }, 'loopback_only'],
+      // Through Cloudflare's edge (CF-Ray), a loopback CF-Connecting-IP is not believed: the edge sets it.
+      [{ 'cf-ray': '8f1e2d3c4b5a6978-DFW', 'cf-connecting-ip': '127.0.0.1', host: '127.0.0.1:8787' }, 'loopback_only'],
       [{ host: 'evil.example:8787' }, 'host_not_loopback'],
       [{ host: '127.0.0.1.evil.example' }, 'host_not_loopback'],
       [{ host: '127.0.0.1:8787', origin: 'http://evil.example' }, 'cross_origin'],

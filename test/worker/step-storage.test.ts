@@ -8,6 +8,7 @@ import { applyCheckpointPatch, diffCheckpoint } from '../../schema/checkpoint-pa
 import type { Checkpoint } from '../../schema/protocol.ts';
 import { CheckpointStore } from '../../worker/checkpoint-store.ts';
 import { D1Outbox } from '../../worker/d1-outbox.ts';
+import { RunStore } from '../../worker/run-store.ts';
 import type { MirrorRows } from '../../worker/d1-mirror.ts';
 import type { RunSession } from '../../worker/run-session.ts';
 
@@ -18,6 +19,7 @@ describe('CheckpointStore', () => {
     const stub = env.RUN_SESSION.get(env.RUN_SESSION.idFromName('step-storage-checkpoint'));
     await runInDurableObject(stub, (_instance: RunSession, state) => {
       const sql = state.storage.sql;
+      new RunStore(sql); // an object's tables are made with its run (create), not when it is reached
       sql.exec('INSERT OR IGNORE INTO loop (singleton) VALUES (1)');
       const store = new CheckpointStore(sql);
       const first = at(1, { history: [{ turn: 'a' }], lessons: [], level: 0, gone: true });

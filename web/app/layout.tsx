@@ -1,5 +1,6 @@
 // The shell of every page: dark theme, readable type, nothing loaded from other origins, and the
-// API token handed from the address bar to session storage before anything else runs.
+// API token handed from the address bar to session storage before anything else runs. No request
+// names the page in a Referer (it may still hold ?token=): web/public/_headers says so too.
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { handOffToken } from '../lib/token-handoff.ts';
@@ -16,6 +17,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <head>
+        <meta name="referrer" content="no-referrer" />
         {/* First thing on the page: ?token= leaves the address bar before anything renders or loads. */}
         <script dangerouslySetInnerHTML={{ __html: `(${handOffToken.toString()})();` }} />
       </head>

@@ -2,6 +2,8 @@
 // showed become placeholders in every file, unless the caller asked for them.
 import type { RunEvent } from '../../schema/protocol.ts';
 import { REDACTED } from '../../schema/protocol.ts';
+import { compileSecretForms, replaceSecretForms } from '../../schema/secret-forms.ts';
+import type { SecretForms } from '../../schema/secret-forms.ts';
 
 export type Redaction = { placeholder: string; kind: 'password' | 'private_key'; level: number | null };
 
@@ -28,16 +30,18 @@ export function secretsOf(events: readonly RunEvent[]): { value: string; redacti
   return [...found.values()];
 }
 
-/** `text` with each secret replaced, as it stands and as it stands inside a JSON string. */
+const compiled = new WeakMap<readonly unknown[], SecretForms[]>();
+
+/** `text` with each secret and its usual transforms (schema/secret-forms.ts) replaced, as they stand and inside a JSON string. */
 export function redact(text: string, secrets: readonly { value: string; redaction: Redaction }[]): string {
-  let out = text;
-  // Longest first, so a key that contains a password is replaced whole.
-  for (const { value, redaction } of [...secrets].sort((a, b) => b.value.length - a.value.length)) {
-    for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) {
-      if (out.includes(form)) out = out.split(form).join(redaction.placeholder);
-    }
+  let forms = compiled.get(secrets);
+  if (!forms) {
+    const replacements = secrets.map(({ value, redaction }) => ({ value, placeholder: redaction.placeholder }));
+    // A key that contains a password is replaced whole: literal forms are tried longest first.
+    forms = [compileSecretForms(replacements, { json: true }), compileSecretForms(replacements, { json: false })];
+    compiled.set(secrets, forms);
   }
-  return out;
+  return forms.reduce((out, form) => replaceSecretForms(out, form), text);
 }
 
 /** The run's log as an archive shows it: redacted unless secrets are included, and the secrets taken out. */

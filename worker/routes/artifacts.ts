@@ -21,7 +21,8 @@ import { readProxyHealth } from '../health.ts';
 import { errorText } from '../error-text.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { launchRun } from '../run-launch.ts';
-import { checkedId, sessionFor, unknownRun } from '../run-lookup.ts';
+import { existingSession, sessionFor, unknownRun } from '../run-lookup.ts';
+import { takeCreations } from '../creation-limit.ts';
 
 
 /** Verification runs: one attempt, enough steps for the longest solving sequence and a few candidates. */
@@ -30,7 +31,7 @@ const VERIFY_EXTRA_STEPS = 5;
 type RunRecord = { run: RunSummary; events: RunEvent[]; verifications: string[] };
 
 async function recordOf(env: Env, id: string): Promise<RunRecord> {
-  const record = await sessionFor(env, checkedId(id)).fullRecord();
+  const record = await (await existingSession(env, id)).fullRecord();
   if (!record) throw unknownRun(id);
   return record as RunRecord;
 }
@@ -132,6 +133,7 @@ export const artifactRoutes = new Hono<{ Bindings: Env }>()
       budget: Math.min(100, longest + VERIFY_EXTRA_STEPS),
       replay: plan,
     });
+    await takeCreations(c, 1);
     const { run: created } = await launchRun(c.env, config, null);
     await sessionFor(c.env, run.id).addVerification(created.id);
     return c.json(created, 201);

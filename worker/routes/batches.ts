@@ -14,6 +14,7 @@ import { fromD1 } from './analytics.ts';
 import { checkModel, offeredModels } from '../proxy-models.ts';
 import { newBatchId } from '../run-id.ts';
 import { launchRun } from '../run-launch.ts';
+import { takeCreations } from '../creation-limit.ts';
 import { sessionFor } from '../run-lookup.ts';
 import { queueFor } from '../run-queue.ts';
 import { readJson } from '../validate.ts';
@@ -44,6 +45,8 @@ export const batchRoutes = new Hono<{ Bindings: Env }>()
     // One question to the proxy for the whole batch; every model must be offered and usable now.
     const listed: ModelInfo[] | undefined = body.models.some((m) => m !== BASELINE_MODEL) ? await offeredModels(c.env) : undefined;
     const infos = await Promise.all(configs.map((config) => checkModel(c.env, config, listed)));
+    // The whole batch is taken from the client's allowance, or none of it is made.
+    await takeCreations(c, configs.length * body.repeats);
     // Repeat by repeat, so the queue starts the models side by side and none gets a head start.
     for (let repeat = 0; repeat < body.repeats; repeat++) {
       for (const [i, config] of configs.entries()) await launchRun(c.env, config, infos[i] ?? null, body.maxRunning ?? null);

@@ -9,6 +9,7 @@ import { llmCallWithChain } from '../db.ts';
 import { errorText } from '../error-text.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { WHOLE_EVERY } from '../request-chain.ts';
+import { runExists, sessionFor } from '../run-lookup.ts';
 
 const callIdSchema = z.string().regex(/^[\w.:-]{1,100}$/);
 
@@ -17,7 +18,7 @@ export const llmCallRoutes = new Hono<{ Bindings: Env }>()
     const { id, callId } = c.req.param();
     const notFound = new ApiError(404, 'llm_call_not_found', `run "${id.slice(0, 80)}" has no model call "${callId.slice(0, 100)}"; its llm_call events name the calls`);
     if (!runIdSchema.safeParse(id).success || !callIdSchema.safeParse(callId).success) throw notFound;
-    const seq = await c.env.RUN_SESSION.get(c.env.RUN_SESSION.idFromName(id)).callSeq(callId);
+    const seq = (await runExists(c.env, id)) ? await sessionFor(c.env, id).callSeq(callId) : null;
     if (seq === null) throw notFound;
     const found = await llmCallWithChain(c.env, id, seq, WHOLE_EVERY + 1).catch((err: unknown) => {
       throw new ApiError(503, 'd1_unavailable', `the run index (D1) did not answer: ${errorText(err)}; try again shortly`);

@@ -6,9 +6,10 @@ import { describeIssues, issueList } from '../../schema/issues.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { errorText } from '../error-text.ts';
 import { checkModel } from '../proxy-models.ts';
+import { takeCreations } from '../creation-limit.ts';
 import { launchRun } from '../run-launch.ts';
 import { readJson } from '../validate.ts';
-import { checkedId, fromRun, sessionFor, unknownRun } from '../run-lookup.ts';
+import { existingSession, fromRun, unknownRun } from '../run-lookup.ts';
 
 export const runRoutes = new Hono<{ Bindings: Env }>()
   .post('/', async (c) => {
@@ -16,6 +17,7 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     if (config.replay) throw new ApiError(400, 'invalid_input', 'the request body is invalid: replay: a verification run is started with POST /api/runs/:id/verify on the run to verify', ['replay: set only by POST /api/runs/:id/verify']);
     if (config.batchId) throw new ApiError(400, 'invalid_input', 'the request body is invalid: batchId: a batch\'s runs are made by POST /api/batches', ['batchId: set only by POST /api/batches']);
     const model = await checkModel(c.env, config);
+    await takeCreations(c, 1);
     const { run } = await launchRun(c.env, config, model);
     return c.json(run, 201);
   })
@@ -32,10 +34,10 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
   .get('/:id', async (c) => c.json(await fromRun(c.env, c.req.param('id'), (run) => run.summary())))
   .all('/:id', methodNotAllowed(['GET']))
   .get('/:id/events', async (c) => {
-    const id = checkedId(c.req.param('id'));
+    const id = c.req.param('id');
     const query = eventsQuerySchema.safeParse(c.req.query());
     if (!query.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(query.error)}`, issueList(query.error));
-    const page = await sessionFor(c.env, id).eventPage(query.data.since, query.data.limit);
+    const page = await (await existingSession(c.env, id)).eventPage(query.data.since, query.data.limit);
     if (page === null) throw unknownRun(id);
     return c.body(page, 200, { 'content-type': 'application/json; charset=utf-8' });
   })
@@ -45,18 +47,19 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
   .get('/:id/timeline', async (c) => c.json(await fromRun(c.env, c.req.param('id'), (run) => run.timeline())))
   .all('/:id/timeline', methodNotAllowed(['GET']))
   .post('/:id/actions', async (c) => {
-    const id = checkedId(c.req.param('id'));
+    const id = c.req.param('id');
     const action = await readJson(c, runActionSchema);
-    const result = await sessionFor(c.env, id).act(action, 'rest');
+    const result = await (await existingSession(c.env, id)).act(action, 'rest');
     if (!result.ok) throw result.code === 'not_found' ? unknownRun(id) : new ApiError(409, 'conflict', result.message);
     return c.json(result.run);
   })
   .all('/:id/actions', methodNotAllowed(['POST']))
   .get('/:id/ws', async (c) => {
-    const id = checkedId(c.req.param('id'));
     if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
       throw new ApiError(426, 'upgrade_required', 'this endpoint speaks WebSocket; connect with a WebSocket client');
     }
-    return sessionFor(c.env, id).fetch(c.req.raw);
+    // An unknown id is a 404 before the upgrade, and reaches no object.
+    const session = await existingSession(c.env, c.req.param('id'));
+    return session.fetch(c.req.raw);
   })
   .all('/:id/ws', methodNotAllowed(['GET']));

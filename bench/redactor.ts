@@ -1,0 +1,35 @@
+// Time to redact one 1 MB event line (JSON, as the proxy sends it) with a typed password, an API key
+// and the proxy secret: exact-string replacement (the old Redactor) against every form
+// (schema/secret-forms.ts). `node bench/redactor.ts`; `--old <file>` compares a saved old Redactor.
+import { Redactor } from '../ssh-proxy/redactor.ts';
+
+const secrets = ['Xk3pQz9LmN2vBt7RwY5sHc1dFg8jKa4e', 'sk-proj-SENTINEL-abcdefghijklmnopqrstuvwxyz0123456789', 'proxy-secret-0123456789abcdef0123456789abcdef'];
+const listing = (Array.from({ length: 20_000 }, (_, i) => `-rw-r----- 1 bandit5 bandit5 ${1000 + i} Nov 22 file-${i}.txt`).join('\n') + secrets[0]).slice(-1_000_000);
+// A blob of base64 and one of hex: the characters the base64 and hex patterns start with are everywhere.
+const random = Buffer.from(Array.from({ length: 750_000 }, (_, i) => (i * 2_654_435_761) >>> 24));
+const payloads = { 'ls -l listing': listing, base64: random.toString('base64'), hex: random.toString('hex').slice(0, 1_000_000) };
+const eventOf = (stdout: string) => JSON.stringify({ type: 'event', event: { type: 'output', level: 5, stdout: stdout + secrets[0], stderr: '', exitCode: 0 } });
+
+type Redacts = { json(text: string): string };
+function time(name: string, make: () => Redacts): void {
+  for (const [kind, payload] of Object.entries(payloads)) timeOne(`${name}, ${kind}`, make(), eventOf(payload));
+}
+function timeOne(name: string, redactor: Redacts, event: string): void {
+  redactor.json(event); // warm up (compiles the forms)
+  const runs = 30;
+  const started = performance.now();
+  let out = '';
+  for (let i = 0; i < runs; i++) out = redactor.json(event);
+  const ms = (performance.now() - started) / runs;
+  console.log(`${name}: ${(event.length / 1e6).toFixed(2)} MB event, ${ms.toFixed(2)} ms per line, secret left: ${out.includes(secrets[0]!)}`);
+}
+
+const old = process.argv.indexOf('--old');
+if (old > 0) {
+  const { Redactor: Old } = (await import(process.argv[old + 1]!)) as { Redactor: new (s: string[]) => Redacts };
+  time('exact string only', () => new Old(secrets));
+}
+time('every form', () => new Redactor(secrets));
+const started = performance.now();
+new Redactor(secrets).json('{}');
+console.log(`compiling the forms of ${secrets.length} secrets: ${(performance.now() - started).toFixed(2)} ms`);

@@ -1,0 +1,88 @@
+// The forms of a secret a shell or a model makes (base64 at any alignment, hex, reversed, spaced,
+// URL-encoded, line-wrapped) are all replaced, in plain text and in JSON text; ordinary text is not.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileSecretForms, replaceSecretForms } from '../../schema/secret-forms.ts';
+import { redact } from '../../worker/artifacts/redact.ts';
+
+const PW = 'Xk3pQz9LmN2vBt7RwY5sHc1dFg8jKa4e';
+const P = '[redacted]';
+const forms = (json: boolean, value = PW) => compileSecretForms([{ value, placeholder: P }], { json });
+const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
+const wrap = (s: string, width: number) => (s.match(new RegExp(`.{1,${width}}`, 'g')) ?? []).join('\n');
+
+/** Each transform as a shell or model would print it; the secret must not survive any of them. */
+const transforms: Record<string, (s: string) => string> = {
+  exact: (s) => s,
+  'base64 (echo | base64)': (s) => b64(`${s}\n`),
+  'base64 url-safe, no padding': (s) => Buffer.from(s).toString('base64url'),
+  'base64 inside a blob, offset 1': (s) => b64(`x${s}yz`),
+  'base64 inside a blob, offset 2': (s) => b64(`xy${s}`),
+  'base64 wrapped at 76': (s) => wrap(b64(s.repeat(3)), 76),
+  'hex lower (xxd -p)': (s) => wrap(Buffer.from(`${s}\n`).toString('hex'), 60),
+  'hex upper': (s) => Buffer.from(s).toString('hex').toUpperCase(),
+  reversed: (s) => [...s].reverse().join(''),
+  spaced: (s) => [...s].join(' '),
+  'od -c style (three spaces)': (s) => [...s].join('   '),
+  'one per line': (s) => [...s].join('\n'),
+  dashed: (s) => [...s].join('-'),
+  'URL-encoded': (s) => encodeURIComponent(s),
+  'every byte percent-encoded': (s) => Buffer.from(s).toString('hex').replace(/(..)/g, '%$1').toUpperCase(),
+};
+
+describe('secret forms', () => {
+  for (const [name, transform] of Object.entries(transforms)) {
+    it(`replaces the ${name} form in plain and JSON text`, () => {
+      const text = `before ${transform(PW)} after`;
+      const plain = replaceSecretForms(text, forms(false));
+      const json = replaceSecretForms(JSON.stringify({ stdout: text }), forms(true));
+      for (const out of [plain, JSON.parse(json).stdout as string]) {
+        expect(out).toContain(P);
+        expect(out).toMatch(/^before [\s\S]* after$/);
+        // Nothing of the secret's transform is left: a 12-character piece of it would be.
+        const shown = transform(PW).replace(/\s/g, '');
+        for (let i = 0; i + 12 <= shown.length; i += 4) expect(out.replace(/\s/g, '')).not.toContain(shown.slice(i, i + 12));
+      }
+    });
+  }
+
+  it('keeps a URL-encoded secret with reserved characters and a JSON-escaped one out', () => {
+    const secret = 'p@ss "word"/&?=x';
+    expect(replaceSecretForms(`?q=${encodeURIComponent(secret)}&next`, forms(false, secret))).toBe(`?q=${P}&next`);
+    expect(replaceSecretForms(JSON.stringify({ a: [...secret].reverse().join('') }), forms(true, secret))).toBe(`{"a":"${P}"}`);
+  });
+
+  it('leaves ordinary text alone', () => {
+    const text = 'total 24\n-rw-r----- 1 bandit5 bandit5 1033 Nov 22 .file2\nX k 3 p Q z and 58 6b 33';
+    expect(replaceSecretForms(text, forms(false))).toBe(text);
+    expect(replaceSecretForms(JSON.stringify(text), forms(true))).toBe(JSON.stringify(text));
+  });
+
+  it('gives each secret its own placeholder, the longer secret first', () => {
+    const compiled = compileSecretForms([{ value: 'abcdefgh', placeholder: '[A]' }, { value: 'xxabcdefghyy', placeholder: '[B]' }], { json: false });
+    expect(replaceSecretForms(`xxabcdefghyy abcdefgh ${b64('abcdefgh')}`, compiled)).toBe('[B] [A] [A]');
+  });
+
+  it('is the one definition the archive uses too: its placeholders replace every form, raw and in JSON', () => {
+    const secrets = [{ value: PW, redaction: { placeholder: '[REDACTED:bandit5-password]', kind: 'password' as const, level: 5 } }];
+    const text = `${b64(`${PW}\n`)}\n${[...PW].reverse().join('')}\n${JSON.stringify([...PW].join(' '))}`;
+    expect(redact(text, secrets).split('\n').map((l) => l.replace(/^"|[A-Za-z0-9=]{0,3}"?$/g, ''))).toEqual(Array(3).fill('[REDACTED:bandit5-password]'));
+  });
+
+  it('property: no transform of any printable secret survives, in any surrounding text', () => {
+    const secret = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#%&*=?@^~'), minLength: 8, maxLength: 40 });
+    const around = fc.string({ maxLength: 30 });
+    fc.assert(
+      fc.property(secret, around, around, fc.constantFrom(...Object.keys(transforms)), (value, before, after, name) => {
+        const shown = transforms[name]!(value);
+        const text = `${before}\u0001${shown}\u0001${after}`;
+        const out = replaceSecretForms(text, forms(false, value));
+        expect(out.replace(/\s/g, '')).not.toContain(value);
+        expect(out.includes(shown)).toBe(false);
+        const json = JSON.parse(replaceSecretForms(JSON.stringify(text), forms(true, value))) as string;
+        expect(json.includes(shown)).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,35 @@
+// The parts of a RunSession over its SQLite, made together when the object first needs them. Making
+// them makes their tables, so only create() and a run that exists do: an unknown id writes nothing.
+import { D1Outbox } from './d1-outbox.ts';
+import { LevelStats } from './level-stats.ts';
+import { RequestChain } from './request-chain.ts';
+import { RunLifecycle } from './run-lifecycle.ts';
+import { RunSchedule } from './run-schedule.ts';
+import { RunSockets } from './run-sockets.ts';
+import { RunStore } from './run-store.ts';
+
+/** Everything a RunSession works through. */
+export type RunSessionParts = {
+  store: RunStore;
+  outbox: D1Outbox;
+  schedule: RunSchedule;
+  requests: RequestChain;
+  sockets: RunSockets;
+  levels: LevelStats;
+  life: RunLifecycle;
+};
+
+/** Makes the parts (and their tables, if missing). */
+export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
+  const store = new RunStore(ctx.storage.sql);
+  const sockets = new RunSockets(ctx, store);
+  const levels = new LevelStats(ctx.storage.sql);
+  const schedule = new RunSchedule(ctx.storage);
+  const life = new RunLifecycle({ ctx, env, store, sockets, levels, schedule });
+  return { store, outbox: new D1Outbox(ctx.storage.sql), schedule, requests: new RequestChain(ctx.storage.sql), sockets, levels, life };
+}
+
+/** Whether the object's storage holds a run's tables, read without writing (create() made them). */
+export function hasRunTable(sql: SqlStorage): boolean {
+  return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run'").toArray().length > 0;
+}

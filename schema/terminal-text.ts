@@ -14,6 +14,10 @@ const BINARY_SHARE = 0.1;
 
 /** Bidi controls that reorder text around them: embeddings, overrides, isolates and the marks. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** True for a bidi control code point (the BIDI set), for code that walks text by code point. */
+export const isBidiControl = (code: number): boolean =>
+  code === 0x061c || code === 0x200e || code === 0x200f || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 const SGR = /^\x1b\[[0-9;:]*m$/;
 /**
  * One token: an ESC sequence (CSI; OSC to BEL or ST; DCS/SOS/PM/APC to ST; any other ESC + byte), a
@@ -63,18 +67,22 @@ export function looksBinary(text: string): boolean {
   return odd >= BINARY_MIN && odd >= text.length * BINARY_SHARE;
 }
 
-/** A short, escaped preview of binary text and its size: `<binary, 35,120 bytes: \x7fELF\x02…>`. */
-export function binaryPreview(text: string): string {
+/**
+ * A short, escaped preview of binary text and its size: `<binary, 35,120 bytes: \x7fELF\x02…>`.
+ * `bytes` is the size as received when known (the text may have lost bytes to U+FFFD on decoding).
+ */
+export function binaryPreview(text: string, bytes: number = utf8Bytes(text)): string {
   const head = [...text.slice(0, BINARY_SHOWN)]
     .map((ch) => {
       const code = ch.codePointAt(0) ?? 0;
       if (ch === '\\') return '\\\\';
       if (code >= 0x20 && code < 0x7f) return ch;
       if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
-      return `\\u{${code.toString(16)}}`;
+      // An invalid byte was decoded as U+FFFD; which byte it was is lost.
+      return code === 0xfffd ? '\\x??' : `\\u{${code.toString(16)}}`;
     })
     .join('');
-  return `<binary, ${utf8Bytes(text).toLocaleString('en-US')} bytes: ${head}${text.length > BINARY_SHOWN ? '…' : ''}>`;
+  return `<binary, ${bytes.toLocaleString('en-US')} bytes: ${head}${text.length > BINARY_SHOWN ? '…' : ''}>`;
 }
 
 function clean(input: string, keepColour: boolean, options: TextOptions): string {

@@ -1,6 +1,7 @@
 // Text from a target or a model enters the agent's state here: control bytes made visible (`^[`,
 // `<U+009B>`), binary shown as a short preview with its size, and everything capped in serialised
 // bytes (its JSON in UTF-8), so a checkpoint's size is known however hostile the bytes were.
+import { binaryPreview, isBidiControl, looksBinary } from '../../schema/terminal-text.ts';
 import { capSerialised } from '../json-fit.ts';
 
 /** The most serialised bytes (JSON, UTF-8, quotes included) each kind of text may take in the state. */
@@ -18,17 +19,7 @@ export const STATE_TEXT_BYTES = {
 /** The most serialised bytes a thinking event may take in the log (the state keeps less). */
 export const THINKING_EVENT_BYTES = 64 * 1024;
 
-/** At least this many odd characters, and this share of the text, make it binary. */
-const BINARY_MIN = 8;
-const BINARY_SHARE = 0.1;
-/** Characters of a binary text shown in its preview. */
-const BINARY_SHOWN = 48;
-
 const hex = (code: number): string => code.toString(16).toUpperCase().padStart(4, '0');
-
-/** Bidi controls flip text around them in a display; shown like C1 controls. */
-const isBidi = (code: number): boolean =>
-  code === 0x061c || code === 0x200e || code === 0x200f || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 
 /** The visible stand-in for one code point no reader should act on, or null when it is kept. */
 function shown(code: number, next: number): string | null {
@@ -37,7 +28,7 @@ function shown(code: number, next: number): string | null {
   if (code === 0x0d) return next === 0x0a ? '' : '^M';
   if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
   if (code === 0x7f) return '^?';
-  if ((code >= 0x80 && code <= 0x9f) || isBidi(code)) return `<U+${hex(code)}>`;
+  if ((code >= 0x80 && code <= 0x9f) || isBidiControl(code)) return `<U+${hex(code)}>`;
   // A lone surrogate cannot be encoded as UTF-8; JSON would carry it as a six-byte escape.
   if (code >= 0xd800 && code <= 0xdfff) return '\ufffd';
   return null;
@@ -58,30 +49,6 @@ export function visibleText(text: string): string {
     i += width;
   }
   return from === 0 ? text : out + text.slice(from);
-}
-
-/** True when the text is mostly not text: NULs, invalid UTF-8 (U+FFFD) and control bytes in bulk. */
-export function looksBinary(text: string): boolean {
-  let odd = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code <= 0x08 || (code >= 0x0e && code <= 0x1f && code !== 0x1b) || code === 0xfffd) odd += 1;
-  }
-  return odd >= BINARY_MIN && odd >= text.length * BINARY_SHARE;
-}
-
-/** A short escaped preview of binary text and its size: `<binary, 35,120 bytes: \x7fELF\x02…>`. */
-export function binaryPreview(text: string, bytes: number = Buffer.byteLength(text)): string {
-  const head = [...text.slice(0, BINARY_SHOWN)]
-    .map((ch) => {
-      const code = ch.codePointAt(0) ?? 0;
-      if (ch === '\\') return '\\\\';
-      if (code >= 0x20 && code < 0x7f) return ch;
-      if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
-      return code === 0xfffd ? '\\x??' : `\\u{${code.toString(16)}}`;
-    })
-    .join('');
-  return `<binary, ${bytes.toLocaleString('en-US')} bytes: ${head}${text.length > BINARY_SHOWN ? '…' : ''}>`;
 }
 
 /**

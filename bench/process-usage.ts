@@ -31,12 +31,14 @@ function descendants(root: number): number[] {
 /** A short name for a stack process from its command line. */
 function nameOf(pid: number): string {
   const cmd = (read(`/proc/${pid}/cmdline`) ?? '').split('\0').join(' ');
-  // wrangler dev runs two: the worker with its Durable Objects (the one with an inspector), and the
-  // relay in front of it that every request and socket message passes through.
-  if (cmd.includes('workerd')) return cmd.includes('--inspector-addr') ? 'workerd' : 'workerd (dev relay)';
+  // The worker with its Durable Objects listens on a port wrangler picks (entry=…:0). With
+  // WORKER_INSPECTOR_PORT set, wrangler's relay runs too, a second workerd on WORKER_PORT that every
+  // request and socket message passes through; without it, scripts/worker-front.ts (in the wrangler
+  // process) holds WORKER_PORT instead.
+  if (cmd.includes('workerd')) return /--socket-addr=entry=[^ ]*:0(\s|$)/.test(cmd) ? 'workerd' : 'workerd (dev relay)';
   if (cmd.includes('ssh-proxy/main.ts')) return 'proxy';
   if (cmd.includes('practice/main.ts')) return 'range';
-  if (cmd.includes('wrangler')) return 'wrangler';
+  if (cmd.includes('wrangler') || cmd.includes('scripts/worker-dev.ts')) return 'wrangler';
   if (cmd.includes('esbuild')) return 'esbuild';
   return cmd.split(' ')[0]?.split('/').pop() || `pid ${pid}`;
 }

@@ -1,4 +1,4 @@
-// bench/stack: the whole stack as `npm start` runs it (wrangler dev with the Durable Objects and D1,
+// bench/stack: the whole stack as `npm start` runs it (the worker through wrangler with the Durable Objects and D1,
 // the proxy, the range), driven over REST and watched over WebSockets from this process. Each target
 // of docs/benchmarks.md is measured side by side with what it is compared to, and printed as a ratio:
 // platform time per agent cycle against the same SSH work done raw; p99 delivery at 1, 10 and 50
@@ -64,7 +64,9 @@ fake.respond((request) =>
       : textReply('- Try another command.'),
 );
 const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-bench-'));
-const inspectorPort = await freePort();
+// The worker's inspector only when profiling: it also brings wrangler's relay back in front of the
+// worker (see scripts/worker-dev.ts), so a profiled run is not the stack `npm start` runs.
+const inspectorPort = values.profile ? await freePort() : null;
 if (values.profile) mkdirSync(values.profile, { recursive: true });
 const stack = await startStackProcess(stateDir, undefined, {
   OPENAI_BASE_URL: fake.baseUrl,
@@ -76,7 +78,7 @@ const stack = await startStackProcess(stateDir, undefined, {
   PRACTICE_MAX_CONNECTIONS: String(2 * SCALE + 100),
   // Hundreds of logins at once take the range longer than its default 30 s to answer each.
   PRACTICE_AUTH_TIMEOUT_MS: '180000',
-  WORKER_INSPECTOR_PORT: String(inspectorPort),
+  ...(inspectorPort ? { WORKER_INSPECTOR_PORT: String(inspectorPort) } : {}),
   ...(values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values.profile}` } : {}),
 });
 
@@ -327,7 +329,7 @@ try {
   // Warm-up: one run, so that the worker's and the proxy's code paths are compiled.
   const warm = await playToPause();
   await act(warm.run.id, { action: 'stop' });
-  const worker = values.profile ? await profileWorker(inspectorPort) : null;
+  const worker = inspectorPort ? await profileWorker(inspectorPort) : null;
   if (SECTIONS.has('concurrent')) for (const n of numbers(values.runs)) await concurrent(n);
   if (SECTIONS.has('overhead')) await overhead();
   if (SECTIONS.has('watchers')) await watchers();
@@ -337,7 +339,7 @@ try {
   if (worker) console.error(`worker profiles: ${(await worker.stop(join(values.profile!, `stack-${Date.now()}`))).join(', ')}`);
   if (SECTIONS.has('scale')) await scale();
 
-  console.log(`bench/stack — wrangler dev, proxy and range on loopback; ${new Date().toISOString()}`);
+  console.log(`bench/stack — the worker (${inspectorPort ? "wrangler's relay and inspector, for --profile" : 'behind scripts/worker-front.ts, as npm start runs it'}), proxy and range on loopback; ${new Date().toISOString()}`);
   console.log('| measure | value |');
   console.log('|---|---|');
   for (const [measure, value] of rows) console.log(`| ${measure} | ${value} |`);

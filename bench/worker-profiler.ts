@@ -1,4 +1,4 @@
-// Takes a CPU profile of the worker (workerd under wrangler dev) through its DevTools inspector, the
+// Takes a CPU profile of the worker (workerd under wrangler, started with WORKER_INSPECTOR_PORT) through its DevTools inspector, the
 // way Chrome DevTools does: Profiler.start, then Profiler.stop returns a .cpuprofile.
 import { writeFileSync } from 'node:fs';
 

@@ -12,6 +12,8 @@ const stackEnvSchema = z.object({
   PROXY_PORT: port.default(8788),
   PRACTICE_PORT: port.default(2220),
   STATE_DIR: z.string().min(1).default('.state'),
+  // Unset (or empty): the worker runs with no DevTools inspector at all, so no page can reach one.
+  WORKER_INSPECTOR_PORT: z.union([z.literal(''), port]).optional(),
   PROXY_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   API_TOKEN: z.union([z.literal(''), z.string().min(16, 'must be at least 16 characters when set (or unset it to serve only this machine)')]).optional(),
 });
@@ -22,6 +24,8 @@ export type StackSettings = {
   proxyPort: number;
   practicePort: number;
   stateDir: string;
+  /** The worker's DevTools inspector port, or null for none (the default). */
+  inspectorPort: number | null;
   proxySecret: string;
   /** The API token the worker asks for, or null to serve this machine only. */
   apiToken: string | null;
@@ -37,6 +41,7 @@ export function readStackSettings(env: NodeJS.ProcessEnv, root: string): StackSe
     proxyPort: e.PROXY_PORT,
     practicePort: e.PRACTICE_PORT,
     stateDir: resolve(root, e.STATE_DIR),
+    inspectorPort: e.WORKER_INSPECTOR_PORT || null,
     // A fresh secret each start: only this worker may drive this proxy.
     proxySecret: e.PROXY_SECRET ?? randomBytes(24).toString('base64url'),
     apiToken: e.API_TOKEN || null,
@@ -49,6 +54,7 @@ export async function assertPortsFree(settings: StackSettings): Promise<void> {
     ['WORKER_PORT', settings.workerPort],
     ['PROXY_PORT', settings.proxyPort],
     ['PRACTICE_PORT', settings.practicePort],
+    ...(settings.inspectorPort ? [['WORKER_INSPECTOR_PORT', settings.inspectorPort] as [string, number]] : []),
   ];
   const seen = new Map<number, string>();
   for (const [name, value] of ports) {

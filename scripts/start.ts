@@ -1,5 +1,5 @@
 // `npm start`: builds the web app, applies D1 migrations, starts the practice range, the SSH proxy
-// and `wrangler dev`, waits until /api/health says every component is ok, and prints the URL.
+// and the worker (scripts/worker-dev.ts), waits until /api/health says every component is ok, and prints the URL.
 // Ctrl-C (or SIGTERM) stops every child. Local state (D1, Durable Objects, host key) lives in STATE_DIR.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -71,25 +71,17 @@ function startChildren(supervisor: Supervisor, s: StackSettings): void {
     PRACTICE_SEED_FILE: join(s.stateDir, 'practice/seed'),
   });
   supervisor.start('proxy', process.execPath, [join(root, 'ssh-proxy/main.ts')], env);
-  supervisor.start(
-    'worker',
-    process.execPath,
-    [
-      wrangler,
-      'dev',
-      '--ip', '127.0.0.1',
-      '--port', String(s.workerPort),
-      '--persist-to', join(s.stateDir, 'wrangler'),
-      '--var', `PROXY_URL:http://127.0.0.1:${s.proxyPort}`,
-      // The queue's global limit, when set here rather than in wrangler.toml.
-      ...(process.env.MAX_RUNNING_RUNS ? ['--var', `MAX_RUNNING_RUNS:${process.env.MAX_RUNNING_RUNS}`] : []),
-      // A fixed DevTools port for the worker, for profiling it (bench/stack --profile); else wrangler picks one.
-      ...(process.env.WORKER_INSPECTOR_PORT ? ['--inspector-port', process.env.WORKER_INSPECTOR_PORT] : []),
-      '--show-interactive-dev-session=false',
-    ],
-    // Secrets reach wrangler dev through its environment, as `secrets.required` in wrangler.toml expects.
-    { ...quietWrangler, PROXY_SECRET: s.proxySecret, API_TOKEN: s.apiToken ?? '' },
-  );
+  // Not `wrangler dev`: it always opens workerd's inspector, which any web page could drive.
+  supervisor.start('worker', process.execPath, [join(root, 'scripts/worker-dev.ts')], {
+    ...quietWrangler,
+    WORKER_PORT: String(s.workerPort),
+    WORKER_PERSIST_DIR: join(s.stateDir, 'wrangler'),
+    PROXY_URL: `http://127.0.0.1:${s.proxyPort}`,
+    PROXY_SECRET: s.proxySecret,
+    API_TOKEN: s.apiToken ?? '',
+    // A DevTools port for profiling the worker (bench/stack --profile); else there is no inspector.
+    WORKER_INSPECTOR_PORT: s.inspectorPort ? String(s.inspectorPort) : '',
+  });
 }
 
 /** Polls /api/health until every component is ok; prints what is still down if it takes long. */

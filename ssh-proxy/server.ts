@@ -3,6 +3,7 @@
 import { serve } from '@hono/node-server';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ModelInfo, ProxyHealth } from '../schema/protocol.ts';
@@ -41,6 +42,12 @@ export function createProxyApp(settings: ProxySettings) {
   const expected = Buffer.from(`Bearer ${settings.secret}`);
 
   const app = new Hono()
+    // Only the worker calls the proxy, and a fetch from a worker carries no Origin: one that does
+    // comes from a browser's page, which has no business here (a loopback port is reachable from any page).
+    .use('*', async (c, next) => {
+      if (c.req.header('origin') === undefined) return next();
+      return c.json(errorBody('cross_origin', 'the proxy serves the worker only; requests from web pages (with an Origin header) are refused'), 403);
+    })
     .get('/health', async (c) => {
       const { host, port } = settings.practice;
       const practice = await probeSsh(host, port);
@@ -104,6 +111,11 @@ export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
     });
     server.once('error', reject);
     server.on('connection', (socket) => socket.setNoDelay(true));
+    // The proxy speaks no WebSocket: any upgrade is refused before it reaches a route.
+    server.on('upgrade', (_req: unknown, socket: Duplex) => {
+      const body = 'the proxy takes no WebSocket upgrades\n';
+      socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+    });
     // The worker keeps connections to the proxy open between calls. Node's default closes an idle one
     // after 5 s, and a call the worker sent on it just then failed with "Network connection lost"
     // (a proxy_retry, about one in ten runs with a hundred at once): keep them longer than the caller does.

@@ -75,6 +75,8 @@ const stack = await startStackProcess(stateDir, undefined, {
   PROXY_SECRET: SECRET,
   // Every run of the scale section at once, each holding an SSH connection to the range.
   MAX_RUNNING_RUNS: String(Math.max(SCALE, 50)),
+  // The scale section creates its runs in one burst, past the default creation limit per client.
+  RUN_CREATE_BURST: String(2 * SCALE + 100),
   PRACTICE_MAX_CONNECTIONS: String(2 * SCALE + 100),
   // Hundreds of logins at once take the range longer than its default 30 s to answer each.
   PRACTICE_AUTH_TIMEOUT_MS: '180000',

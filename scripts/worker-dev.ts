@@ -19,8 +19,14 @@ const workerDevEnvSchema = z.object({
   PROXY_SECRET: z.string().min(16),
   API_TOKEN: z.string().default(''),
   MAX_RUNNING_RUNS: z.string().optional(),
+  MAX_SOCKETS_PER_RUN: z.string().optional(),
+  RUN_CREATE_PER_MINUTE: z.string().optional(),
+  RUN_CREATE_BURST: z.string().optional(),
   WORKER_INSPECTOR_PORT: z.union([z.literal(''), port]).optional(),
 });
+
+/** [vars] of wrangler.toml that the environment may override: the queue's, sockets' and creation limits. */
+const LIMIT_VARS = ['MAX_RUNNING_RUNS', 'MAX_SOCKETS_PER_RUN', 'RUN_CREATE_PER_MINUTE', 'RUN_CREATE_BURST'] as const;
 
 async function main(): Promise<void> {
   const parsed = workerDevEnvSchema.safeParse(process.env);
@@ -32,13 +38,14 @@ async function main(): Promise<void> {
     proxyUrl: e.PROXY_URL,
     proxySecret: e.PROXY_SECRET,
     apiToken: e.API_TOKEN,
-    maxRunningRuns: e.MAX_RUNNING_RUNS || null,
     inspectorPort: e.WORKER_INSPECTOR_PORT || null,
   };
   const vars: Record<string, { type: 'plain_text' | 'secret_text'; value: string }> = {
     PROXY_URL: { type: 'plain_text', value: s.proxyUrl },
-    // The queue's global limit, when set here rather than in wrangler.toml.
-    ...(s.maxRunningRuns ? { MAX_RUNNING_RUNS: { type: 'plain_text', value: s.maxRunningRuns } } : {}),
+    // The worker's limits, when set in the environment rather than in wrangler.toml (the worker checks them).
+    ...Object.fromEntries(
+      LIMIT_VARS.flatMap((name) => (e[name] ? [[name, { type: 'plain_text' as const, value: e[name] }]] : [])),
+    ),
     // Bound as secrets, as `[secrets] required` in wrangler.toml declares them; API_TOKEN empty when unset.
     PROXY_SECRET: { type: 'secret_text', value: s.proxySecret },
     API_TOKEN: { type: 'secret_text', value: s.apiToken },

@@ -72,4 +72,14 @@ describe.each(ACCESS_MODES)('the ports of a stack with $name', (mode) => {
     const models = await fetch(`${proxy}/v1/models`, { headers: { origin: `http://127.0.0.1:${ports.worker}`, authorization: `Bearer ${PROXY_SECRET}` } });
     expect(models.status).toBe(403);
   });
+
+  it('sends the worker the caller\'s own address as CF-Connecting-IP, never one the caller wrote', async () => {
+    const { url } = stack();
+    // In loopback mode the worker refuses a non-loopback CF-Connecting-IP; a forged one must not reach it
+    // (nor unlock anything). With a token, access does not read the header at all.
+    const forged = await fetch(`${url}/api/runs`, { headers: { 'cf-connecting-ip': '9.9.9.9', ...auth } });
+    expect(forged.status).toBe(200);
+    const forgedLoopback = await fetch(`${url}/api/runs`, { headers: { 'cf-connecting-ip': '127.0.0.1' } });
+    expect(forgedLoopback.status).toBe(mode.token ? 401 : 200);
+  });
 });

@@ -8,6 +8,7 @@ import type { RunEvent } from '../../schema/protocol.ts';
 import type { Span } from '../../schema/timeline.ts';
 import { buildTimeline } from '../../schema/timeline.ts';
 import { LlmCallInspector } from './llm-call-inspector.tsx';
+import { Shown } from './shown-text.tsx';
 
 function bounds(spans: readonly Span[]): { start: number; total: number } {
   const start = Math.min(...spans.map((s) => Date.parse(s.start)));
@@ -29,9 +30,9 @@ export function TimelineView({ runId, events }: { runId: string; events: readonl
       <li key={`${span.kind}-${span.seq}-${span.name}`} className={`span span-${span.kind} span-${span.status}`} data-kind={span.kind} data-status={span.status}>
         <div className="span-row" style={{ paddingLeft: `${depth * 0.75}rem` }}>
           {span.kind === 'model_call' && span.callId ? (
-            <button type="button" className="span-label link" onClick={() => setInspecting(span.callId!)} title="See the request and response">{label}</button>
+            <button type="button" className="span-label link" onClick={() => setInspecting(span.callId!)} title="See the request and response"><Shown text={label} /></button>
           ) : (
-            <span className="span-label">{label}</span>
+            <span className="span-label"><Shown text={label} /></span>
           )}
           <span className="span-track" aria-hidden="true">
             <span className="span-bar" style={{ left: `${left}%`, width: `${width}%` }} />

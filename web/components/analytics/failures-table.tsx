@@ -2,6 +2,7 @@
 // the run at the event.
 import type { AnalyticsFailures } from '../../../schema/analytics.ts';
 import { formatTime } from '../../lib/format.ts';
+import { Shown } from '../shown-text.tsx';
 
 export function FailuresTable({ failures }: { failures: AnalyticsFailures }) {
   if (failures.failures.length === 0) return <p className="muted">No failed model calls or nodes in this window.</p>;
@@ -27,7 +28,7 @@ export function FailuresTable({ failures }: { failures: AnalyticsFailures }) {
                 <td>{f.stage}</td>
                 <td>{f.model}</td>
                 <td>{f.level}</td>
-                <td className="wrap" title={f.fix}>{f.message ?? '—'}</td>
+                <td className="wrap" title={f.fix}>{f.message === null ? '—' : <Shown text={f.message} />}</td>
                 <td><a href={f.link}>#{f.seq}</a></td>
               </tr>
             ))}

@@ -16,7 +16,7 @@ const BINARY_SHARE = 0.1;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** True for a bidi control code point (the BIDI set), for code that walks text by code point. */
-export const isBidiControl = (code: number): boolean =>
+const isBidiControl = (code: number): boolean =>
   code === 0x061c || code === 0x200e || code === 0x200f || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 const SGR = /^\x1b\[[0-9;:]*m$/;
 /**
@@ -37,12 +37,22 @@ export type TextOptions = {
 
 const hex = (code: number): string => code.toString(16).toUpperCase().padStart(4, '0');
 
-/** One character no terminal may act on, as the visible text that stands for it. */
-function shown(char: string): string {
-  const code = char.charCodeAt(0);
+/**
+ * The visible text that stands for a control code point (C0 other than TAB and LF, DEL, C1, a bidi
+ * control, a lone surrogate), or null for one that is kept: `^[`, `^?`, `<U+009B>`, `<U+202E>`.
+ * The one table of stand-ins; the proxy's state text uses it too.
+ */
+export function controlStandIn(code: number): string | null {
+  if (code === 0x09 || code === 0x0a) return null;
   if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
   if (code === 0x7f) return '^?';
-  return `<U+${hex(code)}>`;
+  if ((code >= 0x80 && code <= 0x9f) || isBidiControl(code) || (code >= 0xd800 && code <= 0xdfff)) return `<U+${hex(code)}>`;
+  return null;
+}
+
+/** One character no terminal may act on, as the visible text that stands for it. */
+function shown(char: string): string {
+  return controlStandIn(char.charCodeAt(0)) ?? char;
 }
 
 /** A sequence's characters made visible: ESC as `^[`, BEL as `^G`, the body cut at SEQUENCE_SHOWN. */
@@ -85,21 +95,44 @@ export function binaryPreview(text: string, bytes: number = utf8Bytes(text)): st
   return `<binary, ${bytes.toLocaleString('en-US')} bytes: ${head}${text.length > BINARY_SHOWN ? '…' : ''}>`;
 }
 
+/** SGR parameters that hide or flash text (conceal, blink); a target could hide a line from the reader. */
+const HIDING_SGR = new Set(['5', '6', '8']);
+const RESET = '\x1b[0m';
+
+/** Whether an SGR sets only colour and weight: no concealed or blinking text. */
+function harmlessSgr(token: string): boolean {
+  const params = token.slice(2, -1).split(';');
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i]!;
+    // 38/48/58;5;n and ;2;r;g;b carry colour values, not attributes: 8 there is a colour index.
+    if (p === '38' || p === '48' || p === '58') i += params[i + 1] === '5' ? 2 : params[i + 1] === '2' ? 4 : 0;
+    else if (HIDING_SGR.has(p.replace(/^0+(?=\d)/, ''))) return false;
+  }
+  return true;
+}
+
 function clean(input: string, keepColour: boolean, options: TextOptions): string {
   const max = options.max ?? Number.POSITIVE_INFINITY;
   const text = input.length > max ? input.slice(0, max) : input;
   const cutNote = input.length > max ? `… (${(input.length - max).toLocaleString('en-US')} more characters)` : '';
   if (looksBinary(text)) return binaryPreview(input);
+  let coloured = false;
   const out = text.replace(TOKEN, (token) => {
     if (token[0] === '\r') return '\n';
-    if (token[0] === '\x1b') return SGR.test(token) ? (keepColour ? token : '') : shownSequence(token);
-    return shown(token);
+    if (token[0] !== '\x1b') return shown(token);
+    if (!SGR.test(token) || !harmlessSgr(token)) return shownSequence(token);
+    if (!keepColour) return '';
+    coloured = true;
+    return token;
   });
-  return out + cutNote;
+  // Colour a text turned on ends with it, so it cannot run on into the CLI's own lines or the shell.
+  const end = coloured && !/\x1b\[0*m$/.test(out + cutNote) ? RESET : '';
+  return out + cutNote + end;
 }
 
 /**
- * Text for a terminal: printable text, tabs, newlines and colour (SGR) kept; every other escape or
+ * Text for a terminal: printable text, tabs, newlines and colour (SGR, not conceal or blink, reset at
+ * the end) kept; every other escape or
  * control shown as caret or `<U+XXXX>` text; a CR becomes a newline, so no line can be overwritten;
  * binary becomes a short preview with its byte count.
  */

@@ -4,7 +4,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
-import { connect } from 'node:net';
 
 /** Where the worker listens now, and the headers that make it trust this front (wrangler's shared secret). */
 export type WorkerTarget = { hostname: string; port: number; headers: Record<string, string> };
@@ -109,33 +108,71 @@ export class WorkerFront {
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
+    req.on('error', () => upstream.destroy());
     req.pipe(upstream);
   }
 
   private async upgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
+    // Node leaves an upgraded socket with no error listener: a client's reset would crash the front,
+    // and with it the stack. A page scanning ports must not be able to do that.
+    socket.on('error', () => socket.destroy());
     const refusal = crossOriginUpgrade(req.headers);
     if (refusal) {
-      const body = `${refusal}\n`;
-      socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      refuseUpgrade(socket, 403, 'Forbidden', `${refusal}\n`);
       return;
     }
     const target = await this.target;
-    const upstream = connect(target.port, target.hostname);
-    const lines = [`${req.method} ${req.url} HTTP/1.1`];
-    for (const [name, value] of Object.entries(this.headersFor(req, target))) {
-      for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
-    }
-    lines.push('connection: Upgrade', `upgrade: ${req.headers.upgrade ?? 'websocket'}`);
-    upstream.once('connect', () => {
-      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (head.length) upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
+    if (socket.destroyed) return;
+    const upstream = httpRequest({
+      host: target.hostname,
+      port: target.port,
+      method: req.method,
+      path: req.url,
+      headers: { ...this.headersFor(req, target), connection: 'Upgrade', upgrade: req.headers.upgrade ?? 'websocket' },
+      agent: false,
     });
-    const drop = () => (upstream.destroy(), socket.destroy());
-    upstream.on('error', drop);
-    socket.on('error', drop);
-    upstream.on('close', () => socket.destroy());
+    // Only a 101 becomes a pipe. Any other answer (401, 404, 429) is relayed and the connection
+    // closed, so a client cannot go on to send raw requests that skip this front's header rules.
+    upstream.on('upgrade', (answer, upSocket, upHead) => {
+      upSocket.on('error', () => (upSocket.destroy(), socket.destroy()));
+      if (socket.destroyed) return void upSocket.destroy();
+      socket.write(`HTTP/1.1 101 ${answer.statusMessage ?? 'Switching Protocols'}\r\n${headerLines(answer.rawHeaders)}\r\n`);
+      if (upHead.length) socket.write(upHead);
+      if (head.length) upSocket.write(head);
+      upSocket.pipe(socket);
+      socket.pipe(upSocket);
+      upSocket.on('close', () => socket.destroy());
+      socket.on('close', () => upSocket.destroy());
+    });
+    upstream.on('response', (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const pairs: string[] = [];
+        for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) {
+          const name = answer.rawHeaders[i]!;
+          if (!DROPPED.has(name.toLowerCase()) && name.toLowerCase() !== 'content-length') pairs.push(name, answer.rawHeaders[i + 1]!);
+        }
+        socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${answer.statusCode ?? 502} ${answer.statusMessage ?? ''}\r\n${headerLines(pairs)}content-length: ${body.length}\r\nconnection: close\r\n\r\n`), body]));
+      });
+      answer.on('error', () => socket.destroy());
+    });
+    upstream.on('error', (err) => refuseUpgrade(socket, 502, 'Bad Gateway', `the worker did not answer (${err.message})\n`));
     socket.on('close', () => upstream.destroy());
+    upstream.end();
   }
+}
+
+/** Raw header pairs as `name: value` lines, each ending in CRLF. */
+function headerLines(raw: string[]): string {
+  let out = '';
+  for (let i = 0; i + 1 < raw.length; i += 2) out += `${raw[i]}: ${raw[i + 1]}\r\n`;
+  return out;
+}
+
+/** Answers an upgrade with a plain-text refusal and closes the connection. */
+function refuseUpgrade(socket: Socket, status: number, reason: string, body: string): void {
+  if (socket.destroyed) return;
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }

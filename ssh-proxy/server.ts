@@ -113,6 +113,8 @@ export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
     server.on('connection', (socket) => socket.setNoDelay(true));
     // The proxy speaks no WebSocket: any upgrade is refused before it reaches a route.
     server.on('upgrade', (_req: unknown, socket: Duplex) => {
+      // Node leaves an upgraded socket without an error listener; a client's reset must not crash the proxy.
+      socket.on('error', () => socket.destroy());
       const body = 'the proxy takes no WebSocket upgrades\n';
       socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
     });

@@ -1,7 +1,7 @@
 // Text from a target or a model enters the agent's state here: control bytes made visible (`^[`,
 // `<U+009B>`), binary shown as a short preview with its size, and everything capped in serialised
 // bytes (its JSON in UTF-8), so a checkpoint's size is known however hostile the bytes were.
-import { binaryPreview, isBidiControl, looksBinary } from '../../schema/terminal-text.ts';
+import { binaryPreview, controlStandIn, looksBinary } from '../../schema/terminal-text.ts';
 import { capSerialised } from '../json-fit.ts';
 
 /** The most serialised bytes (JSON, UTF-8, quotes included) each kind of text may take in the state. */
@@ -19,19 +19,13 @@ export const STATE_TEXT_BYTES = {
 /** The most serialised bytes a thinking event may take in the log (the state keeps less). */
 export const THINKING_EVENT_BYTES = 64 * 1024;
 
-const hex = (code: number): string => code.toString(16).toUpperCase().padStart(4, '0');
-
 /** The visible stand-in for one code point no reader should act on, or null when it is kept. */
 function shown(code: number, next: number): string | null {
-  if (code === 0x0a || code === 0x09) return null;
-  // A CR before LF is a line end from a terminal; alone it could overwrite a line.
+  // A CR before LF is a line end from a terminal; alone the model should see it was there (`^M`).
   if (code === 0x0d) return next === 0x0a ? '' : '^M';
-  if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
-  if (code === 0x7f) return '^?';
-  if ((code >= 0x80 && code <= 0x9f) || isBidiControl(code)) return `<U+${hex(code)}>`;
   // A lone surrogate cannot be encoded as UTF-8; JSON would carry it as a six-byte escape.
   if (code >= 0xd800 && code <= 0xdfff) return '\ufffd';
-  return null;
+  return controlStandIn(code);
 }
 
 /** Text with every control byte, C1 control, bidi control and lone surrogate made visible. */

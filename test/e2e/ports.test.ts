@@ -5,7 +5,7 @@ import { runSummarySchema } from '../../schema/run.ts';
 import { ACCESS_MODES } from '../support/access-modes.ts';
 import { listeningPorts } from '../support/listening-ports.ts';
 import { stackForFile } from '../support/stack-process.ts';
-import { askUpgrade } from '../support/upgrade-probe.ts';
+import { askUpgrade, resetUpgrade, upgradeAnswer } from '../support/upgrade-probe.ts';
 
 const PROXY_SECRET = 'e2e-port-fence-proxy-secret-9b3d';
 /** Pages on another site, on another loopback port (what wrangler's own checks let through), and sandboxed. */
@@ -81,5 +81,24 @@ describe.each(ACCESS_MODES)('the ports of a stack with $name', (mode) => {
     expect(forged.status).toBe(200);
     const forgedLoopback = await fetch(`${url}/api/runs`, { headers: { 'cf-connecting-ip': '127.0.0.1' } });
     expect(forgedLoopback.status).toBe(mode.token ? 401 : 200);
+  });
+
+  it('survives upgrades reset mid-answer, and closes the connection after any answer but 101', async () => {
+    const { url, ports } = stack();
+    const own = `http://127.0.0.1:${ports.worker}`;
+    const resets = [];
+    for (let i = 0; i < 25; i++) {
+      resets.push(resetUpgrade({ port: ports.worker, path: '/api/health', origin: 'http://evil.example' }));
+      resets.push(resetUpgrade({ port: ports.worker, path: '/api/runs/RUN/ws', origin: own }));
+      resets.push(resetUpgrade({ port: ports.proxy, path: '/v1/advance', origin: 'http://evil.example' }));
+    }
+    await Promise.all(resets);
+    // Node leaves an upgraded socket without an error listener: before the fix one reset crashed the front.
+    expect((await fetch(`${url}/api/health`, { headers: auth })).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${ports.proxy}/health`)).status).toBe(200);
+    // A same-origin upgrade the worker refuses (no such run) is answered and closed, not left as a pipe.
+    const refused = await upgradeAnswer({ port: ports.worker, path: '/api/runs/run_zzzzzzzzzzzzzzzzzzzzzzzzzz/ws', origin: own, protocol: mode.token ? `token.${mode.token}` : undefined });
+    expect(refused.text).toMatch(/^HTTP\/1\.1 404 /);
+    expect(refused.closed).toBe(true);
   });
 });

@@ -10,6 +10,15 @@ describe('terminalText', () => {
     expect(terminalText(text)).toBe(text);
   });
 
+  it('shows concealing and blinking SGR, and ends colour a text left on', () => {
+    expect(terminalText('a\x1b[8mhidden\x1b[0m')).toBe('a^[[8mhidden\x1b[0m');
+    expect(terminalText('\x1b[1;5mflash')).toBe('^[[1;5mflash');
+    // 8 as a 256-colour index is a colour, not conceal.
+    expect(terminalText('\x1b[38;5;8mgrey')).toBe('\x1b[38;5;8mgrey\x1b[0m');
+    expect(terminalText('\x1b[31mred')).toBe('\x1b[31mred\x1b[0m');
+    expect(plainText('\x1b[31mred')).toBe('red');
+  });
+
   it('shows OSC, DCS, APC and other CSI sequences visibly instead of passing them on', () => {
     expect(terminalText('a\x1b]52;c;aGk=\x07b')).toBe('a^[]52;c;aGk=^Gb');
     expect(terminalText('\x1b]0;title\x1b\\')).toBe('^[]0;title^[\\');

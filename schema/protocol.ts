@@ -103,7 +103,14 @@ function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
   return [
     variant({ type: z.literal('run_created'), config: runConfigSchema }),
     variant({ type: z.literal('status_changed'), from: runStatusSchema, to: runStatusSchema, reason: z.string().optional() }),
-    variant({ type: z.literal('level_started'), level, attempt: z.number().int().min(1), retryCount: count }),
+    variant({
+      type: z.literal('level_started'),
+      level,
+      attempt: z.number().int().min(1),
+      retryCount: count,
+      /** Where the level is played, `host:port` (the replay scripts default to it). Absent in older logs. */
+      address: z.string().regex(/^[A-Za-z0-9.:[\]-]{1,255}:\d{1,5}$/).optional(),
+    }),
     variant({ type: z.literal('thinking'), level, text: z.string() }),
     variant({ type: z.literal('command'), level, commandId: z.string().min(1), command: z.string().min(1) }),
     variant({

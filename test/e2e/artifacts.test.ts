@@ -129,6 +129,11 @@ describe('artifacts, replay and verify', () => {
     const manifest = JSON.parse(files.get('manifest.json')!);
     expect(manifest).toMatchObject({ format: 'bandit-runner-artifacts', secrets: 'redacted', run: { id: runId, status: 'paused_for_user_action' }, missing: [] });
     expect(manifest.replay.levels).toEqual(solvedLevels);
+    // The run's log names where it played, and the manifest (and so replay.sh) takes it from there.
+    const started = files.get('events.jsonl')!.trim().split('\n').map((line) => JSON.parse(line)).filter((e) => e.type === 'level_started');
+    expect(started.length).toBeGreaterThan(0);
+    for (const event of started) expect(event.address).toBe(`127.0.0.1:${stack.ports.practice}`);
+    expect(manifest.target.address).toBe(`127.0.0.1:${stack.ports.practice}`);
     const { createHash } = await import('node:crypto');
     for (const entry of manifest.files as { path: string; sha256: string; bytes: number }[]) {
       expect(createHash('sha256').update(files.get(entry.path)!).digest('hex'), entry.path).toBe(entry.sha256);

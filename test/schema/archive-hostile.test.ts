@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { archiveFiles } from '../../worker/artifacts/build-archive.ts';
-import { replayAddress } from '../../worker/artifacts/replay-scripts.ts';
+import { playedAddress, replayAddress } from '../../worker/artifacts/replay-scripts.ts';
 import { HOSTILE_RUN_ID, PW1, SHELL_HOSTILE, hostileEvents, hostileSummary } from '../support/hostile-run.ts';
 import { HOSTILE, MARK, forbiddenIn } from '../support/hostile-text.ts';
 
@@ -141,6 +141,14 @@ describe('the archive of a hostile run', () => {
     expect(replayAddress('practice', '127.0.0.1:32220')).toEqual({ host: '127.0.0.1', port: 32220 });
     expect(replayAddress('practice', '[::1]:2222')).toEqual({ host: '::1', port: 2222 });
     for (const bad of ['$(id):22', 'h"ost:22', 'host:99999', 'host', null, '`x`:1']) expect(replayAddress('practice', bad)).toEqual({ host: '127.0.0.1', port: 2220 });
+  });
+
+  it('reads the address a run played from its log: the last level_started that names one', () => {
+    const started = (seq: number, address?: string) =>
+      ({ seq, ts: '2026-11-24T00:00:00.000Z', runId: HOSTILE_RUN_ID, type: 'level_started', level: seq, attempt: 1, retryCount: 0, ...(address ? { address } : {}) }) as const;
+    expect(playedAddress([started(1, '127.0.0.1:2220'), started(2, '127.0.0.1:32220'), started(3)])).toBe('127.0.0.1:32220');
+    expect(playedAddress([started(1)])).toBeNull();
+    expect(playedAddress(hostileEvents())).toBeNull();
   });
 
   it('has a payload of every kind in the log it tests', () => {

@@ -2,6 +2,7 @@
 // OpenSSH's own client. A level's password comes from BANDIT<N>_PASSWORD or a prompt, never from the
 // script; the script holds only the sha256 of the password the run proved, to tell "reproduced" from
 // "drifted". replay.sh runs the levels in a row, each proving the next one's password.
+import type { RunEvent } from '../../schema/protocol.ts';
 import type { Target } from '../../schema/run.ts';
 import type { SolvedLevel } from './solved-levels.ts';
 import { commandsWithout, sha256Hex } from './solved-levels.ts';
@@ -21,6 +22,15 @@ export function replayAddress(target: Target, address: string | null): { host: s
   const port = Number(m?.[2]);
   if (!m || port < 1 || port > 65_535) return DEFAULT_ADDRESS[target];
   return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
+/** The address a run's log says it played (its last `level_started`); null for logs older than the field. */
+export function playedAddress(events: readonly RunEvent[]): string | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (event.type === 'level_started' && event.address !== undefined) return event.address;
+  }
+  return null;
 }
 
 /** A shell word that is `text` exactly. */

@@ -10,6 +10,7 @@ import type { RunSummary, Target } from '../../schema/run.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { ArchivedCall } from '../artifacts/build-archive.ts';
 import { archiveFiles, zipStream } from '../artifacts/build-archive.ts';
+import { playedAddress } from '../artifacts/replay-scripts.ts';
 import { replayableLevels, replayPlan, solvedLevels } from '../artifacts/solved-levels.ts';
 import { terminalCast } from '../artifacts/terminal-cast.ts';
 import { shownEvents } from '../artifacts/redact.ts';
@@ -75,8 +76,13 @@ async function archivedCalls(env: Env, runId: string): Promise<ArchivedCall[] | 
 /** The bandit server, where a run on the real game plays. */
 const BANDIT_ADDRESS = { address: 'bandit.labs.overthewire.org:2220', host: 'bandit.labs.overthewire.org' };
 
-/** Where the run's target answers: the practice range's address as the proxy reports it (null when it cannot be asked). */
-async function targetAddress(env: Env, target: Target): Promise<{ address: string | null; host: string }> {
+/**
+ * Where the run played: the address its last `level_started` names (the proxy records it), else for
+ * older logs the practice range's address as the proxy reports it now (null when it cannot be asked).
+ */
+async function targetAddress(env: Env, target: Target, events: RunEvent[]): Promise<{ address: string | null; host: string }> {
+  const recorded = playedAddress(events);
+  if (recorded) return { address: recorded, host: recorded.replace(/:\d+$/, '') };
   if (target === 'bandit') return BANDIT_ADDRESS;
   const settings = readSettings(env);
   const read = settings.ok ? await readProxyHealth(settings.settings.proxyUrl) : null;
@@ -88,7 +94,7 @@ export const artifactRoutes = new Hono<{ Bindings: Env }>()
   .get('/:id/artifacts', async (c) => {
     const includeSecrets = secretsWanted(c.req.query());
     const { run, events, verifications } = await recordOf(c.env, c.req.param('id'));
-    const [calls, verifiedBy, target] = await Promise.all([archivedCalls(c.env, run.id), reportsOf(c.env, verifications), targetAddress(c.env, run.config.target)]);
+    const [calls, verifiedBy, target] = await Promise.all([archivedCalls(c.env, run.id), reportsOf(c.env, verifications), targetAddress(c.env, run.config.target, events)]);
     const { files, manifest } = await archiveFiles({
       run,
       events,
@@ -111,7 +117,7 @@ export const artifactRoutes = new Hono<{ Bindings: Env }>()
   .get('/:id/terminal.cast', async (c) => {
     const includeSecrets = secretsWanted(c.req.query());
     const { run, events } = await recordOf(c.env, c.req.param('id'));
-    const [{ address }, shown] = [await targetAddress(c.env, run.config.target), shownEvents(events, includeSecrets)];
+    const [{ address }, shown] = [await targetAddress(c.env, run.config.target, events), shownEvents(events, includeSecrets)];
     // The same recording as the archive's terminal.cast.
     return c.body(terminalCast(run.id, run.config, shown.events, address), 200, { 'content-type': 'application/x-asciicast; charset=utf-8', 'cache-control': 'no-store' });
   })

@@ -23,6 +23,6 @@ export async function connect(s: BanditState, ctx: BanditContext): Promise<Parti
     return { fault: { reason: 'ssh_error', message, resumeAt: 'connect' }, lastError: message };
   }
   const attempt = freshAttempt(s);
-  ctx.emit({ type: 'level_started', level: s.level, attempt: attempt.attempt ?? 1, retryCount: s.retryCount });
+  ctx.emit({ type: 'level_started', level: s.level, attempt: attempt.attempt ?? 1, retryCount: s.retryCount, address: `${ctx.target.host}:${ctx.target.port}` });
   return { ...attempt, lastError: null };
 }

@@ -60,7 +60,7 @@ export async function reflect(s: BanditState, ctx: BanditContext): Promise<Parti
     return { ...base, fault: { reason: 'loop_detected', message, resumeAt: 'connect' } };
   }
   const fresh = freshAttempt(s);
-  ctx.emit({ type: 'level_started', level: s.level, attempt: fresh.attempt ?? 1, retryCount });
+  ctx.emit({ type: 'level_started', level: s.level, attempt: fresh.attempt ?? 1, retryCount, address: `${ctx.target.host}:${ctx.target.port}` });
   return { ...base, ...fresh };
 }
 

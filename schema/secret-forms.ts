@@ -5,10 +5,13 @@
 /** A secret and what replaces each of its forms. */
 export type SecretReplacement = { value: string; placeholder: string };
 
-/** Secrets compiled for one kind of text: literal forms (longest first) and one pattern for the rest. */
+/** Secrets compiled for one kind of text: literal forms (longest first), wrapped forms and one pattern for spaced copies. */
 export type SecretForms = {
+  json: boolean;
   literals: { form: string; placeholder: string }[];
-  /** Spaced and line-wrapped copies; group `g${i}` matching means `placeholders[i]`. */
+  /** Hex and base64 forms, found in runs of such characters with their line breaks taken out. */
+  wrapped: { form: string; placeholder: string }[];
+  /** Spaced copies of short secrets; group `g${i}` matching means `placeholders[i]`. */
   pattern: RegExp | null;
   placeholders: string[];
   /** Per secret, a pattern matching an unfinished spaced copy at the end of a text (text mode only). */
@@ -21,9 +24,16 @@ export const MIN_SECRET_LENGTH = 4;
 const MIN_PIECE = 8;
 /** Spaced copies are looked for only for secrets up to this length (the pattern grows with it). */
 const MAX_SPACED = 200;
+/** And only for this many secrets (the first ones given), so the pattern stays bounded however many a run shows. */
+const MAX_SPACED_SECRETS = 64;
 /** What may stand between the characters of a spaced copy: the same one each time. */
 const SEPARATORS = [' {1,3}', '\\t', '-', '_', '\\.', ',', ':', ';', '\\|', '/', '\\+'];
-const LINE_BREAK = { text: '\\r?\\n', json: '(?:\\\\r)?\\\\n' };
+/** A run of base64 or hex characters broken over lines, as it stands in plain text and in JSON text. */
+const RUN = '[A-Za-z0-9+/=_-]+';
+const RUN_CHAR = /[A-Za-z0-9+/=_-]/;
+// The look-behind starts a match only where a run starts, so a long run without a break costs one pass.
+const WRAPPED_RUN = { text: new RegExp(`(?<![A-Za-z0-9+/=_-])${RUN}(?:\\r?\\n${RUN})+`, 'g'), json: new RegExp(`(?<![A-Za-z0-9+/=_-])${RUN}(?:(?:\\\\r)?\\\\n${RUN})+`, 'g') };
+const BREAK = { text: /\r?\n/g, json: /(?:\\r)?\\n/g };
 
 const utf8 = new TextEncoder();
 
@@ -85,11 +95,6 @@ function spacedPattern(secret: string, index: number, json: boolean): string | n
   return `${first}(?<s${index}>${seps.join('|')})${rest.join(`\\k<s${index}>`)}`;
 }
 
-/** A base64 or hex copy broken over lines (`base64` wraps at 76 columns, `xxd -p` at 60). */
-function wrappedPattern(form: string, json: boolean): string {
-  return [...form].map(escapeRegExp).join(`(?:${json ? LINE_BREAK.json : LINE_BREAK.text})?`);
-}
-
 /** A pattern matching the start of a spaced copy that more text may finish, at the text's end. */
 function prefixPattern(secret: string): RegExp | null {
   if ([...secret].length > MAX_SPACED) return null;
@@ -103,6 +108,7 @@ function prefixPattern(secret: string): RegExp | null {
 export function compileSecretForms(secrets: readonly SecretReplacement[], options: { json: boolean }): SecretForms {
   const { json } = options;
   const literals = new Map<string, string>();
+  const wrapped = new Map<string, string>();
   const alternatives: string[] = [];
   const placeholders: string[] = [];
   const prefixes: RegExp[] = [];
@@ -110,29 +116,104 @@ export function compileSecretForms(secrets: readonly SecretReplacement[], option
     if (value.length < MIN_SECRET_LENGTH) continue;
     for (const form of literalForms(value)) if (!literals.has(shown(form, json))) literals.set(shown(form, json), placeholder);
     const bytes = utf8.encode(value);
-    const wrapped = [hex(bytes), hex(bytes).toUpperCase(), ...base64Pieces(bytes)].map((form) => wrappedPattern(form, json));
+    for (const form of [hex(bytes), hex(bytes).toUpperCase(), ...base64Pieces(bytes)]) if (!wrapped.has(form)) wrapped.set(form, placeholder);
+    // Spaced copies need a pattern as long as the secret: only for short secrets, and only so many.
+    if (placeholders.length >= MAX_SPACED_SECRETS) continue;
     const spaced = spacedPattern(value, placeholders.length, json);
-    alternatives.push(`(?<g${placeholders.length}>${[...wrapped, ...(spaced ? [spaced] : [])].join('|')})`);
+    if (!spaced) continue;
+    alternatives.push(`(?<g${placeholders.length}>${spaced})`);
     placeholders.push(placeholder);
     const prefix = json ? null : prefixPattern(value);
     if (prefix) prefixes.push(prefix);
   }
+  const longestFirst = (forms: Map<string, string>) => [...forms].map(([form, placeholder]) => ({ form, placeholder })).sort((x, y) => y.form.length - x.form.length);
   return {
-    literals: [...literals].map(([form, placeholder]) => ({ form, placeholder })).sort((a, b) => b.form.length - a.form.length),
+    json,
+    literals: longestFirst(literals),
+    wrapped: longestFirst(wrapped),
     pattern: alternatives.length ? new RegExp(alternatives.join('|'), 'g') : null,
     placeholders,
     prefixes,
   };
 }
 
-/** `text` with every form of every compiled secret replaced by its placeholder. */
+/** A run's characters with its line breaks taken out, and where each of them stands in the run. */
+function joined(run: string, json: boolean): { text: string; at: number[] } {
+  const at: number[] = [];
+  let text = '';
+  let from = 0;
+  for (const lineBreak of run.matchAll(json ? BREAK.json : BREAK.text)) {
+    text += run.slice(from, lineBreak.index);
+    for (let i = from; i < lineBreak.index; i++) at.push(i);
+    from = lineBreak.index + lineBreak[0].length;
+  }
+  text += run.slice(from);
+  for (let i = from; i < run.length; i++) at.push(i);
+  return { text, at };
+}
+
+/** A run of base64 or hex broken over lines, with each wrapped form in it replaced (line breaks inside a copy go with it). */
+function replaceWrapped(run: string, forms: SecretForms): string {
+  if (run.length < forms.wrapped.at(-1)!.form.length) return run;
+  const { text, at } = joined(run, forms.json);
+  const spans: { start: number; end: number; placeholder: string }[] = [];
+  const taken = new Uint8Array(text.length);
+  for (const { form, placeholder } of forms.wrapped) {
+    for (let i = text.indexOf(form); i >= 0; i = text.indexOf(form, i + form.length)) {
+      if (taken[i] || taken[i + form.length - 1]) continue;
+      taken.fill(1, i, i + form.length);
+      spans.push({ start: at[i]!, end: at[i + form.length - 1]! + 1, placeholder });
+    }
+  }
+  if (!spans.length) return run;
+  spans.sort((x, y) => x.start - y.start);
+  let out = '';
+  let from = 0;
+  for (const { start, end, placeholder } of spans) {
+    out += run.slice(from, start) + placeholder;
+    from = end;
+  }
+  return out + run.slice(from);
+}
+
+/**
+ * `text` with every form of every compiled secret replaced by its placeholder. Linear in the text for
+ * any secret length: literal forms by search, wrapped ones by search in each multi-line base64 or hex
+ * run, and only short secrets' spaced copies by one pattern of bounded size.
+ */
 export function replaceSecretForms(text: string, forms: SecretForms): string {
   let out = text;
   for (const { form, placeholder } of forms.literals) if (out.includes(form)) out = out.split(form).join(placeholder);
+  if (forms.wrapped.length) out = out.replace(forms.json ? WRAPPED_RUN.json : WRAPPED_RUN.text, (run) => replaceWrapped(run, forms));
   if (!forms.pattern) return out;
   return out.replace(forms.pattern, (...args: unknown[]) => {
     const groups = args.at(-1) as Record<string, string | undefined>;
     const index = forms.placeholders.findIndex((_, i) => groups[`g${i}`] !== undefined);
     return forms.placeholders[index] ?? '';
   });
+}
+
+/**
+ * How many characters at the end of `text` could be the start of a wrapped (multi-line) base64 or hex
+ * form that more text would finish: the trailing run, line breaks included, is searched joined.
+ */
+export function unfinishedWrapped(text: string, forms: SecretForms): number {
+  const longest = forms.wrapped[0]?.form.length ?? 0;
+  if (!longest) return 0;
+  // The trailing run of form characters and line breaks, no longer than a form with a break after every character.
+  let start = text.length;
+  while (start > 0 && text.length - start < 3 * longest && (RUN_CHAR.test(text[start - 1]!) || text[start - 1] === '\n' || text[start - 1] === '\r')) start--;
+  const tail = text.slice(start);
+  if (!tail.includes('\n')) return 0;
+  const { text: run, at } = joined(tail, false);
+  let most = 0;
+  for (const { form } of forms.wrapped) {
+    for (let k = Math.min(form.length - 1, run.length); k > 0; k--) {
+      if (run.endsWith(form.slice(0, k))) {
+        most = Math.max(most, tail.length - at[run.length - k]!);
+        break;
+      }
+    }
+  }
+  return most;
 }

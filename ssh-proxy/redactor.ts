@@ -3,7 +3,7 @@
 // and end lines pass through it; checkpoints do not, since the run needs the level's password to go on.
 
 import { REDACTED } from '../schema/protocol.ts';
-import { compileSecretForms, MIN_SECRET_LENGTH, replaceSecretForms } from '../schema/secret-forms.ts';
+import { compileSecretForms, MIN_SECRET_LENGTH, replaceSecretForms, unfinishedWrapped } from '../schema/secret-forms.ts';
 import type { SecretForms } from '../schema/secret-forms.ts';
 
 export { REDACTED };
@@ -26,8 +26,10 @@ export class Redactor {
 
   /** How many characters at the end of `text` could be the start of a secret's form that more text would finish. */
   unfinished(text: string): number {
-    const { literals, prefixes } = this.forms().text;
-    let most = 0;
+    const forms = this.forms().text;
+    const { literals, prefixes } = forms;
+    // A hex or base64 copy broken over lines (`xxd -p`, `base64`) is held back across its line breaks.
+    let most = unfinishedWrapped(text, forms);
     for (const { form } of literals) {
       for (let k = Math.min(form.length - 1, text.length); k > most; k--) {
         if (text.endsWith(form.slice(0, k))) {

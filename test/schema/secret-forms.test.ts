@@ -1,9 +1,11 @@
 // The forms of a secret a shell or a model makes (base64 at any alignment, hex, reversed, spaced,
 // URL-encoded, line-wrapped) are all replaced, in plain text and in JSON text; ordinary text is not.
+import { generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileSecretForms, replaceSecretForms } from '../../schema/secret-forms.ts';
-import { redact } from '../../worker/artifacts/redact.ts';
+import type { RunEvent } from '../../schema/protocol.ts';
+import { redact, secretsOf } from '../../worker/artifacts/redact.ts';
 
 const PW = 'Xk3pQz9LmN2vBt7RwY5sHc1dFg8jKa4e';
 const P = '[redacted]';
@@ -84,5 +86,35 @@ describe('secret forms', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('redacts several private keys (RSA-4096 among them) in one text, each with its own placeholder, wrapped copies too', () => {
+    const pem = (type: 'rsa' | 'ed25519', modulusLength = 4096) =>
+      generateKeyPairSync(type as 'rsa', { modulusLength, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+    const keys = [pem('rsa'), pem('rsa'), pem('rsa', 2048), pem('ed25519'), pem('ed25519')];
+    const events = keys.map((stdout, i) => ({ type: 'output', level: 3, stdout, stderr: '', exitCode: 0, seq: i + 1, at: '2026-01-01T00:00:00.000Z' })) as unknown as RunEvent[];
+    const secrets = secretsOf(events);
+    expect(secrets.map((s) => s.redaction.placeholder)).toEqual(keys.map((_, i) => `[REDACTED:private-key-${i + 1}]`));
+    // Each key raw, in JSON, base64-wrapped at 76 (`base64 id_rsa`) and hex-wrapped at 60 (`xxd -p id_rsa`).
+    const copies = keys.flatMap((key) => [key, JSON.stringify(key), wrap(b64(key), 76), wrap(Buffer.from(key).toString('hex'), 60)]);
+    const text = copies.join('\n--\n');
+    const started = performance.now();
+    const out = redact(text, secrets);
+    console.log(`redacting ${keys.length} private keys (${text.length} characters, ${copies.length} copies): ${(performance.now() - started).toFixed(1)} ms`);
+    for (const [i, key] of keys.entries()) {
+      const body = key.split('\n').slice(1, -2).join('');
+      for (const piece of [body.slice(0, 40), body.slice(-40), b64(key).slice(100, 140), Buffer.from(key).toString('hex').slice(200, 240)]) expect(out.replace(/\s/g, '')).not.toContain(piece);
+      expect(out.split(`[REDACTED:private-key-${i + 1}]`).length - 1, `key ${i + 1}`).toBeGreaterThanOrEqual(4);
+    }
+    // The same through the archive's JSON path: parsed back, no key left.
+    const json = redact(JSON.stringify(events), secrets, { json: true });
+    expect((JSON.parse(json) as { stdout: string }[]).map((e) => e.stdout)).toEqual(keys.map((_, i) => `[REDACTED:private-key-${i + 1}]\n`));
+  });
+
+  it('keeps a long secret\'s spaced copy out of its pattern, so the pattern stays bounded, yet finds its literal and wrapped forms', () => {
+    const long = 'k'.repeat(10) + 'Zq8'.repeat(2_000);
+    const compiled = compileSecretForms([{ value: long, placeholder: P }], { json: false });
+    expect(compiled.pattern).toBeNull();
+    expect(replaceSecretForms(`a ${long} b ${wrap(b64(long), 76)} c`, compiled)).toMatch(/^a \[redacted\] b \[redacted\][A-Za-z0-9=]{0,3} c$/);
   });
 });

@@ -32,4 +32,16 @@ describe('Redactor', () => {
     expect(redactor.unfinished(`encoded ${b64.slice(0, 10)}`)).toBe(10);
     expect(redactor.unfinished(`reversed ${[...PW].reverse().join('').slice(0, 7)}`)).toBe(7);
   });
+
+  it('holds back the start of a hex or base64 copy broken over lines until the copy is complete', () => {
+    const redactor = new Redactor([PW]);
+    const hex = Buffer.from(`${PW}\n`).toString('hex');
+    const firstLine = `${hex.slice(0, 60)}\n`;
+    expect(redactor.unfinished(`xxd -p says\n${firstLine}`)).toBe(firstLine.length);
+    const long = PW.repeat(3);
+    const b64 = Buffer.from(long).toString('base64');
+    const start = `${b64.slice(0, 76)}\n${b64.slice(76, 80)}`;
+    expect(new Redactor([long]).unfinished(`base64 says ${start}`)).toBe(start.length);
+    expect(redactor.unfinished('two lines of words\nand more\n')).toBe(0);
+  });
 });

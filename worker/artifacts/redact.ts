@@ -30,18 +30,33 @@ export function secretsOf(events: readonly RunEvent[]): { value: string; redacti
   return [...found.values()];
 }
 
-const compiled = new WeakMap<readonly unknown[], SecretForms[]>();
+/** Compiled forms by the secrets they were compiled from, so each request for the same run's archive compiles none. */
+const compiled = new Map<string, { json: SecretForms; text: SecretForms }>();
+const COMPILED_MAX = 16;
 
-/** `text` with each secret and its usual transforms (schema/secret-forms.ts) replaced, as they stand and inside a JSON string. */
-export function redact(text: string, secrets: readonly { value: string; redaction: Redaction }[]): string {
-  let forms = compiled.get(secrets);
+function formsOf(secrets: readonly { value: string; redaction: Redaction }[]): { json: SecretForms; text: SecretForms } {
+  const key = JSON.stringify(secrets.map(({ value, redaction }) => [value, redaction.placeholder]));
+  let forms = compiled.get(key);
   if (!forms) {
     const replacements = secrets.map(({ value, redaction }) => ({ value, placeholder: redaction.placeholder }));
     // A key that contains a password is replaced whole: literal forms are tried longest first.
-    forms = [compileSecretForms(replacements, { json: true }), compileSecretForms(replacements, { json: false })];
-    compiled.set(secrets, forms);
+    forms = { json: compileSecretForms(replacements, { json: true }), text: compileSecretForms(replacements, { json: false }) };
+    if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value!);
+    compiled.set(key, forms);
   }
-  return forms.reduce((out, form) => replaceSecretForms(out, form), text);
+  return forms;
+}
+
+/**
+ * `text` with each secret and its usual transforms (schema/secret-forms.ts) replaced. `json`: the text
+ * is JSON, so only the forms as they stand inside a JSON string are looked for (a form of the raw
+ * secret cannot stand in it, and replacing one across JSON syntax would break it); otherwise (an
+ * archive file of any kind) both.
+ */
+export function redact(text: string, secrets: readonly { value: string; redaction: Redaction }[], options: { json?: boolean } = {}): string {
+  const forms = formsOf(secrets);
+  const inJson = replaceSecretForms(text, forms.json);
+  return options.json ? inJson : replaceSecretForms(inJson, forms.text);
 }
 
 /** The run's log as an archive shows it: redacted unless secrets are included, and the secrets taken out. */
@@ -49,5 +64,5 @@ export function shownEvents(events: readonly RunEvent[], includeSecrets: boolean
   const secrets = includeSecrets ? [] : secretsOf(events);
   // Parsed back from the redacted text, so no form of a secret (a key's line breaks as CR LF in the
   // recording, say) escapes a builder.
-  return { events: secrets.length ? (JSON.parse(redact(JSON.stringify(events), secrets)) as RunEvent[]) : [...events], secrets };
+  return { events: secrets.length ? (JSON.parse(redact(JSON.stringify(events), secrets, { json: true })) as RunEvent[]) : [...events], secrets };
 }

@@ -4,7 +4,7 @@ import type { ModelInfo } from '../schema/protocol.ts';
 import type { RunConfig, RunSummary } from '../schema/run.ts';
 import { ApiError } from './errors.ts';
 import { newRunId } from './run-id.ts';
-import { sessionFor } from './run-lookup.ts';
+import { noteRunExists, sessionFor } from './run-lookup.ts';
 import { queueFor } from './run-queue.ts';
 
 /** The new run and its place in line (null: it has a slot). `model` is the proxy's entry for config.model, if it has one. */
@@ -16,6 +16,7 @@ export async function launchRun(env: Env, config: RunConfig, model: ModelInfo | 
   });
   const run = await sessionFor(env, id).create(id, config);
   if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
+  noteRunExists(id);
   // baseline and replay have no provider limit: only the global one.
   try {
     const batch = config.batchId && batchLimit !== null ? { id: config.batchId, limit: batchLimit } : null;

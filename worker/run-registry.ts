@@ -1,6 +1,6 @@
 // Every run id this worker ever made, kept in the queue's SQLite, so a request naming an id that
 // was never made is answered 404 without reaching (and so creating) a Durable Object for it.
-// Runs made before the registry existed are found in D1 and registered on first sight.
+// Runs made before the registry existed are found in D1 and registered when first looked up (run-lookup.ts).
 
 /** The set of run ids that exist, in the RunQueue object's SQLite. */
 export class RunRegistry {

@@ -1,7 +1,11 @@
 // An id that names no run makes nothing: every route answers 404 without reaching a Durable Object
-// (reaching one creates it, with storage that stays), and an object reached anyway writes no table.
+// (reaching one creates it, with storage that stays), and an object reached anyway writes no table;
+// when the queue's registry fails or hangs, D1 answers instead.
 import { env, listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { app } from '../../worker/app.ts';
+import { runExists } from '../../worker/run-lookup.ts';
+import { queueFor } from '../../worker/run-queue.ts';
 import type { RunSession } from '../../worker/run-session.ts';
 import { call, createRun, postJson } from './http.ts';
 
@@ -63,5 +67,53 @@ describe('unknown run ids', () => {
     expect(made.tables).toEqual(expect.arrayContaining(['run', 'events', 'loop', 'outbox', 'level_stats', 'checkpoint_items', 'schedule']));
     expect(made.size).toBeGreaterThan(empty.size);
     console.log(`an object reached for an unknown id: ${empty.size} bytes of SQLite, no tables; with a run: ${made.size} bytes`);
+  });
+});
+
+describe('run lookup when the queue fails', () => {
+  /** A queue namespace whose object fails every call (or never answers), standing in for a queue that is down. */
+  const brokenQueue = (fail: () => Promise<never>) =>
+    ({ idFromName: () => env.RUN_QUEUE.idFromName('queue'), get: () => ({ knows: fail, register: fail }) }) as unknown as Env['RUN_QUEUE'];
+  const down = () => Promise.reject(new Error('queue down'));
+  const hangs = () => new Promise<never>(() => undefined);
+  const brokenDb = { prepare: () => { throw new Error('d1 down'); } } as unknown as Env['DB'];
+  const get = (id: string, bindings: object) => app.request(`http://127.0.0.1:8787/api/runs/${id}`, {}, bindings);
+
+  /** A run made as before the registry: its object and D1 row exist, the queue never heard of it. */
+  async function runInD1Only(id: string): Promise<void> {
+    const config = (await createRun({ model: 'script-pause' })).config;
+    expect(await env.RUN_SESSION.get(env.RUN_SESSION.idFromName(id)).create(id, config)).not.toBeNull();
+    expect(await queueFor(env).knows(id)).toBe(false);
+  }
+
+  it('asks D1 when the queue fails or hangs: a run in D1 is served, an unknown id is still 404 and makes nothing', async () => {
+    for (const [i, fail] of [down, hangs].entries()) {
+      const id = unknownId(200 + i);
+      await runInD1Only(id);
+      const bindings = { ...env, RUN_QUEUE: brokenQueue(fail) };
+      const started = Date.now();
+      const served = await get(id, bindings);
+      expect(served.status, fail.name).toBe(200);
+      expect(await served.json()).toMatchObject({ id });
+      const before = (await listDurableObjectIds(env.RUN_SESSION)).length;
+      const unknown = await get(unknownId(210 + i), bindings);
+      expect(unknown.status, fail.name).toBe(404);
+      expect((await listDurableObjectIds(env.RUN_SESSION)).length).toBe(before);
+      console.log(`queue ${fail === down ? 'failing' : 'hanging'}: two lookups answered through D1 in ${Date.now() - started} ms`);
+    }
+  });
+
+  it('lets a lookup through to the object only when both fail, and does not keep that guess', async () => {
+    const id = unknownId(220);
+    expect(await runExists({ ...env, RUN_QUEUE: brokenQueue(down), DB: brokenDb }, id)).toBe(true);
+    expect(await runExists({ ...env, RUN_QUEUE: brokenQueue(down) }, id)).toBe(false);
+    expect(await runExists(env, id)).toBe(false);
+  });
+
+  it('registers a run found only in D1, so the queue knows it next time', async () => {
+    const id = unknownId(230);
+    await runInD1Only(id);
+    expect((await call(`/api/runs/${id}`)).status).toBe(200);
+    expect(await queueFor(env).knows(id)).toBe(true);
   });
 });

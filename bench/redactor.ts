@@ -47,6 +47,8 @@ const keySets: [string, string[]][] = [
   ['two RSA-2048 keys', [pem('rsa'), pem('rsa')]],
   ['one RSA-4096 key', [pem('rsa', 4096)]],
   ['three RSA-4096 and two ed25519 keys', [pem('rsa', 4096), pem('rsa', 4096), pem('rsa', 4096), pem('ed25519'), pem('ed25519')]],
+  ['100 ed25519 keys', Array.from({ length: 100 }, () => pem('ed25519'))],
+  ['1,000 ed25519 keys (a target printing keys on purpose)', Array.from({ length: 1_000 }, () => pem('ed25519'))],
 ];
 for (const [name, keys] of keySets) {
   const events = keys.map((stdout, i) => ({ type: 'output', level: 1, stdout, stderr: '', exitCode: 0, seq: i + 1, at: new Date(0).toISOString() })) as unknown as RunEvent[];

@@ -8,9 +8,9 @@ export type SecretReplacement = { value: string; placeholder: string };
 /** Secrets compiled for one kind of text: literal forms (longest first), wrapped forms and one pattern for spaced copies. */
 export type SecretForms = {
   json: boolean;
-  literals: { form: string; placeholder: string }[];
+  literals: FormList;
   /** Hex and base64 forms, found in runs of such characters with their line breaks taken out. */
-  wrapped: { form: string; placeholder: string }[];
+  wrapped: FormList;
   /** Spaced copies of short secrets; group `g${i}` matching means `placeholders[i]`. */
   pattern: RegExp | null;
   placeholders: string[];
@@ -18,12 +18,22 @@ export type SecretForms = {
   prefixes: RegExp[];
 };
 
+/**
+ * Forms longest first; with many, an index by four characters from each form's middle (a key's start and
+ * end are the same in every key) finds those a text holds in one pass.
+ */
+type FormList = { form: string; placeholder: string }[] & { index?: Map<string, { k: number; at: number }[]> };
+/** Where a form's index characters start. */
+const anchorOf = (form: string) => Math.max(0, Math.floor(form.length / 2) - 2);
+
 /** Shorter secrets are ignored: they would redact ordinary text. */
 export const MIN_SECRET_LENGTH = 4;
 /** Base64 and hex pieces shorter than this are not replaced on their own (a chance match in text). */
 const MIN_PIECE = 8;
 /** Spaced copies are looked for only for secrets up to this length (the pattern grows with it). */
 const MAX_SPACED = 200;
+/** Past this many forms, a text is scanned once for the ones it holds rather than searched once per form. */
+const INDEX_FROM = 1_000;
 /** And only for this many secrets (the first ones given), so the pattern stays bounded however many a run shows. */
 const MAX_SPACED_SECRETS = 64;
 /** What may stand between the characters of a spaced copy: the same one each time. */
@@ -126,7 +136,20 @@ export function compileSecretForms(secrets: readonly SecretReplacement[], option
     const prefix = json ? null : prefixPattern(value);
     if (prefix) prefixes.push(prefix);
   }
-  const longestFirst = (forms: Map<string, string>) => [...forms].map(([form, placeholder]) => ({ form, placeholder })).sort((x, y) => y.form.length - x.form.length);
+  const longestFirst = (forms: Map<string, string>): FormList => {
+    const list: FormList = [...forms].map(([form, placeholder]) => ({ form, placeholder })).sort((x, y) => y.form.length - x.form.length);
+    if (list.length > INDEX_FROM) {
+      list.index = new Map();
+      for (const [k, { form }] of list.entries()) {
+        const at = anchorOf(form);
+        const key = form.slice(at, at + MIN_SECRET_LENGTH);
+        const entries = list.index.get(key);
+        if (entries) entries.push({ k, at });
+        else list.index.set(key, [{ k, at }]);
+      }
+    }
+    return list;
+  };
   return {
     json,
     literals: longestFirst(literals),
@@ -135,6 +158,19 @@ export function compileSecretForms(secrets: readonly SecretReplacement[], option
     placeholders,
     prefixes,
   };
+}
+
+/** Where the forms stand in `text`, longest form first: each searched for, or with many, found in one pass by the index. */
+function occurrences(text: string, forms: FormList): { k: number; i: number }[] {
+  const found: { k: number; i: number }[] = [];
+  if (!forms.index) {
+    for (const [k, { form }] of forms.entries()) for (let i = text.indexOf(form); i >= 0; i = text.indexOf(form, i + 1)) found.push({ k, i });
+    return found;
+  }
+  for (let i = 0; i + MIN_SECRET_LENGTH <= text.length; i++) {
+    for (const { k, at } of forms.index.get(text.slice(i, i + MIN_SECRET_LENGTH)) ?? []) if (i >= at && text.startsWith(forms[k]!.form, i - at)) found.push({ k, i: i - at });
+  }
+  return found.sort((x, y) => x.k - y.k || x.i - y.i);
 }
 
 /** A run's characters with its line breaks taken out, and where each of them stands in the run. */
@@ -152,28 +188,36 @@ function joined(run: string, json: boolean): { text: string; at: number[] } {
   return { text, at };
 }
 
+/** Where each form `text` holds stands, longest first claiming its characters (a shorter form inside a longer one goes with it). */
+function spansOf(text: string, forms: FormList): { start: number; end: number; placeholder: string }[] {
+  const spans: { start: number; end: number; placeholder: string }[] = [];
+  const taken = new Uint8Array(text.length);
+  for (const { k, i } of occurrences(text, forms)) {
+    const { form, placeholder } = forms[k]!;
+    if (taken[i] || taken[i + form.length - 1]) continue;
+    taken.fill(1, i, i + form.length);
+    spans.push({ start: i, end: i + form.length, placeholder });
+  }
+  return spans.sort((x, y) => x.start - y.start);
+}
+
+/** `text` with the given spans replaced, in one pass. */
+function replaced(text: string, spans: readonly { start: number; end: number; placeholder: string }[]): string {
+  let out = '';
+  let from = 0;
+  for (const { start, end, placeholder } of spans) {
+    out += text.slice(from, start) + placeholder;
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
 /** A run of base64 or hex broken over lines, with each wrapped form in it replaced (line breaks inside a copy go with it). */
 function replaceWrapped(run: string, forms: SecretForms): string {
   if (run.length < forms.wrapped.at(-1)!.form.length) return run;
   const { text, at } = joined(run, forms.json);
-  const spans: { start: number; end: number; placeholder: string }[] = [];
-  const taken = new Uint8Array(text.length);
-  for (const { form, placeholder } of forms.wrapped) {
-    for (let i = text.indexOf(form); i >= 0; i = text.indexOf(form, i + form.length)) {
-      if (taken[i] || taken[i + form.length - 1]) continue;
-      taken.fill(1, i, i + form.length);
-      spans.push({ start: at[i]!, end: at[i + form.length - 1]! + 1, placeholder });
-    }
-  }
-  if (!spans.length) return run;
-  spans.sort((x, y) => x.start - y.start);
-  let out = '';
-  let from = 0;
-  for (const { start, end, placeholder } of spans) {
-    out += run.slice(from, start) + placeholder;
-    from = end;
-  }
-  return out + run.slice(from);
+  const spans = spansOf(text, forms.wrapped);
+  return spans.length ? replaced(run, spans.map(({ start, end, placeholder }) => ({ start: at[start]!, end: at[end - 1]! + 1, placeholder }))) : run;
 }
 
 /**
@@ -182,8 +226,7 @@ function replaceWrapped(run: string, forms: SecretForms): string {
  * run, and only short secrets' spaced copies by one pattern of bounded size.
  */
 export function replaceSecretForms(text: string, forms: SecretForms): string {
-  let out = text;
-  for (const { form, placeholder } of forms.literals) if (out.includes(form)) out = out.split(form).join(placeholder);
+  let out = replaced(text, spansOf(text, forms.literals));
   if (forms.wrapped.length) out = out.replace(forms.json ? WRAPPED_RUN.json : WRAPPED_RUN.text, (run) => replaceWrapped(run, forms));
   if (!forms.pattern) return out;
   return out.replace(forms.pattern, (...args: unknown[]) => {

@@ -117,4 +117,13 @@ describe('secret forms', () => {
     expect(compiled.pattern).toBeNull();
     expect(replaceSecretForms(`a ${long} b ${wrap(b64(long), 76)} c`, compiled)).toMatch(/^a \[redacted\] b \[redacted\][A-Za-z0-9=]{0,3} c$/);
   });
+
+  it('replaces each of many secrets (past the point where forms are found through an index) with its own placeholder', () => {
+    const secrets = Array.from({ length: 120 }, (_, i) => ({ value: `-----BEGIN PRIVATE KEY-----\n${b64(`key number ${i} `.repeat(12))}\n-----END PRIVATE KEY-----`, placeholder: `[K${i}]` }));
+    const text = secrets.map(({ value }, i) => (i % 2 ? value : wrap(b64(value), 76))).join('\n');
+    const started = performance.now();
+    const out = replaceSecretForms(text, compileSecretForms(secrets, { json: false }));
+    console.log(`${secrets.length} secrets in ${text.length} characters: ${(performance.now() - started).toFixed(1)} ms, compiling included`);
+    expect(out.split('\n').map((line) => line.replace(/[A-Za-z0-9=]{0,3}$/, ''))).toEqual(secrets.map((s) => s.placeholder));
+  });
 });

@@ -38,11 +38,10 @@ const INDEX_FROM = 1_000;
 const MAX_SPACED_SECRETS = 64;
 /** What may stand between the characters of a spaced copy: the same one each time. */
 const SEPARATORS = [' {1,3}', '\\t', '-', '_', '\\.', ',', ':', ';', '\\|', '/', '\\+'];
-/** A run of base64 or hex characters broken over lines, as it stands in plain text and in JSON text. */
-const RUN = '[A-Za-z0-9+/=_-]+';
+/** The characters of a base64 (standard or url-safe) or hex run. */
 const RUN_CHAR = /[A-Za-z0-9+/=_-]/;
-// The look-behind starts a match only where a run starts, so a long run without a break costs one pass.
-const WRAPPED_RUN = { text: new RegExp(`(?<![A-Za-z0-9+/=_-])${RUN}(?:\\r?\\n${RUN})+`, 'g'), json: new RegExp(`(?<![A-Za-z0-9+/=_-])${RUN}(?:(?:\\\\r)?\\\\n${RUN})+`, 'g') };
+const isRunChar = new Uint8Array(128).map((_, code) => Number(RUN_CHAR.test(String.fromCharCode(code))));
+const runCharAt = (text: string, i: number) => isRunChar[text.charCodeAt(i)] === 1;
 const BREAK = { text: /\r?\n/g, json: /(?:\\r)?\\n/g };
 
 const utf8 = new TextEncoder();
@@ -214,10 +213,44 @@ function replaced(text: string, spans: readonly { start: number; end: number; pl
 
 /** A run of base64 or hex broken over lines, with each wrapped form in it replaced (line breaks inside a copy go with it). */
 function replaceWrapped(run: string, forms: SecretForms): string {
-  if (run.length < forms.wrapped.at(-1)!.form.length) return run;
   const { text, at } = joined(run, forms.json);
   const spans = spansOf(text, forms.wrapped);
   return spans.length ? replaced(run, spans.map(({ start, end, placeholder }) => ({ start: at[start]!, end: at[end - 1]! + 1, placeholder }))) : run;
+}
+
+/**
+ * `text` with each run of base64 or hex characters broken over lines searched for wrapped forms. Runs
+ * are found from the line breaks outwards, so a long run without one costs nothing.
+ */
+function replaceWrappedRuns(text: string, forms: SecretForms): string {
+  const runs: { start: number; end: number }[] = [];
+  const [newline, carriage] = forms.json ? ['\\n', '\\r'] : ['\n', '\r'];
+  for (let n = text.indexOf(newline); n >= 0; n = text.indexOf(newline, n + newline.length)) {
+    const e = n + newline.length;
+    const b = text.startsWith(carriage, n - carriage.length) ? n - carriage.length : n;
+    if (!runCharAt(text, b - 1) || !runCharAt(text, e)) continue;
+    const last = runs.at(-1);
+    let end = e;
+    while (runCharAt(text, end)) end++;
+    if (last && last.end === b) {
+      last.end = end;
+      continue;
+    }
+    let start = b;
+    while (start > (last?.end ?? 0) && runCharAt(text, start - 1)) start--;
+    runs.push({ start, end });
+  }
+  // A run shorter than the shortest form cannot hold one (most are two words of a listing).
+  const shortest = forms.wrapped.at(-1)!.form.length;
+  const long = runs.filter(({ start, end }) => end - start >= shortest);
+  if (!long.length) return text;
+  let out = '';
+  let from = 0;
+  for (const { start, end } of long) {
+    out += text.slice(from, start) + replaceWrapped(text.slice(start, end), forms);
+    from = end;
+  }
+  return out + text.slice(from);
 }
 
 /**
@@ -227,7 +260,7 @@ function replaceWrapped(run: string, forms: SecretForms): string {
  */
 export function replaceSecretForms(text: string, forms: SecretForms): string {
   let out = replaced(text, spansOf(text, forms.literals));
-  if (forms.wrapped.length) out = out.replace(forms.json ? WRAPPED_RUN.json : WRAPPED_RUN.text, (run) => replaceWrapped(run, forms));
+  if (forms.wrapped.length) out = replaceWrappedRuns(out, forms);
   if (!forms.pattern) return out;
   return out.replace(forms.pattern, (...args: unknown[]) => {
     const groups = args.at(-1) as Record<string, string | undefined>;
@@ -245,7 +278,7 @@ export function unfinishedWrapped(text: string, forms: SecretForms): number {
   if (!longest) return 0;
   // The trailing run of form characters and line breaks, no longer than a form with a break after every character.
   let start = text.length;
-  while (start > 0 && text.length - start < 3 * longest && (RUN_CHAR.test(text[start - 1]!) || text[start - 1] === '\n' || text[start - 1] === '\r')) start--;
+  while (start > 0 && text.length - start < 3 * longest && (runCharAt(text, start - 1) || text[start - 1] === '\n' || text[start - 1] === '\r')) start--;
   const tail = text.slice(start);
   if (!tail.includes('\n')) return 0;
   const { text: run, at } = joined(tail, false);

@@ -32,10 +32,10 @@ export const MIN_SECRET_LENGTH = 4;
 const MIN_PIECE = 8;
 /** Spaced copies are looked for only for secrets up to this length (the pattern grows with it). */
 const MAX_SPACED = 200;
-/** Past this many forms, a text is scanned once for the ones it holds rather than searched once per form. */
-const INDEX_FROM = 1_000;
 /** And only for this many secrets (the first ones given), so the pattern stays bounded however many a run shows. */
 const MAX_SPACED_SECRETS = 64;
+/** Past this many forms, a text is scanned once for the ones it holds rather than searched once per form. */
+const INDEX_FROM = 1_000;
 /** What may stand between the characters of a spaced copy: the same one each time. */
 const SEPARATORS = [' {1,3}', '\\t', '-', '_', '\\.', ',', ':', ';', '\\|', '/', '\\+'];
 /** The characters of a base64 (standard or url-safe) or hex run. */
@@ -163,7 +163,7 @@ export function compileSecretForms(secrets: readonly SecretReplacement[], option
 function occurrences(text: string, forms: FormList): { k: number; i: number }[] {
   const found: { k: number; i: number }[] = [];
   if (!forms.index) {
-    for (const [k, { form }] of forms.entries()) for (let i = text.indexOf(form); i >= 0; i = text.indexOf(form, i + 1)) found.push({ k, i });
+    for (const [k, { form }] of forms.entries()) for (let i = text.indexOf(form); i >= 0; i = text.indexOf(form, i + form.length)) found.push({ k, i });
     return found;
   }
   for (let i = 0; i + MIN_SECRET_LENGTH <= text.length; i++) {

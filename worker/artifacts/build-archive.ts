@@ -54,7 +54,8 @@ export async function archiveFiles(input: ArchiveInput): Promise<{ files: Map<st
   if (input.report) files.set('verify/report.json', json(input.report));
   for (const report of input.verifiedBy) files.set(`verify/${report.runId}.json`, json(report));
   // A last pass over every file: whatever a builder let through is caught here.
-  if (secrets.length) for (const [path, text] of files) files.set(path, redact(text, secrets));
+  // JSON files need only the JSON forms; a text pass over them could split an escape. Text files need both.
+  if (secrets.length) for (const [path, text] of files) files.set(path, redact(text, secrets, { json: path.endsWith('.json') || path.endsWith('.jsonl') }));
 
   const listed = await Promise.all(
     [...files].map(async ([path, text]) => ({ path, bytes: new TextEncoder().encode(text).length, sha256: await sha256Hex(text) })),

@@ -33,19 +33,42 @@ const QUERIES: [name: string, path: string][] = [
   ['slow (> 5 s)', '/api/analytics/slow'],
   ['slow, one model, 7 days', `/api/analytics/slow?model=bench-model-3&${week}`],
   ['series by day', '/api/analytics/series'],
-  ['series by hour, 7 days, unaligned', `/api/analytics/series?bucket=hour&from=${day(DAYS - 10).replace('00:00:00', '00:20:00')}&to=${day(DAYS - 3).replace('00:00:00', '00:40:00')}`],
+  [
+    'series by hour, 7 days, unaligned',
+    `/api/analytics/series?bucket=hour&from=${day(DAYS - 10).replace('00:00:00', '00:20:00')}&to=${day(DAYS - 3).replace('00:00:00', '00:40:00')}`,
+  ],
 ];
 
 async function startWorker(stateDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [wrangler, 'dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', stateDir, '--show-interactive-dev-session=false'], {
-    cwd: root,
-    env: { ...quiet, PROXY_SECRET: 'bench', API_TOKEN: '' },
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      wrangler,
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--persist-to',
+      stateDir,
+      '--show-interactive-dev-session=false',
+    ],
+    {
+      cwd: root,
+      env: { ...quiet, PROXY_SECRET: 'bench', API_TOKEN: '' },
+      stdio: 'ignore',
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
-    if (await fetch(`${url}/api/analytics/summary`).then((r) => r.ok, () => false)) return { url, child };
+    if (
+      await fetch(`${url}/api/analytics/summary`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, child };
   }
   child.kill();
   throw new Error('wrangler dev did not answer within 60 s');
@@ -54,15 +77,24 @@ async function startWorker(stateDir: string): Promise<{ url: string; child: Chil
 async function measure(runs: number): Promise<Map<string, number>> {
   const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-analytics-'));
   try {
-    execFileSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir], { cwd: root, env: quiet, stdio: 'ignore' });
-    const proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath: join(root, 'wrangler.toml'), persist: { path: join(stateDir, 'v3') } });
+    execFileSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir], {
+      cwd: root,
+      env: quiet,
+      stdio: 'ignore',
+    });
+    const proxy = await getPlatformProxy<{ DB: D1Database }>({
+      configPath: join(root, 'wrangler.toml'),
+      persist: { path: join(stateDir, 'v3') },
+    });
     const started = performance.now();
     try {
       await seed(proxy.env.DB, runs);
     } finally {
       await proxy.dispose();
     }
-    console.log(`seeded ${runs} runs (${(runs * ROWS_PER_RUN).toLocaleString('en')} rows) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${runs} runs (${(runs * ROWS_PER_RUN).toLocaleString('en')} rows) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     const { url, child } = await startWorker(stateDir);
     try {
       const times = new Map<string, number>();

@@ -17,7 +17,8 @@ export async function seed(db: D1Database, runs: number): Promise<void> {
 
 async function seedChunk(db: D1Database, runs: number, first: number, end: number): Promise<void> {
   // `WITH RECURSIVE n(i)` counting the chunk's rows: they are generated inside SQLite, not sent one by one.
-  const numbers = (perRun: number) => `WITH RECURSIVE n(i) AS (SELECT ${first * perRun} UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ${end * perRun})`;
+  const numbers = (perRun: number) =>
+    `WITH RECURSIVE n(i) AS (SELECT ${first * perRun} UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ${end * perRun})`;
   const span = Math.floor((DAYS * 86_400_000) / runs);
   const at = (run: string) => `(${T0} + (${run}) * ${span})`;
   const id = (run: string) => `printf('run_bench%020d', ${run})`;
@@ -50,4 +51,3 @@ async function seedChunk(db: D1Database, runs: number, first: number, end: numbe
         CASE WHEN i % 499 = 0 THEN 'error' ELSE 'ok' END, CASE WHEN i % 499 = 0 THEN 'node "' || CASE i % 3 WHEN 0 THEN 'plan' WHEN 1 THEN 'execute' ELSE 'validate' END || '" failed: bench' END FROM n`),
   ]);
 }
-

@@ -8,7 +8,9 @@ import { parseArgs } from 'node:util';
 import { auditRun, createRun, killProxyRepeatedly, waitSettled } from '../test/support/proxy-chaos.ts';
 import { startStackProcess } from '../test/support/stack-process.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' }, every: { type: 'string', default: '3000' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '20' }, every: { type: 'string', default: '3000' } },
+});
 const RUNS = Number(values.runs);
 const EVERY_MS = Number(values.every);
 
@@ -18,8 +20,17 @@ try {
   const started = Date.now();
   const runs = await Promise.all(Array.from({ length: RUNS }, () => createRun(stack, { maxRetries: 1 })));
   let settled = false;
-  const kills = killProxyRepeatedly(stack, { firstAfterMs: 300, everyMs: EVERY_MS, maxKills: 1_000, done: () => settled });
-  const summaries = await waitSettled(stack, runs.map((r) => r.id), 600_000);
+  const kills = killProxyRepeatedly(stack, {
+    firstAfterMs: 300,
+    everyMs: EVERY_MS,
+    maxKills: 1_000,
+    done: () => settled,
+  });
+  const summaries = await waitSettled(
+    stack,
+    runs.map((r) => r.id),
+    600_000,
+  );
   settled = true;
   const killed = await kills;
   const wall = (Date.now() - started) / 1000;
@@ -39,7 +50,15 @@ try {
   console.log(`| commands run twice | ${sum((a) => a.commandsTwice)} |`);
   console.log(`| errors other than proxy_retry | ${sum((a) => a.otherErrors.length)} |`);
   if (paused !== RUNS || sum((a) => a.gaps + a.repeats + a.levelsTwice + a.commandsTwice + a.otherErrors.length) > 0) {
-    console.error(JSON.stringify(audits.filter((a) => a.gaps || a.repeats || a.levelsTwice || a.commandsTwice || a.otherErrors.length || a.pauses !== 1), null, 2));
+    console.error(
+      JSON.stringify(
+        audits.filter(
+          (a) => a.gaps || a.repeats || a.levelsTwice || a.commandsTwice || a.otherErrors.length || a.pauses !== 1,
+        ),
+        null,
+        2,
+      ),
+    );
     process.exitCode = 1;
   }
 } finally {

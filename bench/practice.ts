@@ -8,7 +8,9 @@ import { freePort } from '../test/support/free-port.ts';
 import { connectClient, exec } from './ssh-timing.ts';
 import { percentile } from './stats.ts';
 
-const { values } = parseArgs({ options: { execs: { type: 'string', default: '500' }, logins: { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: { execs: { type: 'string', default: '500' }, logins: { type: 'string', default: '50' } },
+});
 const EXECS = Number(values.execs);
 const LOGINS = Number(values.logins);
 
@@ -18,11 +20,17 @@ function summary(label: string, samples: number[]): string {
 }
 
 const port = await freePort();
-const range = spawn(process.execPath, [join(import.meta.dirname, '../practice/main.ts'), '--port', String(port), '--seed', 'bench', '--quiet'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, PRACTICE_HOST_KEY: join(import.meta.dirname, '../.state/bench/host_key') },
-});
-await new Promise<void>((resolve) => range.stdout.on('data', (d: Buffer) => d.toString().includes('listening') && resolve()));
+const range = spawn(
+  process.execPath,
+  [join(import.meta.dirname, '../practice/main.ts'), '--port', String(port), '--seed', 'bench', '--quiet'],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, PRACTICE_HOST_KEY: join(import.meta.dirname, '../.state/bench/host_key') },
+  },
+);
+await new Promise<void>((resolve) =>
+  range.stdout.on('data', (d: Buffer) => d.toString().includes('listening') && resolve()),
+);
 
 try {
   // Warm up both sides (JIT, caches) before measuring.
@@ -52,7 +60,9 @@ try {
   client.end();
 
   console.log(`practice range on 127.0.0.1:${port} (separate process), ${new Date().toISOString()}`);
-  console.log(`${'measure (ms)'.padEnd(28)} ${'n'.padStart(5)} ${'p50'.padStart(8)} ${'p99'.padStart(8)} ${'max'.padStart(8)}`);
+  console.log(
+    `${'measure (ms)'.padEnd(28)} ${'n'.padStart(5)} ${'p50'.padStart(8)} ${'p99'.padStart(8)} ${'max'.padStart(8)}`,
+  );
   console.log(summary('login (connect+auth)', logins));
   console.log(summary('exec `true`, one connection', trivial));
   console.log(summary('exec `cat readme`', reads));

@@ -22,7 +22,7 @@ function descendants(root: number): number[] {
   }
   const found: number[] = [];
   const walk = (pid: number) => {
-    for (const [child, parent] of parents) if (parent === pid) (found.push(child), walk(child));
+    for (const [child, parent] of parents) if (parent === pid) found.push(child), walk(child);
   };
   walk(root);
   return found;
@@ -43,7 +43,8 @@ function nameOf(pid: number): string {
   return cmd.split(' ')[0]?.split('/').pop() || `pid ${pid}`;
 }
 
-const rssMiB = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`) ?? '')?.[1] ?? 0) / 1024;
+const rssMiB = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`) ?? '')?.[1] ?? 0) / 1024;
 
 /** Samples the tree under `root` every `everyMs` until stopped; returns each name's peak (several workerd add up). */
 export function sampleMemory(root: number, everyMs = 200): { stop: () => Map<string, number> } {

@@ -7,15 +7,25 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 
-type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
+type ProfileNode = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+};
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '25' } },
+});
 
 /** The stages of a cycle by the functions that do them, in the worker (bundled, so by name) and the proxy. */
 const STAGES: [stage: string, pattern: RegExp][] = [
   ['model-request deltas for D1', /^(encodeTraces|encodeRequest|diffMessages|messageTexts)\b/],
-  ['checkpoint: patch / store / read', /^(patchCheckpoint|patch|read|write|stored|insert|diffCheckpoint|applyCheckpointPatch)\b.*(index\.js|checkpoint)/],
+  [
+    'checkpoint: patch / store / read',
+    /^(patchCheckpoint|patch|read|write|stored|insert|diffCheckpoint|applyCheckpointPatch)\b.*(index\.js|checkpoint)/,
+  ],
   ['checkpoint: validation', /^loadCheckpoint\b/],
   ['DO transaction (events, roll-ups, run row, outbox)', /^(storeStep|transactionSync)\b/],
   ['NDJSON: parse and validate (worker)', /^parseLine\b/],
@@ -75,7 +85,8 @@ function stageTimes(profile: Profile): Map<string, number> {
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const label = (n: ProfileNode) => `${n.callFrame.functionName} ${sourceOf(n.callFrame.url, n.callFrame.functionName)}`;
+  const label = (n: ProfileNode) =>
+    `${n.callFrame.functionName} ${sourceOf(n.callFrame.url, n.callFrame.functionName)}`;
   const stageOf = new Map<number, string>();
   const find = (id: number): string => {
     const known = stageOf.get(id);
@@ -113,6 +124,17 @@ for (const file of positionals) {
   const idle = (self.get('(idle)') ?? 0) + (self.get('(not sampled)') ?? 0);
   console.log(`${file}: ${total.toFixed(0)} ms profiled, ${(total - idle).toFixed(0)} ms busy`);
   table('by stage (innermost named stage on the stack)', stageTimes(profile), total);
-  table('by source', selfTimes(profile, (n) => sourceOf(n.callFrame.url, n.callFrame.functionName)), total);
-  table('by function', selfTimes(profile, (n) => `${n.callFrame.functionName || '(anonymous)'}  ${sourceOf(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`), total);
+  table(
+    'by source',
+    selfTimes(profile, (n) => sourceOf(n.callFrame.url, n.callFrame.functionName)),
+    total,
+  );
+  table(
+    'by function',
+    selfTimes(
+      profile,
+      (n) => `${n.callFrame.functionName || '(anonymous)'}  ${sourceOf(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`,
+    ),
+    total,
+  );
 }

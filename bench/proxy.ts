@@ -17,11 +17,17 @@ const RUNS = Number(values.runs);
 const SECRET = 'bench-secret-0123456789';
 
 function start(script: string, args: string[], env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, script), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve) => child.stdout?.on('data', (d: Buffer) => d.toString().includes('listening') && resolve(child)));
+  const child = spawn(process.execPath, [join(import.meta.dirname, script), ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve) =>
+    child.stdout?.on('data', (d: Buffer) => d.toString().includes('listening') && resolve(child)),
+  );
 }
 
-const rssMiB = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMiB = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const runId = (prefix: string, i: number) => `run_${prefix}${String(i).padStart(20, '0')}`;
 
@@ -51,7 +57,9 @@ const idle = rssMiB(pid);
 // 1. Memory per active run: each run logged in over SSH and waiting on its model's answer.
 fake.respond(() => ({ ...toolCall('run_command', { command: 'true' }), delayMs: 60_000 }));
 const holders = Array.from({ length: RUNS }, () => new AbortController());
-const held = holders.map((abort, i) => postAdvance(to, advanceBody(runId('hold', i), { model: 'held-model' }), { signal: abort.signal }));
+const held = holders.map((abort, i) =>
+  postAdvance(to, advanceBody(runId('hold', i), { model: 'held-model' }), { signal: abort.signal }),
+);
 await Promise.all(held);
 while (fake.requests.length < RUNS) await sleep(20);
 await sleep(500);
@@ -64,7 +72,9 @@ let peak = rssMiB(pid);
 const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 25);
 const started = performance.now();
 const replies = await Promise.all(
-  Array.from({ length: RUNS }, async (_, i) => parseReply(await (await postAdvance(to, advanceBody(runId('play', i), { maxRetries: 1 }))).text())),
+  Array.from({ length: RUNS }, async (_, i) =>
+    parseReply(await (await postAdvance(to, advanceBody(runId('play', i), { maxRetries: 1 }))).text()),
+  ),
 );
 const elapsed = performance.now() - started;
 clearInterval(sampler);
@@ -76,7 +86,9 @@ console.log(`bench/proxy — ${RUNS} runs, proxy pid ${pid}`);
 console.log('| measure | value |');
 console.log('|---|---|');
 console.log(`| proxy RSS idle (after warm-up) | ${idle.toFixed(1)} MiB |`);
-console.log(`| proxy RSS with ${RUNS} runs active (SSH session open, model call pending) | ${holding.toFixed(1)} MiB |`);
+console.log(
+  `| proxy RSS with ${RUNS} runs active (SSH session open, model call pending) | ${holding.toFixed(1)} MiB |`,
+);
 console.log(`| memory per active run | ${(((holding - idle) * 1024) / RUNS).toFixed(0)} KiB |`);
 console.log(`| ${RUNS} baseline runs 0 → first pause, wall time | ${(elapsed / 1000).toFixed(2)} s |`);
 console.log(`| levels solved per run | ${Math.min(...solved)}–${Math.max(...solved)} |`);

@@ -17,7 +17,9 @@ import type { StackProcess } from '../test/support/stack-process.ts';
 import { wallNow } from './run-watcher.ts';
 import { percentile } from './stats.ts';
 
-const { values } = parseArgs({ options: { queued: { type: 'string', default: '100' }, calls: { type: 'string', default: '20' } } });
+const { values } = parseArgs({
+  options: { queued: { type: 'string', default: '100' }, calls: { type: 'string', default: '20' } },
+});
 const QUEUED = Number(values.queued);
 const CALLS = Number(values.calls);
 const PIECES = 25;
@@ -27,7 +29,16 @@ const PIECES = 25;
 const fake = await startFakeOpenAi();
 let turn = 0;
 fake.respond((request) => {
-  if (!request.tools) return { body: { id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: '- again' }, finish_reason: 'stop' }] } };
+  if (!request.tools)
+    return {
+      body: {
+        id: 'x',
+        object: 'chat.completion',
+        created: 0,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content: '- again' }, finish_reason: 'stop' }],
+      },
+    };
   const pieces = Array.from({ length: PIECES }, () => '«{now}» ');
   // A new command each turn, or the agent's loop detection would end the attempts early.
   return { ...toolCall('run_command', { command: `echo ${++turn}` }, pieces.join('')), pieces, pieceDelayMs: 20 };
@@ -46,16 +57,23 @@ async function withStack<T>(env: Record<string, string>, work: (stack: StackProc
 }
 
 async function post<T>(stack: StackProcess, path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${stack.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
-const get = async <T>(stack: StackProcess, path: string): Promise<T> => (await (await fetch(`${stack.url}${path}`)).json()) as T;
+const get = async <T>(stack: StackProcess, path: string): Promise<T> =>
+  (await (await fetch(`${stack.url}${path}`)).json()) as T;
 
 /** (1) One slot, a line of QUEUED + 1 baseline runs that each solve level 0 and end. */
 async function slotToStart(stack: StackProcess): Promise<number[]> {
   // Made all at once, so the line is (nearly) whole before the first run ends.
-  const runs = await Promise.all(Array.from({ length: QUEUED + 1 }, () => post<RunSummary>(stack, '/api/runs', { endLevel: 0, maxRetries: 1 })));
+  const runs = await Promise.all(
+    Array.from({ length: QUEUED + 1 }, () => post<RunSummary>(stack, '/api/runs', { endLevel: 0, maxRetries: 1 })),
+  );
   const waiting = (await get<{ waiting: unknown[] }>(stack, '/api/queue')).waiting.length;
   console.log(`  ${runs.length} runs made; ${waiting} waiting in line behind the one running`);
   const deadline = Date.now() + 15 * 60_000;
@@ -78,7 +96,13 @@ async function slotToStart(stack: StackProcess): Promise<number[]> {
 
 /** (2) CALLS plan calls of the streamer, watched over a WebSocket: per piece, sent → received. */
 async function tokenToSocket(stack: StackProcess): Promise<number[]> {
-  const run = await post<RunSummary>(stack, '/api/runs', { model: 'bench/streamer', endLevel: 0, maxRetries: 10, budget: 100, finalAttempt: false });
+  const run = await post<RunSummary>(stack, '/api/runs', {
+    model: 'bench/streamer',
+    endLevel: 0,
+    maxRetries: 10,
+    budget: 100,
+    finalAttempt: false,
+  });
   const latencies: number[] = [];
   const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}/api/runs/${run.id}/ws?since=0`);
   await new Promise<void>((resolve) => {
@@ -88,7 +112,8 @@ async function tokenToSocket(stack: StackProcess): Promise<number[]> {
       const parsed = serverMessageSchema.safeParse(JSON.parse(String(message.data)));
       if (!parsed.success) return;
       const msg = parsed.data;
-      if (msg.type === 'thinking_delta') for (const [, sent] of msg.text.matchAll(/«([\d.]+)»/g)) latencies.push(received - Number(sent));
+      if (msg.type === 'thinking_delta')
+        for (const [, sent] of msg.text.matchAll(/«([\d.]+)»/g)) latencies.push(received - Number(sent));
       const events = msg.type === 'events' ? msg.events : msg.type === 'event' ? [msg.event] : [];
       if (events.some((e) => e.type === 'llm_call' && e.stage === 'plan') && ++calls >= CALLS) resolve();
     };
@@ -99,7 +124,9 @@ async function tokenToSocket(stack: StackProcess): Promise<number[]> {
 }
 
 const line = (name: string, samples: number[]) =>
-  console.log(`  ${name.padEnd(44)} n=${String(samples.length).padStart(5)}  p50 ${percentile(samples, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(samples, 99).toFixed(1).padStart(7)} ms`);
+  console.log(
+    `  ${name.padEnd(44)} n=${String(samples.length).padStart(5)}  p50 ${percentile(samples, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(samples, 99).toFixed(1).padStart(7)} ms`,
+  );
 
 console.log(`bench/queue (${new Date().toISOString()})`);
 await withStack({ MAX_RUNNING_RUNS: '1' }, async (stack) => {

@@ -6,7 +6,11 @@ import type { Turn } from '../ssh-proxy/agent/bandit-state.ts';
 import { planMessages, TOOLS } from '../ssh-proxy/models/openai-prompts.ts';
 
 const BUDGET = 15;
-const output = (i: number) => `total 24\n${Array.from({ length: 10 }, (_, k) => `-rw-r----- 1 bandit5 bandit5 ${1000 + i * 10 + k} Nov 22 file-${i}-${k}.txt`).join('\n')}`.slice(0, 600);
+const output = (i: number) =>
+  `total 24\n${Array.from({ length: 10 }, (_, k) => `-rw-r----- 1 bandit5 bandit5 ${1000 + i * 10 + k} Nov 22 file-${i}-${k}.txt`).join('\n')}`.slice(
+    0,
+    600,
+  );
 
 const history: Turn[] = [];
 const stored = new Map<string, unknown>();
@@ -16,22 +20,40 @@ const rows: { call: number; whole: number; delta: number }[] = [];
 for (let call = 1; call <= BUDGET; call++) {
   const request = {
     model: 'gpt-4o-mini',
-    messages: planMessages({ level: 5, goal: 'The password is in a human-readable file under inhere, 1033 bytes in size.', currentPassword: 'x'.repeat(32), lessons: [], history, attempt: 1, budgetLeft: BUDGET - call + 1, tried: [] }),
+    messages: planMessages({
+      level: 5,
+      goal: 'The password is in a human-readable file under inhere, 1033 bytes in size.',
+      currentPassword: 'x'.repeat(32),
+      lessons: [],
+      history,
+      attempt: 1,
+      budgetLeft: BUDGET - call + 1,
+      tried: [],
+    }),
     tools: TOOLS,
     tool_choice: 'auto',
   };
   const id = `run_bench:${call}`;
   const encoded = encodeRequest(previous, previousId, request);
   stored.set(id, encoded);
-  if (JSON.stringify(rebuildRequest(id, (k) => stored.get(k))) !== JSON.stringify(request)) throw new Error(`call ${call} does not rebuild`);
+  if (JSON.stringify(rebuildRequest(id, (k) => stored.get(k))) !== JSON.stringify(request))
+    throw new Error(`call ${call} does not rebuild`);
   rows.push({ call, whole: JSON.stringify(request).length, delta: JSON.stringify(encoded).length });
   previous = request;
   previousId = id;
-  history.push({ kind: 'command', callId: `call_${call}`, thinking: 'Looking at the files.', command: `ls -la inhere/maybehere0${call}`, output: output(call), exitCode: 0 });
+  history.push({
+    kind: 'command',
+    callId: `call_${call}`,
+    thinking: 'Looking at the files.',
+    command: `ls -la inhere/maybehere0${call}`,
+    output: output(call),
+    exitCode: 0,
+  });
 }
 
 const total = (key: 'whole' | 'delta') => rows.reduce((sum, r) => sum + r[key], 0);
 console.log('| call | request whole (bytes) | stored as delta (bytes) |');
 console.log('|---|---|---|');
-for (const r of rows.filter((r) => [1, 2, 5, 10, 15].includes(r.call))) console.log(`| ${r.call} | ${r.whole} | ${r.delta} |`);
+for (const r of rows.filter((r) => [1, 2, 5, 10, 15].includes(r.call)))
+  console.log(`| ${r.call} | ${r.whole} | ${r.delta} |`);
 console.log(`| all ${BUDGET} | ${total('whole')} | ${total('delta')} |`);

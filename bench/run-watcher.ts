@@ -23,7 +23,13 @@ export type Watcher = {
  * the wait (`mayEnd`, by default every one): fifty watchers share this process with what is
  * measured, and parsing every copy as it came would show up as latency.
  */
-export function watchRun(baseUrl: string, runId: string, since: number, until: (event: RunEvent) => boolean, mayEnd: (text: string) => boolean = () => true): Promise<Watcher> {
+export function watchRun(
+  baseUrl: string,
+  runId: string,
+  since: number,
+  until: (event: RunEvent) => boolean,
+  mayEnd: (text: string) => boolean = () => true,
+): Promise<Watcher> {
   const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/api/runs/${runId}/ws?since=${since}`);
   const parsed: RunEvent[] = [];
   const parsedAt: number[] = [];

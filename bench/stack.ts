@@ -53,7 +53,8 @@ const sleep = (t: number) => new Promise((resolve) => setTimeout(resolve, t));
 
 let commandNo = 0;
 const fake = await startFakeOpenAi();
-const offers = (tools: unknown[] | undefined, name: string) => tools?.some((t) => (t as { function?: { name?: string } }).function?.name === name) ?? false;
+const offers = (tools: unknown[] | undefined, name: string) =>
+  tools?.some((t) => (t as { function?: { name?: string } }).function?.name === name) ?? false;
 // Answers each call the way the agent asked: the final attempt's plan too, or the proxy would retry
 // the malformed answer with its backoff (seconds) at every pause and the rate would measure that.
 fake.respond((request) =>
@@ -88,7 +89,12 @@ const stack = await startStackProcess(stateDir, undefined, {
 const proxyAlone = { proxyUrl: `http://127.0.0.1:${stack.ports.proxy}`, proxySecret: SECRET };
 
 async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${stack.url}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(
+    `${stack.url}${path}`,
+    body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
@@ -112,7 +118,8 @@ async function playToPause(): Promise<Played> {
 function problems(events: RunEvent[]): string[] {
   const found = events.filter((e) => e.type === 'error').map((e) => `${e.code}: ${e.message}`);
   const last = events.findLast(isPause);
-  if (last?.type !== 'user_action_required' || last.reason !== 'max_retries') found.push(`ended with ${JSON.stringify(last ?? null)}`);
+  if (last?.type !== 'user_action_required' || last.reason !== 'max_retries')
+    found.push(`ended with ${JSON.stringify(last ?? null)}`);
   return found;
 }
 
@@ -157,9 +164,15 @@ async function concurrent(n: number): Promise<void> {
   const settled = await Promise.allSettled(Array.from({ length: n }, playToPause));
   const wall = wallNow() - started;
   const played = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-  const errors = [...settled.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : [])), ...played.flatMap((p) => problems(p.events))];
+  const errors = [
+    ...settled.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : [])),
+    ...played.flatMap((p) => problems(p.events)),
+  ];
   const commands = played.reduce((sum, p) => sum + p.events.filter((e) => e.type === 'command').length, 0);
-  row(`${n} concurrent baseline runs, 0 → first pause`, `wall ${(wall / 1000).toFixed(2)} s; per run p50 ${(median(played.map((p) => p.ms)) / 1000).toFixed(2)} s; ${commands} commands (${(commands / (wall / 1000)).toFixed(0)}/s); errors ${errors.length}${errors.length ? ` (first: ${errors[0]})` : ''}`);
+  row(
+    `${n} concurrent baseline runs, 0 → first pause`,
+    `wall ${(wall / 1000).toFixed(2)} s; per run p50 ${(median(played.map((p) => p.ms)) / 1000).toFixed(2)} s; ${commands} commands (${(commands / (wall / 1000)).toFixed(0)}/s); errors ${errors.length}${errors.length ? ` (first: ${errors[0]})` : ''}`,
+  );
   await Promise.all(played.map((p) => act(p.run.id, { action: 'stop' })));
 }
 
@@ -185,7 +198,9 @@ async function overhead(): Promise<void> {
 /** One paused baseline run continued while W sockets listen live; the proxy → socket latency of each node event at each socket. */
 async function watchedContinue(w: number): Promise<number[]> {
   const played = await playToPause();
-  const live = await Promise.all(Array.from({ length: w }, () => watchRun(stack.url, played.run.id, played.last.seq, isPause, mayPause)));
+  const live = await Promise.all(
+    Array.from({ length: w }, () => watchRun(stack.url, played.run.id, played.last.seq, isPause, mayPause)),
+  );
   await act(played.run.id, { action: 'continue', hint: HINT });
   await Promise.all(live.map((x) => x.reached));
   live.forEach((x) => x.close());
@@ -224,8 +239,15 @@ async function watchers(): Promise<void> {
     const pooledRatio = percentile(samples, 99) / base;
     const last = w === counts.at(-1) && w !== counts[0];
     const versus =
-      w === counts[0] ? '' : last ? `; **${ratio.toFixed(2)}×** p99 at ${counts[0]}, the median of the rounds' ${roundRatios.map((r) => r.toFixed(2)).join(' / ')}× (target ≤ 3× ${verdict(ratio <= 3)}); pooled ${pooledRatio.toFixed(2)}×` : `, pooled ${pooledRatio.toFixed(2)}× p99 at ${counts[0]}`;
-    row(`delivery proxy → socket, ${w} watcher${w > 1 ? 's' : ''} (${samples.length} node events, ${ROUNDS} rounds)`, `p50 ${ms(percentile(samples, 50))}, p99 ${ms(percentile(samples, 99))}${versus}; cores busy in round 1: ${cores.get(w)![0]}`);
+      w === counts[0]
+        ? ''
+        : last
+          ? `; **${ratio.toFixed(2)}×** p99 at ${counts[0]}, the median of the rounds' ${roundRatios.map((r) => r.toFixed(2)).join(' / ')}× (target ≤ 3× ${verdict(ratio <= 3)}); pooled ${pooledRatio.toFixed(2)}×`
+          : `, pooled ${pooledRatio.toFixed(2)}× p99 at ${counts[0]}`;
+    row(
+      `delivery proxy → socket, ${w} watcher${w > 1 ? 's' : ''} (${samples.length} node events, ${ROUNDS} rounds)`,
+      `p50 ${ms(percentile(samples, 50))}, p99 ${ms(percentile(samples, 99))}${versus}; cores busy in round 1: ${cores.get(w)![0]}`,
+    );
   }
 }
 
@@ -257,7 +279,10 @@ async function rate(): Promise<string> {
     return lastSeq;
   });
   const alone = await timed(async () => {
-    const replies = await advanceUntilSettled(proxyAlone, { ...advanceBody('run_ratealone000000000000000', config), checkpointPatches: true });
+    const replies = await advanceUntilSettled(proxyAlone, {
+      ...advanceBody('run_ratealone000000000000000', config),
+      checkpointPatches: true,
+    });
     return replies.reduce((n, r) => n + r.events.length, 0);
   });
   const ratio = stacked.perSecond / alone.perSecond;
@@ -282,7 +307,10 @@ async function replay(runId: string): Promise<void> {
     times.push(wallNow() - started);
     watcher.close();
   }
-  row(`replay of ${REPLAY} stored events to a new client`, `median ${ms(median(times))} (${times.map((t) => t.toFixed(0)).join(' / ')} ms)`);
+  row(
+    `replay of ${REPLAY} stored events to a new client`,
+    `median ${ms(median(times))} (${times.map((t) => t.toFixed(0)).join(' / ')} ms)`,
+  );
 }
 
 /** SCALE baseline runs at once through the stack, then the same through the proxy alone; peak memory of each process. */
@@ -290,7 +318,10 @@ async function scale(): Promise<void> {
   const memory = sampleMemory(stack.pid);
   const started = wallNow();
   const runs: RunSummary[] = [];
-  for (let i = 0; i < SCALE; i += 50) runs.push(...(await Promise.all(Array.from({ length: Math.min(50, SCALE - i) }, () => createRun({ maxRetries: 1 })))));
+  for (let i = 0; i < SCALE; i += 50)
+    runs.push(
+      ...(await Promise.all(Array.from({ length: Math.min(50, SCALE - i) }, () => createRun({ maxRetries: 1 })))),
+    );
   const ours = new Set(runs.map((r) => r.id));
   const paused = new Set<string>();
   for (const deadline = wallNow() + 900_000; paused.size < SCALE && wallNow() < deadline; await sleep(250)) {
@@ -306,7 +337,9 @@ async function scale(): Promise<void> {
   let commands = 0;
   let firstError = '';
   for (let i = 0; i < runs.length; i += 25) {
-    const pages = await Promise.all(runs.slice(i, i + 25).map((r) => api<{ events: RunEvent[] }>(`/api/runs/${r.id}/events?limit=1000`)));
+    const pages = await Promise.all(
+      runs.slice(i, i + 25).map((r) => api<{ events: RunEvent[] }>(`/api/runs/${r.id}/events?limit=1000`)),
+    );
     for (const page of pages) {
       const found = problems(page.events);
       errors += found.length;
@@ -317,14 +350,27 @@ async function scale(): Promise<void> {
   await Promise.all(runs.map((r) => act(r.id, { action: 'stop' }).catch(() => undefined)));
   // The proxy alone, at the same concurrency, on the same range: its own time for the same work.
   const aloneStarted = wallNow();
-  const alone = await Promise.all(Array.from({ length: SCALE }, (_, i) => advanceUntilSettled(proxyAlone, advanceBody(`run_scale${String(i).padStart(20, '0')}`, { maxRetries: 1 }))));
+  const alone = await Promise.all(
+    Array.from({ length: SCALE }, (_, i) =>
+      advanceUntilSettled(proxyAlone, advanceBody(`run_scale${String(i).padStart(20, '0')}`, { maxRetries: 1 })),
+    ),
+  );
   const aloneWall = wallNow() - aloneStarted;
   const aloneCommands = alone.flat().reduce((n, r) => n + r.events.filter((e) => e.type === 'command').length, 0);
   const aloneEvents = alone.map((replies) => replies.flatMap((r) => r.events) as RunEvent[]);
   const aloneProblems = aloneEvents.flatMap(problems);
-  row(`${SCALE} concurrent baseline runs through the stack, 0 → first pause`, `${paused.size} of ${SCALE} paused in ${(wall / 1000).toFixed(1)} s; ${commands} commands (**${(commands / (wall / 1000)).toFixed(0)}/s**); errors **${errors}**${firstError ? ` (first: ${firstError})` : ''}`);
-  row(`the proxy alone, same ${SCALE} runs at once`, `${(aloneWall / 1000).toFixed(1)} s; ${aloneCommands} commands (**${(aloneCommands / (aloneWall / 1000)).toFixed(0)}/s**); errors ${aloneProblems.length}${aloneProblems.length ? ` (first: ${aloneProblems[0]})` : ''}; the stack has **${(commands / (wall / 1000) / (aloneCommands / (aloneWall / 1000))).toFixed(2)}×** its throughput`);
-  row(`peak memory during the ${SCALE} runs (RSS)`, [...peaks].map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`).join(', '));
+  row(
+    `${SCALE} concurrent baseline runs through the stack, 0 → first pause`,
+    `${paused.size} of ${SCALE} paused in ${(wall / 1000).toFixed(1)} s; ${commands} commands (**${(commands / (wall / 1000)).toFixed(0)}/s**); errors **${errors}**${firstError ? ` (first: ${firstError})` : ''}`,
+  );
+  row(
+    `the proxy alone, same ${SCALE} runs at once`,
+    `${(aloneWall / 1000).toFixed(1)} s; ${aloneCommands} commands (**${(aloneCommands / (aloneWall / 1000)).toFixed(0)}/s**); errors ${aloneProblems.length}${aloneProblems.length ? ` (first: ${aloneProblems[0]})` : ''}; the stack has **${(commands / (wall / 1000) / (aloneCommands / (aloneWall / 1000))).toFixed(2)}×** its throughput`,
+  );
+  row(
+    `peak memory during the ${SCALE} runs (RSS)`,
+    [...peaks].map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`).join(', '),
+  );
 }
 
 try {
@@ -338,10 +384,13 @@ try {
   const fillId = SECTIONS.has('rate') || SECTIONS.has('replay') ? await rate() : null;
   if (fillId && SECTIONS.has('replay')) await replay(fillId);
   if (fillId) await act(fillId, { action: 'stop' });
-  if (worker) console.error(`worker profiles: ${(await worker.stop(join(values.profile!, `stack-${Date.now()}`))).join(', ')}`);
+  if (worker)
+    console.error(`worker profiles: ${(await worker.stop(join(values.profile!, `stack-${Date.now()}`))).join(', ')}`);
   if (SECTIONS.has('scale')) await scale();
 
-  console.log(`bench/stack — the worker (${inspectorPort ? "wrangler's relay and inspector, for --profile" : 'behind scripts/worker-front.ts, as npm start runs it'}), proxy and range on loopback; ${new Date().toISOString()}`);
+  console.log(
+    `bench/stack — the worker (${inspectorPort ? "wrangler's relay and inspector, for --profile" : 'behind scripts/worker-front.ts, as npm start runs it'}), proxy and range on loopback; ${new Date().toISOString()}`,
+  );
   console.log('| measure | value |');
   console.log('|---|---|');
   for (const [measure, value] of rows) console.log(`| ${measure} | ${value} |`);

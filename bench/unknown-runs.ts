@@ -46,7 +46,8 @@ function upgrade(url: string): Promise<string> {
 
 const stack = await startStackProcess(stateDir);
 try {
-  const id = (i: number) => `run_${(Date.now() + i).toString(36)}${'0123456789abcdef'.slice(i % 16)}${'x'.repeat(16)}`.slice(0, 30);
+  const id = (i: number) =>
+    `run_${(Date.now() + i).toString(36)}${'0123456789abcdef'.slice(i % 16)}${'x'.repeat(16)}`.slice(0, 30);
   await new Promise((r) => setTimeout(r, 1_000));
   // One lookup first: the queue object, which keeps the registry, is made on its first use.
   await get(`${stack.url}/api/runs/${id(COUNT)}`);
@@ -54,13 +55,18 @@ try {
   const statuses = new Map<number | string, number>();
   for (let i = 0; i < COUNT; i++) {
     const path = [`/api/runs/${id(i)}`, `/api/runs/${id(i)}/events?since=0`, `/api/runs/${id(i)}/ws`][i % 3]!;
-    const status = i % 3 === 2 ? await upgrade(`${stack.url.replace('http', 'ws')}${path}`) : await get(`${stack.url}${path}`);
+    const status =
+      i % 3 === 2 ? await upgrade(`${stack.url.replace('http', 'ws')}${path}`) : await get(`${stack.url}${path}`);
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
   }
   await new Promise((r) => setTimeout(r, 2_000));
   const after = usage();
-  console.log(`${COUNT} requests to unknown run ids (GET run, GET events, WebSocket upgrade), answers ${JSON.stringify(Object.fromEntries(statuses))}`);
-  console.log(`Durable Object storage: ${before.files} files, ${before.bytes} bytes before; ${after.files} files, ${after.bytes} bytes after (+${after.files - before.files} files, +${after.bytes - before.bytes} bytes)`);
+  console.log(
+    `${COUNT} requests to unknown run ids (GET run, GET events, WebSocket upgrade), answers ${JSON.stringify(Object.fromEntries(statuses))}`,
+  );
+  console.log(
+    `Durable Object storage: ${before.files} files, ${before.bytes} bytes before; ${after.files} files, ${after.bytes} bytes after (+${after.files - before.files} files, +${after.bytes - before.bytes} bytes)`,
+  );
 } finally {
   await stack.stop();
   rmSync(stateDir, { recursive: true, force: true });

@@ -7,7 +7,9 @@ type Target = { webSocketDebuggerUrl?: string; title?: string };
 /** Connects to the inspector at `port` and starts profiling every worker it lists; `stop` writes the profiles. */
 export async function profileWorker(port: number): Promise<{ stop: (prefix: string) => Promise<string[]> }> {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as Target[];
-  const sessions = await Promise.all(targets.filter((t) => t.webSocketDebuggerUrl).map((t) => session(t.webSocketDebuggerUrl!, t.title ?? 'worker')));
+  const sessions = await Promise.all(
+    targets.filter((t) => t.webSocketDebuggerUrl).map((t) => session(t.webSocketDebuggerUrl!, t.title ?? 'worker')),
+  );
   for (const s of sessions) {
     await s.call('Profiler.enable');
     await s.call('Profiler.setSamplingInterval', { interval: 200 });

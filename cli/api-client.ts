@@ -46,18 +46,28 @@ export class ApiClient {
     const body: unknown = await response.json().catch(() => null);
     if (!response.ok) throw this.refusalFrom(path, response.status, body);
     const parsed = schema.safeParse(body);
-    if (!parsed.success) throw new CliError(`the stack's answer to ${path} was not understood; is --url a bandit-runner worker of this version?`, EXIT.failed);
+    if (!parsed.success)
+      throw new CliError(
+        `the stack's answer to ${path} was not understood; is --url a bandit-runner worker of this version?`,
+        EXIT.failed,
+      );
     return parsed.data;
   }
 
   private async fetch(path: string, init: RequestInit): Promise<Response> {
-    const headers: Record<string, string> = { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(init.body ? { 'content-type': 'application/json' } : {}),
+    };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     try {
       return await fetch(`${this.url}${path}`, { ...init, headers, signal: AbortSignal.timeout(60_000) });
     } catch (err) {
       const why = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
-      throw new CliError(`the stack at ${this.url} did not answer (${why}); start it with \`npm start\` or pass --url`, EXIT.unreachable);
+      throw new CliError(
+        `the stack at ${this.url} did not answer (${why}); start it with \`npm start\` or pass --url`,
+        EXIT.unreachable,
+      );
     }
   }
 
@@ -67,8 +77,11 @@ export class ApiClient {
 
   private refusalFrom(path: string, status: number, body: unknown): CliError {
     const parsed = apiErrorSchema.safeParse(body);
-    const message = parsed.success ? [parsed.data.error.message, ...(parsed.data.error.issues ?? [])].join(' — ') : `HTTP ${status}`;
-    if (status === 401 || status === 403) return new CliError(`${message} (pass --token or set BANDIT_RUNNER_TOKEN)`, EXIT.failed);
+    const message = parsed.success
+      ? [parsed.data.error.message, ...(parsed.data.error.issues ?? [])].join(' — ')
+      : `HTTP ${status}`;
+    if (status === 401 || status === 403)
+      return new CliError(`${message} (pass --token or set BANDIT_RUNNER_TOKEN)`, EXIT.failed);
     if (status === 400) return new CliError(message, EXIT.usage);
     return new CliError(`${path}: ${message}`, status === 503 ? EXIT.unreachable : EXIT.failed);
   }

@@ -20,7 +20,8 @@ export function colorsOf(g: GlobalOptions, stream: NodeJS.WriteStream): Colors {
 /** A whole number ≥ 1 for `flag`, or commander's usage error naming it. */
 export function intOption(flag: string) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${flag} must be a whole number of 1 or more`);
+    if (!/^\d+$/.test(value) || Number(value) < 1)
+      throw new InvalidArgumentError(`${flag} must be a whole number of 1 or more`);
     return Number(value);
   };
 }

@@ -15,11 +15,17 @@ import { safe } from './render/event-line.ts';
 
 const program = new Command('bandit-runner')
   .description('Watch LLM agents play SSH wargames: run, watch, answer, export, compare.')
-  .option('--url <url>', 'the stack (worker) to talk to; env BANDIT_RUNNER_URL', process.env.BANDIT_RUNNER_URL ?? DEFAULT_URL)
+  .option(
+    '--url <url>',
+    'the stack (worker) to talk to; env BANDIT_RUNNER_URL',
+    process.env.BANDIT_RUNNER_URL ?? DEFAULT_URL,
+  )
   .option('--token <token>', 'the API token (API_TOKEN); env BANDIT_RUNNER_TOKEN', process.env.BANDIT_RUNNER_TOKEN)
   .option('--no-color', 'no colour (also: NO_COLOR, or output that is not a terminal)')
   .exitOverride()
-  .addHelpText('after', `
+  .addHelpText(
+    'after',
+    `
 Exit codes: 0 completed, 1 failed, 2 bad usage, 3 paused (nobody answered), 4 stopped, 5 stack unreachable.
 
 Examples:
@@ -27,7 +33,8 @@ Examples:
   $ bandit-runner run --levels 0-15 --model baseline --max-retries 1
   $ bandit-runner run --model quick/mini,ponder/deep --repeats 3 --parallel 3 --on-pause stop
   $ bandit-runner watch run_0mwttwzkcgphqalgd6x27up1o
-  $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/`);
+  $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/`,
+  );
 
 let code: ExitCode = EXIT.completed;
 const globals = () => program.opts<GlobalOptions>();

@@ -7,10 +7,18 @@ import type { Colors } from './render/colors.ts';
 import { safe } from './render/event-line.ts';
 
 export async function askPause(pending: PendingAction, c: Colors, out: NodeJS.WriteStream): Promise<RunAction> {
-  out.write(`\n${c.magenta(c.bold(`The run is waiting for you at level ${pending.level}`))} (${pending.reason.replaceAll('_', ' ')})\n`);
+  out.write(
+    `\n${c.magenta(c.bold(`The run is waiting for you at level ${pending.level}`))} (${pending.reason.replaceAll('_', ' ')})\n`,
+  );
   if (pending.lastError) out.write(`  ${safe(pending.lastError)}\n`);
-  for (const lesson of pending.lessons) out.write(c.dim(`  ${lesson.source === 'user' ? 'hint' : 'lesson'}: ${safe(lesson.text)}\n`));
-  if (pending.finalAttempt) out.write(c.dim(`  final attempt ran: ${safe(pending.finalAttempt.commands.join(' ; ')) || '(nothing)'} — ${safe(pending.finalAttempt.outcome)}\n`));
+  for (const lesson of pending.lessons)
+    out.write(c.dim(`  ${lesson.source === 'user' ? 'hint' : 'lesson'}: ${safe(lesson.text)}\n`));
+  if (pending.finalAttempt)
+    out.write(
+      c.dim(
+        `  final attempt ran: ${safe(pending.finalAttempt.commands.join(' ; ')) || '(nothing)'} — ${safe(pending.finalAttempt.outcome)}\n`,
+      ),
+    );
   const choice = await select({
     message: 'What now?',
     choices: [
@@ -20,8 +28,20 @@ export async function askPause(pending: PendingAction, c: Colors, out: NodeJS.Wr
       { name: 'Stop the run', value: 'stop' },
     ],
   });
-  if (choice === 'hint') return { action: 'continue', hint: await input({ message: 'Hint:', validate: (v) => (v.trim() ? true : 'type a hint, or choose Continue') }) };
+  if (choice === 'hint')
+    return {
+      action: 'continue',
+      hint: await input({ message: 'Hint:', validate: (v) => (v.trim() ? true : 'type a hint, or choose Continue') }),
+    };
   if (choice === 'continue') return { action: 'continue' };
-  if (choice === 'password') return { action: 'password', value: await password({ message: `Password for bandit${pending.level + 1}:`, mask: '*', validate: (v) => (v.trim() ? true : 'type the password') }) };
+  if (choice === 'password')
+    return {
+      action: 'password',
+      value: await password({
+        message: `Password for bandit${pending.level + 1}:`,
+        mask: '*',
+        validate: (v) => (v.trim() ? true : 'type the password'),
+      }),
+    };
   return { action: 'stop' };
 }

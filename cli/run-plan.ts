@@ -32,7 +32,10 @@ export function parseLevels(text: string): [number, number] {
 
 export function planRun(flags: RunFlags): RunPlan {
   const [startLevel, endLevel] = parseLevels(flags.levels);
-  const models = flags.model.split(',').map((m) => m.trim()).filter(Boolean);
+  const models = flags.model
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
   if (models.length === 0) throw new CliError('--model: name at least one model, e.g. --model baseline', EXIT.usage);
   // "ask" is the CLI answering; the server just waits for it.
   const onPause = flags.onPause === 'stop' ? 'stop' : 'wait';
@@ -49,7 +52,12 @@ export function planRun(flags: RunFlags): RunPlan {
     if (!parsed.success) throw new CliError(`the run is invalid: ${describeIssues(parsed.error)}`, EXIT.usage);
     return { kind: 'run', config: parsed.data };
   }
-  const parsed = createBatchSchema.safeParse({ ...common, models, repeats: flags.repeats, ...(flags.parallel !== undefined ? { maxRunning: flags.parallel } : {}) });
+  const parsed = createBatchSchema.safeParse({
+    ...common,
+    models,
+    repeats: flags.repeats,
+    ...(flags.parallel !== undefined ? { maxRunning: flags.parallel } : {}),
+  });
   if (!parsed.success) throw new CliError(`the batch is invalid: ${describeIssues(parsed.error)}`, EXIT.usage);
   return { kind: 'batch', batch: parsed.data };
 }

@@ -14,7 +14,8 @@ const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
  * symlink already at `name` is replaced rather than written through.
  */
 export function saveInside(dir: string, name: string, bytes: Uint8Array): string {
-  if (!SAFE_NAME.test(name) || basename(name) !== name) throw new CliError(`refusing to save under "${name}": not a plain file name`, EXIT.failed);
+  if (!SAFE_NAME.test(name) || basename(name) !== name)
+    throw new CliError(`refusing to save under "${name}": not a plain file name`, EXIT.failed);
   mkdirSync(dir, { recursive: true });
   const root = realpathSync(dir);
   const path = join(root, name);

@@ -36,7 +36,10 @@ export class ConnectionGate {
       socket.end(`practice range: too many connections still logging in (limit ${maxPending}); try again shortly\r\n`);
       return false;
     }
-    this.pending.set(socket, setTimeout(() => socket.destroy(), authTimeoutMs));
+    this.pending.set(
+      socket,
+      setTimeout(() => socket.destroy(), authTimeoutMs),
+    );
     socket.setTimeout(idleTimeoutMs, () => socket.destroy());
     socket.on('close', () => this.forget(socket));
     socket.on('error', () => socket.destroy());

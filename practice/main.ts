@@ -14,19 +14,28 @@ const settingsSchema = z.object({
   seed: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   hostKeyPath: z.string().min(1),
   maxConnections: z.coerce.number().int().min(1, 'must be at least 1').max(10_000, 'must be at most 10000'),
-  authTimeoutMs: z.coerce.number().int().min(100, 'must be at least 100 (milliseconds)').max(600_000, 'must be at most 600000'),
+  authTimeoutMs: z.coerce
+    .number()
+    .int()
+    .min(100, 'must be at least 100 (milliseconds)')
+    .max(600_000, 'must be at most 600000'),
 });
 
 // A single bad command must never take the range down: log it and keep serving.
 process.on('unhandledRejection', (reason) => console.error('practice: unhandled rejection (ignored):', reason));
 process.on('uncaughtException', (err) => console.error('practice: uncaught exception (ignored):', err));
 
-const { values } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' }, quiet: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' }, quiet: { type: 'boolean' } },
+});
 const parsed = settingsSchema.safeParse({
   host: values.host ?? process.env.PRACTICE_HOST ?? '127.0.0.1',
   port: values.port ?? process.env.PRACTICE_PORT ?? 2220,
   // A world that outlives a restart: runs in progress hold passwords it handed out.
-  seed: values.seed ?? process.env.PRACTICE_SEED ?? readOrCreate(process.env.PRACTICE_SEED_FILE ?? '.state/practice/seed', () => randomBytes(6).toString('hex')).trim(),
+  seed:
+    values.seed ??
+    process.env.PRACTICE_SEED ??
+    readOrCreate(process.env.PRACTICE_SEED_FILE ?? '.state/practice/seed', () => randomBytes(6).toString('hex')).trim(),
   hostKeyPath: process.env.PRACTICE_HOST_KEY ?? '.state/practice/host_key',
   maxConnections: process.env.PRACTICE_MAX_CONNECTIONS ?? 256,
   authTimeoutMs: process.env.PRACTICE_AUTH_TIMEOUT_MS ?? 30_000,
@@ -37,12 +46,21 @@ if (!parsed.success) {
 }
 const { host, port, seed, hostKeyPath, maxConnections, authTimeoutMs } = parsed.data;
 try {
-  const range = await startRange({ host, port, seed, hostKey: loadHostKey(hostKeyPath), maxConnections, authTimeoutMs });
+  const range = await startRange({
+    host,
+    port,
+    seed,
+    hostKey: loadHostKey(hostKeyPath),
+    maxConnections,
+    authTimeoutMs,
+  });
   console.log(`practice range listening on ssh://bandit0@${host}:${range.port} (password: bandit0), seed ${seed}`);
   if (!values.quiet) {
     console.log('level  faithful  goal');
     for (const level of PRACTICE_LEVELS) {
-      console.log(`${String(level.level).padStart(5)}  ${(level.faithful ? 'yes' : 'no').padEnd(8)}  ${level.goal.slice(0, 100)}${level.goal.length > 100 ? '…' : ''}`);
+      console.log(
+        `${String(level.level).padStart(5)}  ${(level.faithful ? 'yes' : 'no').padEnd(8)}  ${level.goal.slice(0, 100)}${level.goal.length > 100 ? '…' : ''}`,
+      );
     }
   }
   const stop = () => void range.close().then(() => process.exit(0));

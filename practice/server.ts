@@ -19,7 +19,16 @@ import { GIT_SHELL_REFUSAL, startLogin } from './shell/login.ts';
 import { Terminal } from './shell/terminal.ts';
 import type { TerminalSize } from './shell/terminal.ts';
 import { UpperShell } from './shell/upper-shell.ts';
-import { GIT_SHELL, LAST_USER, SHOWTEXT, UPPERSHELL, loginIdentity, loginShell, passwordLevel, userExists } from './world/accounts.ts';
+import {
+  GIT_SHELL,
+  LAST_USER,
+  SHOWTEXT,
+  UPPERSHELL,
+  loginIdentity,
+  loginShell,
+  passwordLevel,
+  userExists,
+} from './world/accounts.ts';
 import { buildWorld } from './world/world.ts';
 import type { World } from './world/world.ts';
 import { layOutWorld } from './world/world-fs.ts';
@@ -69,7 +78,11 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   const worldFs = await layOutWorld(world, practiceCommands(placeholderEnv(world)));
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const host = new FsHost(worldFs);
-  const pool = new WorkerPool({ seed: options.seed, maxOutputBytes: limits.maxOutputBytes, memoryMb: limits.maxMemoryMb }, host, { warm: 2, max: 8, ...options.workers });
+  const pool = new WorkerPool(
+    { seed: options.seed, maxOutputBytes: limits.maxOutputBytes, memoryMb: limits.maxMemoryMb },
+    host,
+    { warm: 2, max: 8, ...options.workers },
+  );
   await pool.start();
   const cron = new CronDaemon(worldFs, host, pool, { intervalMs: options.cronIntervalMs ?? 60_000, timeoutMs: 60_000 });
   await cron.start();
@@ -83,13 +96,21 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   });
   let port = options.port;
 
-  const ssh = new ssh2.Server({ hostKeys: [options.hostKey], ident: 'OpenSSH_9.6 bandit-runner-practice' }, (client) => {
-    (client as TunableConnection).setNoDelay(true);
-    // ssh2 keeps the socket on a field its types leave out; the gate needs it to count the login.
-    const socket = (client as unknown as { _sock: Socket })._sock;
-    client.once('ready', () => gate.loggedIn(socket));
-    serveClient(client, world, (sshPort) => new PracticeSession(worldFs, host, pool, sshPort, limits), () => port);
-  });
+  const ssh = new ssh2.Server(
+    { hostKeys: [options.hostKey], ident: 'OpenSSH_9.6 bandit-runner-practice' },
+    (client) => {
+      (client as TunableConnection).setNoDelay(true);
+      // ssh2 keeps the socket on a field its types leave out; the gate needs it to count the login.
+      const socket = (client as unknown as { _sock: Socket })._sock;
+      client.once('ready', () => gate.loggedIn(socket));
+      serveClient(
+        client,
+        world,
+        (sshPort) => new PracticeSession(worldFs, host, pool, sshPort, limits),
+        () => port,
+      );
+    },
+  );
   const tcp = createServer((socket) => {
     socket.setNoDelay(true);
     if (gate.accept(socket)) ssh.injectSocket(socket);
@@ -119,7 +140,12 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   };
 }
 
-function serveClient(client: Connection, world: World, newSession: (sshPort: number) => PracticeSession, port: () => number): void {
+function serveClient(
+  client: Connection,
+  world: World,
+  newSession: (sshPort: number) => PracticeSession,
+  port: () => number,
+): void {
   let user = '';
   client.on('error', () => client.end());
   client.on('authentication', (ctx) => {
@@ -188,7 +214,13 @@ async function runExec(session: PracticeSession, channel: ServerChannel, user: s
   }
   if (shell === GIT_SHELL) {
     const verb = command.trim().split(/\s+/)[0] ?? '';
-    channel.stderr.write(verb === 'git-upload-pack' || verb === 'git-receive-pack' ? 'fatal: the practice range serves its git repositories inside the range only: log in as the level user and clone from there\n' : command.trim() ? `fatal: unrecognized command '${command.trim()}'\n` : GIT_SHELL_REFUSAL);
+    channel.stderr.write(
+      verb === 'git-upload-pack' || verb === 'git-receive-pack'
+        ? 'fatal: the practice range serves its git repositories inside the range only: log in as the level user and clone from there\n'
+        : command.trim()
+          ? `fatal: unrecognized command '${command.trim()}'\n`
+          : GIT_SHELL_REFUSAL,
+    );
     channel.exit(128);
     channel.end();
     return;
@@ -213,7 +245,8 @@ async function openShell(session: PracticeSession, terminal: Terminal, user: str
   const n = passwordLevel(user) ?? -1;
   const git = user.endsWith('-git');
   const level = git ? undefined : PRACTICE_LEVELS.find((l) => l.level === n);
-  const closing = n === LAST_USER && !git ? 'You have reached the last level. Read README.txt in your home directory.\n' : '';
+  const closing =
+    n === LAST_USER && !git ? 'You have reached the last level. Read README.txt in your home directory.\n' : '';
   const greeting = `\nbandit-runner practice range — you are ${user}.\n${level ? `Level ${n} → ${n + 1}: ${level.goal}\n` : closing}\n${terminal.pty ? '' : '(no terminal: line editing is off)\n'}\n`;
   startLogin(terminal, session, who, { greeting });
 }

@@ -29,7 +29,13 @@ export const DEFAULT_LIMITS: SessionLimits = {
 const EMPTY = new Uint8Array(0);
 
 /** A command's result, after limits: exit 124 on timeout, 137 past the memory bound, output capped. */
-export type CommandResult = { stdout: Uint8Array; stderr: string; exitCode: number; env?: Record<string, string>; openShell?: Identity };
+export type CommandResult = {
+  stdout: Uint8Array;
+  stderr: string;
+  exitCode: number;
+  env?: Record<string, string>;
+  openShell?: Identity;
+};
 
 /** How a command line runs: its stdin, whether at a terminal, and who answers a password prompt. */
 export type RunOptions = { stdin?: string; interactive?: boolean; ask?: Asker };
@@ -96,22 +102,55 @@ export class PracticeSession {
 
   private async runNow(who: Identity, command: string, at: ShellState, options: RunOptions): Promise<CommandResult> {
     if (++this.commandsRun > this.limits.maxCommandsPerConnection) {
-      return { stdout: EMPTY, stderr: `practice range: this connection ran ${this.limits.maxCommandsPerConnection} commands, the most one connection may; reconnect\n`, exitCode: 1 };
+      return {
+        stdout: EMPTY,
+        stderr: `practice range: this connection ran ${this.limits.maxCommandsPerConnection} commands, the most one connection may; reconnect\n`,
+        exitCode: 1,
+      };
     }
-    const job = { connection: this.id, who, command, stdin: options.stdin ?? '', cwd: at.cwd, listeners: this.listeners, sshPort: this.sshPort, interactive: options.interactive ?? false, canAsk: options.ask !== undefined, ...(at.env ? { env: at.env } : {}) };
+    const job = {
+      connection: this.id,
+      who,
+      command,
+      stdin: options.stdin ?? '',
+      cwd: at.cwd,
+      listeners: this.listeners,
+      sshPort: this.sshPort,
+      interactive: options.interactive ?? false,
+      canAsk: options.ask !== undefined,
+      ...(at.env ? { env: at.env } : {}),
+    };
     const result = await this.pool.run(job, this.limits.commandTimeoutMs, options.ask);
-    if (result === 'timeout') return { stdout: EMPTY, stderr: `practice range: command timed out after ${this.limits.commandTimeoutMs / 1000} s\n`, exitCode: 124 };
-    if (result === 'memory') return { stdout: EMPTY, stderr: `practice range: command ran out of memory (${this.limits.maxMemoryMb} MiB per command) and was killed\n`, exitCode: 137 };
-    if (result === 'crash') return { stdout: EMPTY, stderr: 'practice range: the command crashed its shell; try again\n', exitCode: 1 };
+    if (result === 'timeout')
+      return {
+        stdout: EMPTY,
+        stderr: `practice range: command timed out after ${this.limits.commandTimeoutMs / 1000} s\n`,
+        exitCode: 124,
+      };
+    if (result === 'memory')
+      return {
+        stdout: EMPTY,
+        stderr: `practice range: command ran out of memory (${this.limits.maxMemoryMb} MiB per command) and was killed\n`,
+        exitCode: 137,
+      };
+    if (result === 'crash')
+      return { stdout: EMPTY, stderr: 'practice range: the command crashed its shell; try again\n', exitCode: 1 };
     this.listeners = result.listeners;
-    return this.capped({ stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, ...(result.env ? { env: result.env } : {}), ...(result.openShell ? { openShell: result.openShell } : {}) });
+    return this.capped({
+      stdout: result.stdout,
+      stderr: result.stderr,
+      exitCode: result.exitCode,
+      ...(result.env ? { env: result.env } : {}),
+      ...(result.openShell ? { openShell: result.openShell } : {}),
+    });
   }
 
   private capped(result: CommandResult): CommandResult {
     const cap = this.limits.maxOutputBytes;
     const note = `\n[practice range: output cut at ${cap} bytes]\n`;
     const cut = (s: string) => (s.length > cap ? `${s.slice(0, cap)}${note}` : s);
-    const stdout = result.stdout.length > cap ? Buffer.concat([result.stdout.subarray(0, cap), Buffer.from(note)]) : result.stdout;
+    const stdout =
+      result.stdout.length > cap ? Buffer.concat([result.stdout.subarray(0, cap), Buffer.from(note)]) : result.stdout;
     return { ...result, stdout, stderr: cut(result.stderr) };
   }
 }

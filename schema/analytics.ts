@@ -18,10 +18,20 @@ const percentiles = z.object({ p50: z.number().nullable(), p95: z.number().nulla
 /** GET /api/analytics/summary */
 export const analyticsSummarySchema = z.object({
   runs: z.object({ total: z.number().int(), byStatus: z.partialRecord(runStatusSchema, z.number().int()) }),
-  levels: z.object({ attempted: z.number().int(), solved: z.number().int(), solveRate: z.number().nullable(), solvedWithHelp: z.number().int() }),
+  levels: z.object({
+    attempted: z.number().int(),
+    solved: z.number().int(),
+    solveRate: z.number().nullable(),
+    solvedWithHelp: z.number().int(),
+  }),
   tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),
   costUsd: z.number(),
-  modelCalls: z.object({ count: z.number().int(), errors: z.number().int(), errorRate: z.number().nullable(), latencyMs: percentiles }),
+  modelCalls: z.object({
+    count: z.number().int(),
+    errors: z.number().int(),
+    errorRate: z.number().nullable(),
+    latencyMs: percentiles,
+  }),
 });
 export type AnalyticsSummary = z.infer<typeof analyticsSummarySchema>;
 
@@ -39,7 +49,12 @@ export const modelStatsSchema = z.object({
   pauses: z.number().int(),
   tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),
   costUsd: z.number(),
-  modelCalls: z.object({ count: z.number().int(), errors: z.number().int(), errorRate: z.number().nullable(), latencyMs: percentiles }),
+  modelCalls: z.object({
+    count: z.number().int(),
+    errors: z.number().int(),
+    errorRate: z.number().nullable(),
+    latencyMs: percentiles,
+  }),
 });
 export type ModelStats = z.infer<typeof modelStatsSchema>;
 
@@ -75,8 +90,16 @@ export type AnalyticsLevels = z.infer<typeof analyticsLevelsSchema>;
 
 /** ?…filters&limit=&cursor= for GET /api/analytics/failures. */
 export const failuresQuerySchema = analyticsQuerySchema.extend({
-  limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200').default(50),
-  cursor: z.string().regex(/^\d+:run_[0-9a-z]+:\d+$/, 'is not a cursor from a previous page').optional(),
+  limit: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(200, 'must be at most 200')
+    .default(50),
+  cursor: z
+    .string()
+    .regex(/^\d+:run_[0-9a-z]+:\d+$/, 'is not a cursor from a previous page')
+    .optional(),
 });
 export type FailuresQuery = z.infer<typeof failuresQuerySchema>;
 
@@ -110,7 +133,12 @@ export type AnalyticsFailures = z.infer<typeof analyticsFailuresSchema>;
 /** ?…filters&overMs=&limit= for GET /api/analytics/slow. */
 export const slowQuerySchema = analyticsQuerySchema.extend({
   overMs: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(5_000),
-  limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200').default(50),
+  limit: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(200, 'must be at most 200')
+    .default(50),
 });
 export type SlowQuery = z.infer<typeof slowQuerySchema>;
 

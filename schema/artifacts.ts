@@ -29,5 +29,7 @@ export type VerificationResponse = z.infer<typeof verificationResponseSchema>;
 
 /** GET /api/runs/:id/artifacts and /terminal.cast: ?secrets=include puts the run's passwords and keys in. */
 export const artifactsQuerySchema = z.strictObject({
-  secrets: z.enum(['redacted', 'include'], { error: 'must be "redacted" (the default) or "include"' }).default('redacted'),
+  secrets: z
+    .enum(['redacted', 'include'], { error: 'must be "redacted" (the default) or "include"' })
+    .default('redacted'),
 });

@@ -1,7 +1,14 @@
 // Shapes of the head-to-head board and of batches: several models on the same levels, side by side.
 import { z } from 'zod';
 import { targetSchema } from './levels.ts';
-import { batchIdSchema, levelSchema, onPauseSchema, runConfigFieldsSchema, runListItemSchema, runStatusSchema } from './run.ts';
+import {
+  batchIdSchema,
+  levelSchema,
+  onPauseSchema,
+  runConfigFieldsSchema,
+  runListItemSchema,
+  runStatusSchema,
+} from './run.ts';
 
 /** ?batch=&target=&from=&to= — every field optional. */
 export const boardQuerySchema = z.strictObject({
@@ -72,7 +79,10 @@ const modelListSchema = z
   .array(z.string().trim().min(1, 'name a model').max(100))
   .min(1, 'list at least one model')
   .max(20, 'at most 20 models')
-  .refine((models) => new Set(models).size === models.length, 'lists a model twice; use repeats to run one model more than once');
+  .refine(
+    (models) => new Set(models).size === models.length,
+    'lists a model twice; use repeats to run one model more than once',
+  );
 
 /** POST /api/batches: the same levels for several models, each run `repeats` times. */
 export const createBatchSchema = z
@@ -84,13 +94,26 @@ export const createBatchSchema = z
     maxRetries: runConfigFieldsSchema.shape.maxRetries,
     budget: runConfigFieldsSchema.shape.budget,
     finalAttempt: runConfigFieldsSchema.shape.finalAttempt,
-    repeats: z.number().int('must be a whole number').min(1, 'must be at least 1').max(20, 'must be at most 20').default(1),
+    repeats: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(20, 'must be at most 20')
+      .default(1),
     /** Hands-off ("stop", the default: a pause ends the run) or "wait" for a person. */
     onPause: onPauseSchema.default('stop'),
     /** At most this many of the batch's runs at once, on top of the global and provider limits. */
-    maxRunning: z.number().int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200').optional(),
+    maxRunning: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(200, 'must be at most 200')
+      .optional(),
   })
-  .refine((b) => b.models.length * b.repeats <= 200, { path: ['repeats'], message: 'a batch makes at most 200 runs (models × repeats)' });
+  .refine((b) => b.models.length * b.repeats <= 200, {
+    path: ['repeats'],
+    message: 'a batch makes at most 200 runs (models × repeats)',
+  });
 export type CreateBatch = z.infer<typeof createBatchSchema>;
 
 /** A batch and its runs, newest run last. */
@@ -98,14 +121,33 @@ export const batchSchema = z.object({
   id: batchIdSchema,
   createdAt: z.iso.datetime(),
   models: z.array(z.string()),
-  config: z.object({ target: targetSchema, startLevel: z.number().int(), endLevel: z.number().int(), maxRetries: z.number().int(), budget: z.number().int(), onPause: onPauseSchema }),
-  progress: z.object({ total: z.number().int(), byStatus: z.partialRecord(runStatusSchema, z.number().int()), done: z.number().int() }),
+  config: z.object({
+    target: targetSchema,
+    startLevel: z.number().int(),
+    endLevel: z.number().int(),
+    maxRetries: z.number().int(),
+    budget: z.number().int(),
+    onPause: onPauseSchema,
+  }),
+  progress: z.object({
+    total: z.number().int(),
+    byStatus: z.partialRecord(runStatusSchema, z.number().int()),
+    done: z.number().int(),
+  }),
   runs: z.array(runListItemSchema.extend({ queuePosition: z.number().int().nullable() })),
 });
 export type Batch = z.infer<typeof batchSchema>;
 
 /** GET /api/batches: the newest first. */
 export const batchListSchema = z.object({
-  batches: z.array(z.object({ id: batchIdSchema, createdAt: z.iso.datetime(), runs: z.number().int(), done: z.number().int(), models: z.array(z.string()) })),
+  batches: z.array(
+    z.object({
+      id: batchIdSchema,
+      createdAt: z.iso.datetime(),
+      runs: z.number().int(),
+      done: z.number().int(),
+      models: z.array(z.string()),
+    }),
+  ),
 });
 export type BatchList = z.infer<typeof batchListSchema>;

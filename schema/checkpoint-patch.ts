@@ -13,7 +13,8 @@ export function diffCheckpoint(previous: Checkpoint, next: Checkpoint): Checkpoi
   for (const [key, value] of Object.entries(next.state)) {
     const before = previous.state[key];
     if (value === before) continue;
-    if (Array.isArray(value) && Array.isArray(before) && value.length > before.length && extends_(before, value)) append[key] = value.slice(before.length);
+    if (Array.isArray(value) && Array.isArray(before) && value.length > before.length && extends_(before, value))
+      append[key] = value.slice(before.length);
     else set[key] = value;
   }
   const unset = Object.keys(previous.state).filter((key) => !(key in next.state));
@@ -23,7 +24,8 @@ export function diffCheckpoint(previous: Checkpoint, next: Checkpoint): Checkpoi
 
 /** `previous` with `patch` applied; throws when the patch was made against another checkpoint. */
 export function applyCheckpointPatch(previous: Checkpoint, patch: CheckpointPatch): Checkpoint {
-  if (patch.base !== previous.step) throw new Error(`a checkpoint patch for step ${patch.base} cannot apply to step ${previous.step}`);
+  if (patch.base !== previous.step)
+    throw new Error(`a checkpoint patch for step ${patch.base} cannot apply to step ${previous.step}`);
   const { base: _base, set, unset, append, ...envelope } = patch;
   const state: State = { ...previous.state, ...set };
   for (const key of unset) delete state[key];

@@ -44,7 +44,9 @@ export const llmCalls = sqliteTable(
   'llm_calls',
   {
     id: text('id').primaryKey(),
-    runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
     level: integer('level').notNull(),
     model: text('model').notNull(),
@@ -78,7 +80,9 @@ export const executions = sqliteTable(
   'executions',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
     node: text('node').notNull(),
     level: integer('level').notNull(),
@@ -101,7 +105,9 @@ export const commands = sqliteTable(
   'commands',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
     level: integer('level').notNull(),
     command: text('command').notNull(),
@@ -118,7 +124,9 @@ export const commands = sqliteTable(
 export const runLevels = sqliteTable(
   'run_levels',
   {
-    runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
     level: integer('level').notNull(),
     model: text('model').notNull(),
     target: text('target').notNull(),
@@ -131,7 +139,10 @@ export const runLevels = sqliteTable(
     /** A person gave a hint or a password at this level. */
     helped: integer('helped', { mode: 'boolean' }).notNull(),
     /** Pauses at this level by reason, e.g. {"max_retries":1}. */
-    pauseReasons: text('pause_reasons', { mode: 'json' }).$type<Partial<Record<PauseReason, number>>>().notNull().default({}),
+    pauseReasons: text('pause_reasons', { mode: 'json' })
+      .$type<Partial<Record<PauseReason, number>>>()
+      .notNull()
+      .default({}),
     commands: integer('commands').notNull(),
     promptTokens: integer('prompt_tokens').notNull(),
     completionTokens: integer('completion_tokens').notNull(),
@@ -142,7 +153,18 @@ export const runLevels = sqliteTable(
     // The models × levels matrix sums every column it shows from this index alone, in group order
     // (without it SQLite reads each row or sorts them all: 150 ms at 10,000 runs, against 30 ms).
     index('run_levels_cells_idx').on(
-      t.model, t.level, t.solved, t.helped, t.attempts, t.retries, t.pauses, t.promptTokens, t.completionTokens, t.costUsd, t.startedAt, t.target,
+      t.model,
+      t.level,
+      t.solved,
+      t.helped,
+      t.attempts,
+      t.retries,
+      t.pauses,
+      t.promptTokens,
+      t.completionTokens,
+      t.costUsd,
+      t.startedAt,
+      t.target,
     ),
     // Pauses by reason: only the levels that paused, with their reasons, in group order.
     index('run_levels_paused_idx').on(t.model, t.level, t.startedAt, t.target, t.pauseReasons).where(sql`pauses > 0`),
@@ -172,7 +194,10 @@ export const llmHourly = sqliteTable(
     costUsd: real('cost_usd').notNull(),
     latencyMsSum: integer('latency_ms_sum').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.hour, t.model, t.level, t.target] }), index('llm_hourly_model_idx').on(t.model, t.hour)],
+  (t) => [
+    primaryKey({ columns: [t.hour, t.model, t.level, t.target] }),
+    index('llm_hourly_model_idx').on(t.model, t.hour),
+  ],
 );
 
 export type RunRow = typeof runs.$inferSelect;

@@ -46,12 +46,12 @@ export const FAILURE_CLASSES = {
     title: 'The model endpoint is failing or unreachable',
     category: 'model',
     meaning: 'The endpoint answered 5xx, or could not be reached, on every try.',
-    fix: 'Check OPENAI_BASE_URL and the provider\'s status, then continue.',
+    fix: "Check OPENAI_BASE_URL and the provider's status, then continue.",
   },
   model_context_too_long: {
     title: 'The conversation is too long for the model',
     category: 'model',
-    meaning: 'The endpoint refused the request because it does not fit the model\'s context window.',
+    meaning: "The endpoint refused the request because it does not fit the model's context window.",
     fix: 'Start a new run with a smaller budget (commands per attempt), or pick a model with a longer context.',
   },
   model_empty_answer: {
@@ -61,15 +61,16 @@ export const FAILURE_CLASSES = {
     fix: 'Continue to try again; if it persists, pick another model.',
   },
   model_truncated_answer: {
-    title: 'The model\'s answer was cut off',
+    title: "The model's answer was cut off",
     category: 'model',
     meaning: 'The answer stopped at the model\'s output limit (finish_reason "length") before a complete tool call.',
     fix: 'Pick a model with a larger output limit, or one that thinks more briefly; then continue.',
   },
   model_unparseable_tool_call: {
-    title: 'The model\'s tool call could not be used',
+    title: "The model's tool call could not be used",
     category: 'model',
-    meaning: 'The model answered in text without a tool call, with tool arguments that are not JSON, or with arguments that break the tool\'s schema, on every try.',
+    meaning:
+      "The model answered in text without a tool call, with tool arguments that are not JSON, or with arguments that break the tool's schema, on every try.",
     fix: 'Pick a model that supports tool (function) calling, then continue.',
   },
   model_unknown_model: {
@@ -106,22 +107,23 @@ export const FAILURE_CLASSES = {
     title: 'A login the run relied on was refused',
     category: 'ssh',
     meaning: 'A password that had worked (or had to work) was refused by the SSH server.',
-    fix: 'The level\'s password may have changed (a reset range). Give the current password of the level, or start a new run.',
+    fix: "The level's password may have changed (a reset range). Give the current password of the level, or start a new run.",
   },
   proxy_unreachable: {
     title: 'The SSH proxy cannot be reached',
     category: 'proxy',
-    meaning: 'The worker\'s calls to the proxy failed PROXY_MAX_FAILURES times in a row.',
+    meaning: "The worker's calls to the proxy failed PROXY_MAX_FAILURES times in a row.",
     fix: 'Check that the proxy runs and that PROXY_URL points at it (https:// for another machine), with the same PROXY_SECRET on both sides. Then continue.',
   },
   state_too_large: {
-    title: 'The run\'s state outgrew its limit',
+    title: "The run's state outgrew its limit",
     category: 'agent',
-    meaning: 'A step left more text in the agent\'s state than one checkpoint line may carry (1 MiB), so its largest text (named in the message, such as history[12].output) was cut and the step failed. A worker that read an over-long line from an older proxy pauses the same way.',
+    meaning:
+      "A step left more text in the agent's state than one checkpoint line may carry (1 MiB), so its largest text (named in the message, such as history[12].output) was cut and the step failed. A worker that read an over-long line from an older proxy pauses the same way.",
     fix: 'Continue: the run goes on with the cut text. If it happens again with the current proxy, report it with the run id; with an older proxy, update the proxy first.',
   },
   configuration_invalid: {
-    title: 'The worker\'s configuration is invalid',
+    title: "The worker's configuration is invalid",
     category: 'configuration',
     meaning: 'A setting in wrangler.toml or a secret failed its check, so the worker cannot call the proxy.',
     fix: 'Fix the variable the message names (wrangler.toml [vars], or `wrangler secret put`), then continue.',
@@ -129,7 +131,8 @@ export const FAILURE_CLASSES = {
   max_retries: {
     title: 'The agent used all its attempts at a level',
     category: 'agent',
-    meaning: 'Each attempt ended without a proven password (its budget spent, or nothing more to try), maxRetries times.',
+    meaning:
+      'Each attempt ended without a proven password (its budget spent, or nothing more to try), maxRetries times.',
     fix: 'Continue with a hint that names the technique or the file (a hint in backticks is a command the agent will run), give the password yourself, or stop.',
   },
   budget_spent: {
@@ -151,7 +154,7 @@ export const FAILURE_CLASSES = {
     fix: 'Check the password (32 letters and digits, no spaces) and give it again, continue without it, or stop.',
   },
   password_required: {
-    title: 'The run needs the starting level\'s password',
+    title: "The run needs the starting level's password",
     category: 'person',
     meaning: 'The run starts above level 0, and only a person can give the password of that level.',
     fix: 'Give the password of the starting level.',

@@ -8,7 +8,8 @@ export function issueList(error: z.ZodError): string[] {
 
 /** zod says "expected number, received undefined" for a missing field; people say "is required". */
 function plainMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) return `is required (${issue.expected})`;
+  if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message))
+    return `is required (${issue.expected})`;
   return issue.message;
 }
 

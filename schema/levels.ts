@@ -18,17 +18,45 @@ export type LevelInfo = {
 };
 
 /** Levels that need a server, a schedule or a terminal are not in the differential comparison yet. */
-const UNCOMPARED = 'Not in the differential comparison with the Debian tools yet; test/practice/levels-late.test.ts plays it over SSH.';
-const CRON_NOTE = 'The differential test compares reading the cron files and scripts; the jobs run in the range\'s own cron, every minute by default.';
-const GIT_NOTE = 'git is isomorphic-git with the subcommands the levels use (docs/practice-range.md lists them); clones work from inside the range, not from a git client outside it.';
+const UNCOMPARED =
+  'Not in the differential comparison with the Debian tools yet; test/practice/levels-late.test.ts plays it over SSH.';
+const CRON_NOTE =
+  "The differential test compares reading the cron files and scripts; the jobs run in the range's own cron, every minute by default.";
+const GIT_NOTE =
+  'git is isomorphic-git with the subcommands the levels use (docs/practice-range.md lists them); clones work from inside the range, not from a git client outside it.';
 
 /** The levels the practice range serves, 0 upwards without gaps. */
 export const PRACTICE_LEVELS: readonly LevelInfo[] = [
-  { level: 0, goal: 'The password for the next level is in a file called readme in your home directory.', commands: ['ls', 'cat'], faithful: true },
-  { level: 1, goal: 'The password is in a file called - in the home directory.', commands: ['ls', 'cat'], faithful: true },
-  { level: 2, goal: 'The password is in a file called "spaces in this filename" in the home directory.', commands: ['ls', 'cat'], faithful: true },
-  { level: 3, goal: 'The password is in a hidden file in the inhere directory.', commands: ['ls -a', 'cd', 'cat'], faithful: true },
-  { level: 4, goal: 'The password is in the only human-readable file in the inhere directory.', commands: ['ls', 'file', 'cat'], faithful: true },
+  {
+    level: 0,
+    goal: 'The password for the next level is in a file called readme in your home directory.',
+    commands: ['ls', 'cat'],
+    faithful: true,
+  },
+  {
+    level: 1,
+    goal: 'The password is in a file called - in the home directory.',
+    commands: ['ls', 'cat'],
+    faithful: true,
+  },
+  {
+    level: 2,
+    goal: 'The password is in a file called "spaces in this filename" in the home directory.',
+    commands: ['ls', 'cat'],
+    faithful: true,
+  },
+  {
+    level: 3,
+    goal: 'The password is in a hidden file in the inhere directory.',
+    commands: ['ls -a', 'cd', 'cat'],
+    faithful: true,
+  },
+  {
+    level: 4,
+    goal: 'The password is in the only human-readable file in the inhere directory.',
+    commands: ['ls', 'file', 'cat'],
+    faithful: true,
+  },
   {
     level: 5,
     goal: 'The password is in a file somewhere under inhere that is human-readable, 1033 bytes in size, and not executable.',
@@ -41,15 +69,30 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     commands: ['find', 'cat'],
     faithful: true,
   },
-  { level: 7, goal: 'The password is in data.txt, next to the word millionth.', commands: ['grep', 'cat'], faithful: true },
-  { level: 8, goal: 'The password is in data.txt and is the only line that occurs exactly once.', commands: ['sort', 'uniq'], faithful: true },
+  {
+    level: 7,
+    goal: 'The password is in data.txt, next to the word millionth.',
+    commands: ['grep', 'cat'],
+    faithful: true,
+  },
+  {
+    level: 8,
+    goal: 'The password is in data.txt and is the only line that occurs exactly once.',
+    commands: ['sort', 'uniq'],
+    faithful: true,
+  },
   {
     level: 9,
     goal: 'The password is in data.txt, in one of the few human-readable strings, after several "=" characters.',
     commands: ['strings', 'grep -a'],
     faithful: true,
   },
-  { level: 10, goal: 'The password is in data.txt, which holds base64-encoded data.', commands: ['base64 -d'], faithful: true },
+  {
+    level: 10,
+    goal: 'The password is in data.txt, which holds base64-encoded data.',
+    commands: ['base64 -d'],
+    faithful: true,
+  },
   {
     level: 11,
     goal: 'The password is in data.txt, where every letter has been rotated by 13 positions.',
@@ -105,7 +148,7 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
     goal: 'To reach the next level, use the setuid binary in the home directory. Run it without arguments to learn how.',
     commands: ['./bandit20-do', 'id'],
     faithful: true,
-    note: 'The helper is an ELF image that Debian\'s file(1) describes as the real one; the range runs it by name, its code never runs.',
+    note: "The helper is an ELF image that Debian's file(1) describes as the real one; the range runs it by name, its code never runs.",
   },
   {
     level: 20,
@@ -144,10 +187,10 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
   },
   {
     level: 25,
-    goal: "Logging in to bandit26 from bandit25 should be fairly easy, but the shell for user bandit26 is not /bin/bash. Find out what it is, how it works and how to break out of it.",
+    goal: 'Logging in to bandit26 from bandit25 should be fairly easy, but the shell for user bandit26 is not /bin/bash. Find out what it is, how it works and how to break out of it.',
     commands: ['ssh -i', 'cat /etc/passwd', 'more', 'v', ':e', ':set shell', ':shell'],
     faithful: false,
-    note: 'more and vi are the range\'s own, minimal ones: paging, v, and in vi :e, :r, :set shell, :shell, :! and :q.',
+    note: "more and vi are the range's own, minimal ones: paging, v, and in vi :e, :r, :set shell, :shell, :! and :q.",
   },
   {
     level: 26,
@@ -204,7 +247,6 @@ export const PRACTICE_LEVELS: readonly LevelInfo[] = [
 const FINAL_NOTES: Readonly<Record<number, string>> = {
   33: 'There is no level 34 yet; reaching bandit33 finishes the game. Its home holds the closing note.',
 };
-
 
 /** A target as a run sees it: its name, and the levels a run can play there. */
 export type TargetLevels = {

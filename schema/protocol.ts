@@ -102,14 +102,22 @@ function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
   const variant = <Shape extends z.ZodRawShape>(shape: Shape) => z.object({ ...envelope, ...shape });
   return [
     variant({ type: z.literal('run_created'), config: runConfigSchema }),
-    variant({ type: z.literal('status_changed'), from: runStatusSchema, to: runStatusSchema, reason: z.string().optional() }),
+    variant({
+      type: z.literal('status_changed'),
+      from: runStatusSchema,
+      to: runStatusSchema,
+      reason: z.string().optional(),
+    }),
     variant({
       type: z.literal('level_started'),
       level,
       attempt: z.number().int().min(1),
       retryCount: count,
       /** Where the level is played, `host:port` (the replay scripts default to it). Absent in older logs. */
-      address: z.string().regex(/^[A-Za-z0-9.:[\]-]{1,255}:\d{1,5}$/).optional(),
+      address: z
+        .string()
+        .regex(/^[A-Za-z0-9.:[\]-]{1,255}:\d{1,5}$/)
+        .optional(),
     }),
     variant({ type: z.literal('thinking'), level, text: z.string() }),
     variant({ type: z.literal('command'), level, commandId: z.string().min(1), command: z.string().min(1) }),
@@ -179,7 +187,13 @@ function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
       by: z.string().min(1),
     }),
     // A verification run's finding for one level of the original run. Added after version 1; additive.
-    variant({ type: z.literal('verify_level'), level, verdict: verifyVerdictSchema, detail: z.string(), originalRunId: runIdSchema }),
+    variant({
+      type: z.literal('verify_level'),
+      level,
+      verdict: verifyVerdictSchema,
+      detail: z.string(),
+      originalRunId: runIdSchema,
+    }),
     variant({
       type: z.literal('run_complete'),
       status: z.enum(['completed', 'failed', 'stopped']),
@@ -354,7 +368,10 @@ export const modelInfoSchema = z.object({
   /** Runs of this provider's models that may run at once; null: only the global limit. Additive. */
   maxConcurrent: z.number().int().min(1).nullable().optional(),
   /** USD per million tokens; null when not configured. Additive. */
-  price: z.object({ input: z.number().min(0), output: z.number().min(0) }).nullable().optional(),
+  price: z
+    .object({ input: z.number().min(0), output: z.number().min(0) })
+    .nullable()
+    .optional(),
 });
 export const modelListSchema = z.object({ models: z.array(modelInfoSchema) });
 
@@ -381,4 +398,8 @@ export type LlmCallDetail = z.infer<typeof llmCallDetailSchema>;
 export type ModelInfo = z.infer<typeof modelInfoSchema>;
 
 /** An event before the Durable Object numbers it: no seq, runId or ts. */
-export type RunEventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'seq' | 'runId' | 'ts'> : never) : never;
+export type RunEventBody = RunEvent extends infer E
+  ? E extends RunEvent
+    ? Omit<E, 'seq' | 'runId' | 'ts'>
+    : never
+  : never;

@@ -15,5 +15,9 @@ export const queueMemberSchema = z.object({
 });
 export type QueueMember = z.infer<typeof queueMemberSchema>;
 
-export const queueStatusSchema = z.object({ maxRunning: z.number().int(), running: z.array(queueMemberSchema), waiting: z.array(queueMemberSchema) });
+export const queueStatusSchema = z.object({
+  maxRunning: z.number().int(),
+  running: z.array(queueMemberSchema),
+  waiting: z.array(queueMemberSchema),
+});
 export type QueueStatus = z.infer<typeof queueStatusSchema>;

@@ -42,7 +42,13 @@ export function messageTexts(request: unknown): MessageTexts | null {
  * there is none. `prevTexts` and `currentTexts` (from messageTexts) save serialising the messages
  * again: each message is turned into text once over the whole chain.
  */
-export function encodeRequest(previous: unknown, prevId: string | null, current: unknown, prevTexts = messageTexts(previous), currentTexts = messageTexts(current)): unknown {
+export function encodeRequest(
+  previous: unknown,
+  prevId: string | null,
+  current: unknown,
+  prevTexts = messageTexts(previous),
+  currentTexts = messageTexts(current),
+): unknown {
   if (prevId === null || !isObject(previous) || !isObject(current)) return current;
   const set: Obj = {};
   for (const [key, value] of Object.entries(current)) {
@@ -67,7 +73,8 @@ function diffMessages(previous: MessageTexts, current: MessageTexts, messages: u
       continue;
     }
     let length = 1;
-    while (i + length < now.length && start + length < prev.length && now[i + length] === prev[start + length]) length += 1;
+    while (i + length < now.length && start + length < prev.length && now[i + length] === prev[start + length])
+      length += 1;
     out.push({ $prev: [start, start + length] } satisfies MessageRef);
     i += length;
   }
@@ -99,7 +106,9 @@ function applyDelta(previous: Obj, delta: RequestDelta): Obj {
   // Keys in the order the request had them, so the rebuilt request is the same text.
   for (const key of delta.keys) {
     if (key === 'messages' && delta.messages) {
-      out.messages = delta.messages.flatMap((m) => (isObject(m) && Array.isArray(m.$prev) ? prevMessages.slice(m.$prev[0] as number, m.$prev[1] as number) : [m]));
+      out.messages = delta.messages.flatMap((m) =>
+        isObject(m) && Array.isArray(m.$prev) ? prevMessages.slice(m.$prev[0] as number, m.$prev[1] as number) : [m],
+      );
     } else {
       out[key] = key in delta.set ? delta.set[key] : previous[key];
     }

@@ -61,10 +61,16 @@ export function applySnapshot(state: RunViewState, snapshot: Snapshot): RunViewS
 }
 
 /** A piece of the call being written is added to it; a new call (level or stage) starts afresh. */
-export function applyLive(state: RunViewState, delta: Extract<ServerMessage, { type: 'thinking_delta' }>): RunViewState {
+export function applyLive(
+  state: RunViewState,
+  delta: Extract<ServerMessage, { type: 'thinking_delta' }>,
+): RunViewState {
   const same = state.live && state.live.level === delta.level && state.live.stage === delta.stage;
   const text = (same ? state.live!.text : '') + delta.text;
-  return { ...state, live: { level: delta.level, stage: delta.stage, text, afterSeq: same ? state.live!.afterSeq : state.lastSeq } };
+  return {
+    ...state,
+    live: { level: delta.level, stage: delta.stage, text, afterSeq: same ? state.live!.afterSeq : state.lastSeq },
+  };
 }
 
 /**
@@ -87,7 +93,13 @@ function fold(state: RunViewState, event: RunEvent): RunViewState {
     case 'status_changed': {
       const startedAt = state.startedAt ?? (event.to === 'running' ? Date.parse(event.ts) : null);
       const queuePosition = event.to === 'queued' ? state.queuePosition : null;
-      return { ...state, run: run && { ...run, status: event.to }, startedAt, queuePosition, pending: event.to === 'paused_for_user_action' ? state.pending : null };
+      return {
+        ...state,
+        run: run && { ...run, status: event.to },
+        startedAt,
+        queuePosition,
+        pending: event.to === 'paused_for_user_action' ? state.pending : null,
+      };
     }
     case 'level_started':
       return { ...state, currentLevel: event.level };
@@ -96,9 +108,19 @@ function fold(state: RunViewState, event: RunEvent): RunViewState {
       return { ...state, live: endsLive(state, event) };
     case 'level_complete':
       // The page always replays from seq 1, so the solved list is complete without the snapshot's count.
-      return { ...state, currentLevel: event.nextLevel, solved: state.solved.includes(event.level) ? state.solved : [...state.solved, event.level] };
+      return {
+        ...state,
+        currentLevel: event.nextLevel,
+        solved: state.solved.includes(event.level) ? state.solved : [...state.solved, event.level],
+      };
     case 'llm_call':
-      return { ...state, live: endsLive(state, event), promptTokens: state.promptTokens + event.promptTokens, completionTokens: state.completionTokens + event.completionTokens, costUsd: state.costUsd + (event.costUsd ?? 0) };
+      return {
+        ...state,
+        live: endsLive(state, event),
+        promptTokens: state.promptTokens + event.promptTokens,
+        completionTokens: state.completionTokens + event.completionTokens,
+        costUsd: state.costUsd + (event.costUsd ?? 0),
+      };
     case 'user_action_required': {
       const { reason, level, retryCount, maxRetries, lastError, lessons } = event;
       return { ...state, pending: { reason, level, retryCount, maxRetries, lastError, lessons } };

@@ -24,7 +24,9 @@ export const levelSchema = z
   .min(0, 'must be 0 or more')
   .max(MAX_LEVEL, `must be at most ${MAX_LEVEL}`);
 
-export const runIdSchema = z.string().regex(/^run_[0-9a-z]{20,40}$/, 'is not a run id (run_ followed by letters and digits)');
+export const runIdSchema = z
+  .string()
+  .regex(/^run_[0-9a-z]{20,40}$/, 'is not a run id (run_ followed by letters and digits)');
 
 /** Stands for the level's own password in a replayed command; the verification run puts it back. */
 export const LEVEL_PASSWORD_PLACEHOLDER = '{{level_password}}';
@@ -33,7 +35,9 @@ export const LEVEL_PASSWORD_PLACEHOLDER = '{{level_password}}';
 export const replayLevelSchema = z.strictObject({
   level: levelSchema,
   /** The commands of the solving attempt, in order, with the exit code each had. */
-  commands: z.array(z.strictObject({ command: z.string().min(1).max(2000), exitCode: z.number().int().nullable() })).max(100),
+  commands: z
+    .array(z.strictObject({ command: z.string().min(1).max(2000), exitCode: z.number().int().nullable() }))
+    .max(100),
   /** sha256 (hex) of the password the original proved; the password itself is not carried. */
   passwordSha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex'),
 });
@@ -42,11 +46,16 @@ export type ReplayLevel = z.infer<typeof replayLevelSchema>;
 /** What a verification run re-plays: the original run and its solved levels. */
 export const replayPlanSchema = z.strictObject({
   of: runIdSchema,
-  levels: z.array(replayLevelSchema).min(1, 'needs at least one solved level').max(MAX_LEVEL + 1),
+  levels: z
+    .array(replayLevelSchema)
+    .min(1, 'needs at least one solved level')
+    .max(MAX_LEVEL + 1),
 });
 export type ReplayPlan = z.infer<typeof replayPlanSchema>;
 
-export const batchIdSchema = z.string().regex(/^batch_[0-9a-z]{20,40}$/, 'is not a batch id (batch_ followed by letters and digits)');
+export const batchIdSchema = z
+  .string()
+  .regex(/^batch_[0-9a-z]{20,40}$/, 'is not a batch id (batch_ followed by letters and digits)');
 
 /** What a run does where it would pause for a person. */
 export const onPauseSchema = z.enum(['wait', 'stop'], { error: 'must be "wait" (for a person) or "stop" (hands-off)' });
@@ -58,8 +67,18 @@ export const runConfigFieldsSchema = z.strictObject({
   startLevel: levelSchema.default(0),
   endLevel: levelSchema.default(20),
   model: modelNameSchema.default(BASELINE_MODEL),
-  maxRetries: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').default(3),
-  budget: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(15),
+  maxRetries: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(10, 'must be at most 10')
+    .default(3),
+  budget: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
+    .default(15),
   /**
    * One best-effort attempt after the last retry, before pausing: on unless set, for every model
    * but the offline baseline (which knows nothing more at the end than it did before).
@@ -83,17 +102,28 @@ export const runConfigFieldsSchema = z.strictObject({
  * bandit(N+1)'s password. The run plays startLevel through endLevel inclusive.
  */
 export const runConfigSchema = runConfigFieldsSchema.superRefine((c, ctx) => {
-  if (c.endLevel < c.startLevel) return ctx.addIssue({ code: 'custom', path: ['endLevel'], message: 'must be at least startLevel' });
+  if (c.endLevel < c.startLevel)
+    return ctx.addIssue({ code: 'custom', path: ['endLevel'], message: 'must be at least startLevel' });
   if (c.knowledgeModel !== undefined && c.finalAttempt === false) {
-    ctx.addIssue({ code: 'custom', path: ['knowledgeModel'], message: 'is used only by the final attempt; drop it or set finalAttempt to true' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['knowledgeModel'],
+      message: 'is used only by the final attempt; drop it or set finalAttempt to true',
+    });
   }
   const replaying = c.model === REPLAY_MODEL;
   if (replaying !== (c.replay !== undefined)) {
-    const message = replaying ? 'the "replay" model re-runs another run; start it with POST /api/runs/:id/verify' : 'is set only on verification runs (model "replay")';
+    const message = replaying
+      ? 'the "replay" model re-runs another run; start it with POST /api/runs/:id/verify'
+      : 'is set only on verification runs (model "replay")';
     ctx.addIssue({ code: 'custom', path: [replaying ? 'model' : 'replay'], message });
   }
   if (replaying && (c.finalAttempt || c.knowledgeModel)) {
-    ctx.addIssue({ code: 'custom', path: ['finalAttempt'], message: 'a verification run has no model, so no final attempt' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['finalAttempt'],
+      message: 'a verification run has no model, so no final attempt',
+    });
   }
   // Refused at the door: a run the target cannot play would only fail later. (A level already
   // out of every target's bounds has its own issue.)
@@ -111,7 +141,14 @@ export function finalAttemptOn(config: RunConfig): boolean {
 export type RunConfigInput = z.input<typeof runConfigSchema>;
 
 /** queued → running ⇄ paused_for_user_action → completed | failed | stopped */
-export const runStatusSchema = z.enum(['queued', 'running', 'paused_for_user_action', 'completed', 'failed', 'stopped']);
+export const runStatusSchema = z.enum([
+  'queued',
+  'running',
+  'paused_for_user_action',
+  'completed',
+  'failed',
+  'stopped',
+]);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 /** Statuses a run never leaves. */
@@ -131,7 +168,6 @@ export const pauseReasonSchema = z.enum([
   'state_too_large',
 ]);
 export type PauseReason = z.infer<typeof pauseReasonSchema>;
-
 
 /** What the REST API and the WebSocket snapshot say about a run. */
 export const runSummarySchema = z.object({
@@ -188,12 +224,25 @@ export type RunList = z.infer<typeof runListSchema>;
 /** The query GET /api/runs accepts. */
 export const runListQuerySchema = z.strictObject({
   status: runStatusSchema.optional(),
-  limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20),
-  cursor: z.string().regex(/^\d+:run_[0-9a-z]+$/, 'is not a cursor from a previous page').optional(),
+  limit: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
+    .default(20),
+  cursor: z
+    .string()
+    .regex(/^\d+:run_[0-9a-z]+$/, 'is not a cursor from a previous page')
+    .optional(),
 });
 
 /** GET /api/runs/:id/events?since=N&limit=M: events after seq N, at most M (1-1000, default 500) and about 512 KiB. */
 export const eventsQuerySchema = z.strictObject({
   since: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(0),
-  limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(500),
+  limit: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(1000, 'must be at most 1000')
+    .default(500),
 });

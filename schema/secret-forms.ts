@@ -123,9 +123,11 @@ export function compileSecretForms(secrets: readonly SecretReplacement[], option
   const prefixes: RegExp[] = [];
   for (const { value, placeholder } of secrets) {
     if (value.length < MIN_SECRET_LENGTH) continue;
-    for (const form of literalForms(value)) if (!literals.has(shown(form, json))) literals.set(shown(form, json), placeholder);
+    for (const form of literalForms(value))
+      if (!literals.has(shown(form, json))) literals.set(shown(form, json), placeholder);
     const bytes = utf8.encode(value);
-    for (const form of [hex(bytes), hex(bytes).toUpperCase(), ...base64Pieces(bytes)]) if (!wrapped.has(form)) wrapped.set(form, placeholder);
+    for (const form of [hex(bytes), hex(bytes).toUpperCase(), ...base64Pieces(bytes)])
+      if (!wrapped.has(form)) wrapped.set(form, placeholder);
     // Spaced copies need a pattern as long as the secret: only for short secrets, and only so many.
     if (placeholders.length >= MAX_SPACED_SECRETS) continue;
     const spaced = spacedPattern(value, placeholders.length, json);
@@ -136,7 +138,9 @@ export function compileSecretForms(secrets: readonly SecretReplacement[], option
     if (prefix) prefixes.push(prefix);
   }
   const longestFirst = (forms: Map<string, string>): FormList => {
-    const list: FormList = [...forms].map(([form, placeholder]) => ({ form, placeholder })).sort((x, y) => y.form.length - x.form.length);
+    const list: FormList = [...forms]
+      .map(([form, placeholder]) => ({ form, placeholder }))
+      .sort((x, y) => y.form.length - x.form.length);
     if (list.length > INDEX_FROM) {
       list.index = new Map();
       for (const [k, { form }] of list.entries()) {
@@ -163,11 +167,13 @@ export function compileSecretForms(secrets: readonly SecretReplacement[], option
 function occurrences(text: string, forms: FormList): { k: number; i: number }[] {
   const found: { k: number; i: number }[] = [];
   if (!forms.index) {
-    for (const [k, { form }] of forms.entries()) for (let i = text.indexOf(form); i >= 0; i = text.indexOf(form, i + form.length)) found.push({ k, i });
+    for (const [k, { form }] of forms.entries())
+      for (let i = text.indexOf(form); i >= 0; i = text.indexOf(form, i + form.length)) found.push({ k, i });
     return found;
   }
   for (let i = 0; i + MIN_SECRET_LENGTH <= text.length; i++) {
-    for (const { k, at } of forms.index.get(text.slice(i, i + MIN_SECRET_LENGTH)) ?? []) if (i >= at && text.startsWith(forms[k]!.form, i - at)) found.push({ k, i: i - at });
+    for (const { k, at } of forms.index.get(text.slice(i, i + MIN_SECRET_LENGTH)) ?? [])
+      if (i >= at && text.startsWith(forms[k]!.form, i - at)) found.push({ k, i: i - at });
   }
   return found.sort((x, y) => x.k - y.k || x.i - y.i);
 }
@@ -215,7 +221,12 @@ function replaced(text: string, spans: readonly { start: number; end: number; pl
 function replaceWrapped(run: string, forms: SecretForms): string {
   const { text, at } = joined(run, forms.json);
   const spans = spansOf(text, forms.wrapped);
-  return spans.length ? replaced(run, spans.map(({ start, end, placeholder }) => ({ start: at[start]!, end: at[end - 1]! + 1, placeholder }))) : run;
+  return spans.length
+    ? replaced(
+        run,
+        spans.map(({ start, end, placeholder }) => ({ start: at[start]!, end: at[end - 1]! + 1, placeholder })),
+      )
+    : run;
 }
 
 /**
@@ -278,7 +289,12 @@ export function unfinishedWrapped(text: string, forms: SecretForms): number {
   if (!longest) return 0;
   // The trailing run of form characters and line breaks, no longer than a form with a break after every character.
   let start = text.length;
-  while (start > 0 && text.length - start < 3 * longest && (runCharAt(text, start - 1) || text[start - 1] === '\n' || text[start - 1] === '\r')) start--;
+  while (
+    start > 0 &&
+    text.length - start < 3 * longest &&
+    (runCharAt(text, start - 1) || text[start - 1] === '\n' || text[start - 1] === '\r')
+  )
+    start--;
   const tail = text.slice(start);
   if (!tail.includes('\n')) return 0;
   const { text: run, at } = joined(tail, false);

@@ -17,7 +17,11 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** True for a bidi control code point (the BIDI set), for code that walks text by code point. */
 const isBidiControl = (code: number): boolean =>
-  code === 0x061c || code === 0x200e || code === 0x200f || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+  code === 0x061c ||
+  code === 0x200e ||
+  code === 0x200f ||
+  (code >= 0x202a && code <= 0x202e) ||
+  (code >= 0x2066 && code <= 0x2069);
 const SGR = /^\x1b\[[0-9;:]*m$/;
 /**
  * One token: an ESC sequence (CSI; OSC to BEL or ST; DCS/SOS/PM/APC to ST; any other ESC + byte), a
@@ -28,7 +32,8 @@ const TOKEN =
   /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|[PX^_][^\x1b\n]*(?:\x1b\\)?|[ -/]*[0-~]?)|\r\n?|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** One character a terminal could act on or misdraw, inside a sequence's body. */
-const UNSAFE_CHAR = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE_CHAR =
+  /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export type TextOptions = {
   /** Characters of the input kept; the rest is replaced by a note of how many were left out. */
@@ -46,7 +51,8 @@ export function controlStandIn(code: number): string | null {
   if (code === 0x09 || code === 0x0a) return null;
   if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
   if (code === 0x7f) return '^?';
-  if ((code >= 0x80 && code <= 0x9f) || isBidiControl(code) || (code >= 0xd800 && code <= 0xdfff)) return `<U+${hex(code)}>`;
+  if ((code >= 0x80 && code <= 0x9f) || isBidiControl(code) || (code >= 0xd800 && code <= 0xdfff))
+    return `<U+${hex(code)}>`;
   return null;
 }
 
@@ -156,5 +162,8 @@ export function visibleBidi(input: string): string {
  * exactly the same data; nothing in it is a control a terminal acts on.
  */
 export function safeJson(value: unknown, space?: number): string {
-  return JSON.stringify(value, null, space).replace(/[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, space).replace(
+    /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

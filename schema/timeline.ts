@@ -57,8 +57,28 @@ type Event<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
 const ms = (iso: string) => Date.parse(iso);
 const iso = (at: number) => new Date(at).toISOString();
 
-function span(kind: SpanKind, name: string, level: number, start: number, seq: number, fields: Partial<Span> = {}): Span {
-  return { kind, name, level, start: iso(start), durationMs: 0, status: 'open', seq, promptTokens: 0, completionTokens: 0, costUsd: 0, children: [], ...fields };
+function span(
+  kind: SpanKind,
+  name: string,
+  level: number,
+  start: number,
+  seq: number,
+  fields: Partial<Span> = {},
+): Span {
+  return {
+    kind,
+    name,
+    level,
+    start: iso(start),
+    durationMs: 0,
+    status: 'open',
+    seq,
+    promptTokens: 0,
+    completionTokens: 0,
+    costUsd: 0,
+    children: [],
+    ...fields,
+  };
 }
 
 /** Stretches a span to `end` (epoch ms) if that is later than its current end. */

@@ -18,8 +18,22 @@ ponder.respond(baselineResponder({ pieceDelayMs: 120, persona: 'Ponder' }));
 
 const providers = {
   providers: [
-    { name: 'quick', baseUrl: quick.baseUrl, apiKeyEnv: 'QUICK_API_KEY', maxConcurrent: 3, models: [{ name: 'mini', price: { input: 0.15, output: 0.6 } }, { name: 'nano', price: { input: 0.05, output: 0.2 } }] },
-    { name: 'ponder', baseUrl: ponder.baseUrl, maxConcurrent: 1, models: [{ name: 'deep', price: { input: 3, output: 15 } }] },
+    {
+      name: 'quick',
+      baseUrl: quick.baseUrl,
+      apiKeyEnv: 'QUICK_API_KEY',
+      maxConcurrent: 3,
+      models: [
+        { name: 'mini', price: { input: 0.15, output: 0.6 } },
+        { name: 'nano', price: { input: 0.05, output: 0.2 } },
+      ],
+    },
+    {
+      name: 'ponder',
+      baseUrl: ponder.baseUrl,
+      maxConcurrent: 1,
+      models: [{ name: 'deep', price: { input: 3, output: 15 } }],
+    },
   ],
 };
 mkdirSync(dirname(out), { recursive: true });

@@ -5,7 +5,11 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../schema/issues.ts';
 
-const port = z.coerce.number().int().min(1, 'must be a port number 1-65535').max(65535, 'must be a port number 1-65535');
+const port = z.coerce
+  .number()
+  .int()
+  .min(1, 'must be a port number 1-65535')
+  .max(65535, 'must be a port number 1-65535');
 
 const stackEnvSchema = z.object({
   WORKER_PORT: port.default(8787),
@@ -15,7 +19,12 @@ const stackEnvSchema = z.object({
   // Unset (or empty): the worker runs with no DevTools inspector at all, so no page can reach one.
   WORKER_INSPECTOR_PORT: z.union([z.literal(''), port]).optional(),
   PROXY_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  API_TOKEN: z.union([z.literal(''), z.string().min(16, 'must be at least 16 characters when set (or unset it to serve only this machine)')]).optional(),
+  API_TOKEN: z
+    .union([
+      z.literal(''),
+      z.string().min(16, 'must be at least 16 characters when set (or unset it to serve only this machine)'),
+    ])
+    .optional(),
 });
 
 /** Everything `npm start` needs to know. */
@@ -61,7 +70,10 @@ export async function assertPortsFree(settings: StackSettings): Promise<void> {
     const other = seen.get(value);
     if (other) throw new Error(`${name} and ${other} are both ${value}; give each its own port`);
     seen.set(value, name);
-    if (!(await isFree(value))) throw new Error(`port ${value} (${name}) is in use; stop what holds it or set ${name} to a free port, e.g. ${name}=${value + 10} npm start`);
+    if (!(await isFree(value)))
+      throw new Error(
+        `port ${value} (${name}) is in use; stop what holds it or set ${name} to a free port, e.g. ${name}=${value + 10} npm start`,
+      );
   }
 }
 

@@ -28,7 +28,16 @@ async function main(): Promise<void> {
   await assertPortsFree(settings);
   await ensureWebBuild(root, { log: (line) => console.log(`[start] ${line}`) });
   console.log('[start] applying D1 migrations…');
-  await run('migrate', process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', join(settings.stateDir, 'wrangler')]);
+  await run('migrate', process.execPath, [
+    wrangler,
+    'd1',
+    'migrations',
+    'apply',
+    'DB',
+    '--local',
+    '--persist-to',
+    join(settings.stateDir, 'wrangler'),
+  ]);
 
   let shuttingDown = false;
   const restarts = new RestartBudget(RESTARTS_PER_MINUTE, 60_000);
@@ -60,11 +69,18 @@ async function main(): Promise<void> {
   const health = await waitForHealth(url, settings.apiToken, () => shuttingDown);
   if (!health) return;
   const open = settings.apiToken ? `${url}/?token=<API_TOKEN> (once; the page keeps it for the tab)` : url;
-  console.log(`\n  bandit-runner is ready: ${open}\n  SSH practice range:     ssh -p ${settings.practicePort} bandit0@127.0.0.1 (password bandit0)\n  Stop with Ctrl-C.\n`);
+  console.log(
+    `\n  bandit-runner is ready: ${open}\n  SSH practice range:     ssh -p ${settings.practicePort} bandit0@127.0.0.1 (password bandit0)\n  Stop with Ctrl-C.\n`,
+  );
 }
 
 function startChildren(supervisor: Supervisor, s: StackSettings): void {
-  const env = { ...process.env, PRACTICE_PORT: String(s.practicePort), PROXY_PORT: String(s.proxyPort), PROXY_SECRET: s.proxySecret };
+  const env = {
+    ...process.env,
+    PRACTICE_PORT: String(s.practicePort),
+    PROXY_PORT: String(s.proxyPort),
+    PROXY_SECRET: s.proxySecret,
+  };
   supervisor.start('range', process.execPath, [join(root, 'practice/main.ts'), '--port', String(s.practicePort)], {
     ...env,
     PRACTICE_HOST_KEY: join(s.stateDir, 'practice/host_key'),

@@ -23,7 +23,7 @@ export function troubleshootingDoc(): string {
     '<!-- Generated from schema/failures.ts by `npm run docs:troubleshooting`; edit the taxonomy, not this page. -->',
     '',
     'When a run pauses or ends badly, `GET /api/runs/:id/diagnosis` (and the run page) gives a card: what',
-    'happened, the evidence from the run\'s record (the error, the model call, the last command and its',
+    "happened, the evidence from the run's record (the error, the model call, the last command and its",
     'stderr), and the fix. Every card comes from one of the classes below.',
     '',
   ];

@@ -24,7 +24,10 @@ export function webSourceHash(root: string): string {
 }
 
 /** Runs `next build web` unless web/out is current; resolves when the output is ready. */
-export async function ensureWebBuild(root: string, options: { force?: boolean; log?: (line: string) => void } = {}): Promise<'built' | 'current'> {
+export async function ensureWebBuild(
+  root: string,
+  options: { force?: boolean; log?: (line: string) => void } = {},
+): Promise<'built' | 'current'> {
   const log = options.log ?? console.log;
   const stamp = join(root, 'web/out/.source-hash');
   const hash = webSourceHash(root);
@@ -38,7 +41,9 @@ export async function ensureWebBuild(root: string, options: { force?: boolean; l
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
     });
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`next build failed with exit code ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`next build failed with exit code ${code}`)),
+    );
   });
   writeFileSync(stamp, hash);
   return 'built';

@@ -30,7 +30,10 @@ const LIMIT_VARS = ['MAX_RUNNING_RUNS', 'MAX_SOCKETS_PER_RUN', 'RUN_CREATE_PER_M
 
 async function main(): Promise<void> {
   const parsed = workerDevEnvSchema.safeParse(process.env);
-  if (!parsed.success) throw new Error(`scripts/worker-dev.ts is started by scripts/start.ts (npm start): ${describeIssues(parsed.error)}`);
+  if (!parsed.success)
+    throw new Error(
+      `scripts/worker-dev.ts is started by scripts/start.ts (npm start): ${describeIssues(parsed.error)}`,
+    );
   const e = parsed.data;
   const s = {
     port: e.WORKER_PORT,
@@ -71,7 +74,9 @@ async function main(): Promise<void> {
     },
   });
   await worker.ready;
-  console.log(`worker ready on ${(await worker.url).href}${s.inspectorPort ? ` (inspector on 127.0.0.1:${s.inspectorPort})` : ''}`);
+  console.log(
+    `worker ready on ${(await worker.url).href}${s.inspectorPort ? ` (inspector on 127.0.0.1:${s.inspectorPort})` : ''}`,
+  );
 
   let disposing = false;
   const stop = () => {

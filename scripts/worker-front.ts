@@ -9,7 +9,16 @@ import type { Socket } from 'node:net';
 export type WorkerTarget = { hostname: string; port: number; headers: Record<string, string> };
 
 /** Hop-by-hop headers, never forwarded; `mf-*` and CF-Connecting-IP are set here, never taken from a client. */
-const DROPPED = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'cf-connecting-ip']);
+const DROPPED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'cf-connecting-ip',
+]);
 
 /**
  * Why an upgrade must be refused, or null: a browser names the page in Origin, and a page of this
@@ -25,7 +34,9 @@ export function crossOriginUpgrade(headers: IncomingHttpHeaders): string | null 
     return `the Origin "${origin.slice(0, 100)}" is not a URL`;
   }
   const host = (headers.host ?? '').toLowerCase();
-  return originHost === host ? null : `a page on ${origin.slice(0, 100)} may not open a WebSocket to ${host.slice(0, 100)}`;
+  return originHost === host
+    ? null
+    : `a page on ${origin.slice(0, 100)} may not open a WebSocket to ${host.slice(0, 100)}`;
 }
 
 /** A loopback HTTP front for workerd that holds requests while the worker reloads. */
@@ -38,7 +49,10 @@ export class WorkerFront {
 
   constructor() {
     this.target = this.pending();
-    this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => void this.upgrade(req, socket, head));
+    this.server.on(
+      'upgrade',
+      (req: IncomingMessage, socket: Socket, head: Buffer) => void this.upgrade(req, socket, head),
+    );
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
@@ -91,11 +105,19 @@ export class WorkerFront {
   private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = await this.target;
     const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: this.headersFor(req, target), agent: this.agent },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: this.headersFor(req, target),
+        agent: this.agent,
+      },
       (answer) => {
         const headers: string[] = [];
         for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) {
-          if (!DROPPED.has(answer.rawHeaders[i]!.toLowerCase())) headers.push(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
+          if (!DROPPED.has(answer.rawHeaders[i]!.toLowerCase()))
+            headers.push(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
         }
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
         answer.pipe(res);
@@ -136,7 +158,9 @@ export class WorkerFront {
     upstream.on('upgrade', (answer, upSocket, upHead) => {
       upSocket.on('error', () => (upSocket.destroy(), socket.destroy()));
       if (socket.destroyed) return void upSocket.destroy();
-      socket.write(`HTTP/1.1 101 ${answer.statusMessage ?? 'Switching Protocols'}\r\n${headerLines(answer.rawHeaders)}\r\n`);
+      socket.write(
+        `HTTP/1.1 101 ${answer.statusMessage ?? 'Switching Protocols'}\r\n${headerLines(answer.rawHeaders)}\r\n`,
+      );
       if (upHead.length) socket.write(upHead);
       if (head.length) upSocket.write(head);
       upSocket.pipe(socket);
@@ -152,13 +176,23 @@ export class WorkerFront {
         const pairs: string[] = [];
         for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) {
           const name = answer.rawHeaders[i]!;
-          if (!DROPPED.has(name.toLowerCase()) && name.toLowerCase() !== 'content-length') pairs.push(name, answer.rawHeaders[i + 1]!);
+          if (!DROPPED.has(name.toLowerCase()) && name.toLowerCase() !== 'content-length')
+            pairs.push(name, answer.rawHeaders[i + 1]!);
         }
-        socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${answer.statusCode ?? 502} ${answer.statusMessage ?? ''}\r\n${headerLines(pairs)}content-length: ${body.length}\r\nconnection: close\r\n\r\n`), body]));
+        socket.end(
+          Buffer.concat([
+            Buffer.from(
+              `HTTP/1.1 ${answer.statusCode ?? 502} ${answer.statusMessage ?? ''}\r\n${headerLines(pairs)}content-length: ${body.length}\r\nconnection: close\r\n\r\n`,
+            ),
+            body,
+          ]),
+        );
       });
       answer.on('error', () => socket.destroy());
     });
-    upstream.on('error', (err) => refuseUpgrade(socket, 502, 'Bad Gateway', `the worker did not answer (${err.message})\n`));
+    upstream.on('error', (err) =>
+      refuseUpgrade(socket, 502, 'Bad Gateway', `the worker did not answer (${err.message})\n`),
+    );
     socket.on('close', () => upstream.destroy());
     upstream.end();
   }
@@ -174,5 +208,7 @@ function headerLines(raw: string[]): string {
 /** Answers an upgrade with a plain-text refusal and closes the connection. */
 function refuseUpgrade(socket: Socket, status: number, reason: string, body: string): void {
   if (socket.destroyed) return;
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

@@ -61,7 +61,10 @@ export function advanceStream(
         controller.enqueue(encoder.encode(pending));
         pending = '';
       };
-      const serialise = (line: ProxyLine) => (line.type === 'checkpoint' || line.type === 'checkpoint_patch' ? JSON.stringify(line) : redactor.json(JSON.stringify(line)));
+      const serialise = (line: ProxyLine) =>
+        line.type === 'checkpoint' || line.type === 'checkpoint_patch'
+          ? JSON.stringify(line)
+          : redactor.json(JSON.stringify(line));
       const write = (line: ProxyLine) => {
         if (abort.signal.aborted) return;
         // Every line fits the worker's limit in bytes; one that cannot be cut (a checkpoint) ends the call.
@@ -115,7 +118,8 @@ export function advanceStream(
           onCheckpoint: (graphCheckpoint) => {
             const checkpoint = graphCheckpoint as Checkpoint;
             // After the call's first checkpoint, a caller that asked for patches gets only what changed.
-            if (request.checkpointPatches && lastCheckpoint) write({ type: 'checkpoint_patch', patch: diffCheckpoint(lastCheckpoint, checkpoint) });
+            if (request.checkpointPatches && lastCheckpoint)
+              write({ type: 'checkpoint_patch', patch: diffCheckpoint(lastCheckpoint, checkpoint) });
             else write({ type: 'checkpoint', checkpoint });
             lastCheckpoint = checkpoint;
           },

@@ -47,7 +47,12 @@ export function capSerialised(text: string, maxBytes: number): string {
   let tailBytes = 0;
   for (let i = text.length; i > head; ) {
     const low = text.charCodeAt(i - 1);
-    const pair = low >= 0xdc00 && low <= 0xdfff && i - 2 >= head && text.charCodeAt(i - 2) >= 0xd800 && text.charCodeAt(i - 2) <= 0xdbff;
+    const pair =
+      low >= 0xdc00 &&
+      low <= 0xdfff &&
+      i - 2 >= head &&
+      text.charCodeAt(i - 2) >= 0xd800 &&
+      text.charCodeAt(i - 2) <= 0xdbff;
     const start = pair ? i - 2 : i - 1;
     const size = jsonCodeBytes(text.codePointAt(start)!);
     if (headBytes + tailBytes + size > room) break;

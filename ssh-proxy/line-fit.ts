@@ -13,7 +13,11 @@ const MARGIN = 64 * 1024;
 export type LineText = { ok: true; text: string } | { ok: false; message: string };
 
 /** `serialise(line)`, or the line cut to fit MAX_PROXY_LINE_BYTES and serialised again. */
-export function lineText(line: ProxyLine, serialise: (line: ProxyLine) => string, maxBytes = MAX_PROXY_LINE_BYTES): LineText {
+export function lineText(
+  line: ProxyLine,
+  serialise: (line: ProxyLine) => string,
+  maxBytes = MAX_PROXY_LINE_BYTES,
+): LineText {
   const text = serialise(line);
   const bytes = Buffer.byteLength(text);
   if (bytes <= maxBytes) return { ok: true, text };
@@ -35,9 +39,18 @@ export function lineText(line: ProxyLine, serialise: (line: ProxyLine) => string
   }
   if (line.type === 'event') {
     const { ts, type } = line.event;
-    const error = { type: 'error' as const, code: 'event_too_large', message: `a ${type} event was left out: ${note}`, ts };
+    const error = {
+      type: 'error' as const,
+      code: 'event_too_large',
+      message: `a ${type} event was left out: ${note}`,
+      ts,
+    };
     return { ok: true, text: serialise({ type: 'event', event: error }) };
   }
-  if (line.type === 'end') return { ok: true, text: serialise({ type: 'end', outcome: line.outcome, error: `the end line was left out: ${note}` }) };
+  if (line.type === 'end')
+    return {
+      ok: true,
+      text: serialise({ type: 'end', outcome: line.outcome, error: `the end line was left out: ${note}` }),
+    };
   return { ok: true, text: serialise({ ...line, text: `[live text left out: ${note}]` }) };
 }

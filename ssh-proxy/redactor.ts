@@ -3,7 +3,12 @@
 // and end lines pass through it; checkpoints do not, since the run needs the level's password to go on.
 
 import { REDACTED } from '../schema/protocol.ts';
-import { compileSecretForms, MIN_SECRET_LENGTH, replaceSecretForms, unfinishedWrapped } from '../schema/secret-forms.ts';
+import {
+  compileSecretForms,
+  MIN_SECRET_LENGTH,
+  replaceSecretForms,
+  unfinishedWrapped,
+} from '../schema/secret-forms.ts';
 import type { SecretForms } from '../schema/secret-forms.ts';
 
 export { REDACTED };
@@ -59,7 +64,10 @@ export class Redactor {
   private forms(): { text: SecretForms; json: SecretForms } {
     if (!this.compiled) {
       const secrets = [...this.secrets].map((value) => ({ value, placeholder: REDACTED }));
-      this.compiled = { text: compileSecretForms(secrets, { json: false }), json: compileSecretForms(secrets, { json: true }) };
+      this.compiled = {
+        text: compileSecretForms(secrets, { json: false }),
+        json: compileSecretForms(secrets, { json: true }),
+      };
     }
     return this.compiled;
   }

@@ -46,7 +46,13 @@ export function createProxyApp(settings: ProxySettings) {
     // comes from a browser's page, which has no business here (a loopback port is reachable from any page).
     .use('*', async (c, next) => {
       if (c.req.header('origin') === undefined) return next();
-      return c.json(errorBody('cross_origin', 'the proxy serves the worker only; requests from web pages (with an Origin header) are refused'), 403);
+      return c.json(
+        errorBody(
+          'cross_origin',
+          'the proxy serves the worker only; requests from web pages (with an Origin header) are refused',
+        ),
+        403,
+      );
     })
     .get('/health', async (c) => {
       const { host, port } = settings.practice;
@@ -63,15 +69,22 @@ export function createProxyApp(settings: ProxySettings) {
     .use('/v1/*', async (c, next) => {
       const given = Buffer.from(c.req.header('authorization') ?? '');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        return c.json(errorBody('unauthorized', 'send Authorization: Bearer <PROXY_SECRET>, the secret the worker and proxy share'), 401);
+        return c.json(
+          errorBody('unauthorized', 'send Authorization: Bearer <PROXY_SECRET>, the secret the worker and proxy share'),
+          401,
+        );
       }
       return next();
     })
     .get('/v1/models', (c) => c.json({ models: models.list() satisfies ModelInfo[] }))
-    .use('/v1/advance', bodyLimit({
-      maxSize: MAX_PROXY_REQUEST_BYTES,
-      onError: (c) => c.json(errorBody('body_too_large', `the request is over ${MAX_PROXY_REQUEST_BYTES} bytes`), 413),
-    }))
+    .use(
+      '/v1/advance',
+      bodyLimit({
+        maxSize: MAX_PROXY_REQUEST_BYTES,
+        onError: (c) =>
+          c.json(errorBody('body_too_large', `the request is over ${MAX_PROXY_REQUEST_BYTES} bytes`), 413),
+      }),
+    )
     .route('/v1/advance', advanceRoute(deps, targets))
     .notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404))
     .onError((err, c) => {
@@ -85,7 +98,12 @@ export function createProxyApp(settings: ProxySettings) {
 const KEEP_ALIVE_MS = 120_000;
 
 /** A running proxy: its port and how to stop it. */
-export type RunningProxy = { port: number; activeSessions: () => number; activeRuns: () => number; close: () => Promise<void> };
+export type RunningProxy = {
+  port: number;
+  activeSessions: () => number;
+  activeRuns: () => number;
+  close: () => Promise<void>;
+};
 
 /** Listens on settings.host:settings.port (0 picks a free port). */
 export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
@@ -116,7 +134,9 @@ export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
       // Node leaves an upgraded socket without an error listener; a client's reset must not crash the proxy.
       socket.on('error', () => socket.destroy());
       const body = 'the proxy takes no WebSocket upgrades\n';
-      socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+      );
     });
     // The worker keeps connections to the proxy open between calls. Node's default closes an idle one
     // after 5 s, and a call the worker sent on it just then failed with "Network connection lost"

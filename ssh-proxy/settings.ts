@@ -7,15 +7,25 @@ import type { Provider } from './models/providers.ts';
 import { checkDistinctModels, legacyProvider, parseProviders } from './models/providers.ts';
 import type { PoolOptions } from './ssh/session-pool.ts';
 
-const portSchema = z.coerce.number().int().min(1, 'must be a port number 1-65535').max(65535, 'must be a port number 1-65535');
-const ms = (fallback: number) => z.coerce.number().int('must be whole milliseconds').min(1, 'must be at least 1 ms').default(fallback);
+const portSchema = z.coerce
+  .number()
+  .int()
+  .min(1, 'must be a port number 1-65535')
+  .max(65535, 'must be a port number 1-65535');
+const ms = (fallback: number) =>
+  z.coerce.number().int('must be whole milliseconds').min(1, 'must be at least 1 ms').default(fallback);
 
 const pricesSchema = z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) }));
 
 const proxyEnvBaseSchema = z.object({
   PROXY_HOST: z.string().min(1).default('127.0.0.1'),
   // 0 picks a free port (tests).
-  PROXY_PORT: z.coerce.number().int().min(0, 'must be a port number 0-65535').max(65535, 'must be a port number 0-65535').default(8788),
+  PROXY_PORT: z.coerce
+    .number()
+    .int()
+    .min(0, 'must be a port number 0-65535')
+    .max(65535, 'must be a port number 0-65535')
+    .default(8788),
   PROXY_SECRET: z.string().min(16, 'must be at least 16 characters (the worker sends it as a bearer token)'),
   PROXY_SLICE_MS: ms(10_000),
   PROXY_STEP_LIMIT: z.coerce.number().int().min(1, 'must be at least 1').default(2_000),
@@ -34,13 +44,21 @@ const proxyEnvBaseSchema = z.object({
     .number()
     .int()
     .min(1024, 'must be at least 1024')
-    .max(80 * 1024, 'must be at most 81920 (an output event holds both streams, up to six JSON bytes per byte, within the 1 MiB line limit)')
+    .max(
+      80 * 1024,
+      'must be at most 81920 (an output event holds both streams, up to six JSON bytes per byte, within the 1 MiB line limit)',
+    )
     .default(64 * 1024),
   SSH_IDLE_MS: ms(120_000),
   OPENAI_BASE_URL: z.url('must be a URL such as https://api.openai.com/v1').default('https://api.openai.com/v1'),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_MODELS: z.string().default(''),
-  OPENAI_MAX_CONCURRENT: z.coerce.number().int().min(1, 'must be at least 1').max(256, 'must be at most 256').default(4),
+  OPENAI_MAX_CONCURRENT: z.coerce
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(256, 'must be at most 256')
+    .default(4),
   // Several endpoints: a JSON file, or the same JSON in the variable (docs/providers.md).
   PROVIDERS_FILE: z.string().min(1).optional(),
   PROVIDERS: z.string().min(1).optional(),
@@ -58,7 +76,10 @@ const proxyEnvBaseSchema = z.object({
       try {
         return pricesSchema.parse(JSON.parse(text));
       } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be JSON like {"gpt-4o-mini":{"input":0.15,"output":0.6}} (USD per million tokens)' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be JSON like {"gpt-4o-mini":{"input":0.15,"output":0.6}} (USD per million tokens)',
+        });
         return z.NEVER;
       }
     }),
@@ -67,13 +88,25 @@ const proxyEnvBaseSchema = z.object({
 // Refused at start-up: limits under which a model call could never finish inside one call.
 const proxyEnvSchema = proxyEnvBaseSchema.superRefine((e, ctx) => {
   if (e.PROXY_CALL_MAX_MS <= e.PROXY_SLICE_MS) {
-    ctx.addIssue({ code: 'custom', path: ['PROXY_CALL_MAX_MS'], message: `must be more than PROXY_SLICE_MS (${e.PROXY_SLICE_MS})` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PROXY_CALL_MAX_MS'],
+      message: `must be more than PROXY_SLICE_MS (${e.PROXY_SLICE_MS})`,
+    });
   }
   if (e.PROVIDERS_FILE && e.PROVIDERS) {
-    ctx.addIssue({ code: 'custom', path: ['PROVIDERS'], message: 'set PROVIDERS_FILE or PROVIDERS, not both (they are the same JSON, in a file or in the variable)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PROVIDERS'],
+      message: 'set PROVIDERS_FILE or PROVIDERS, not both (they are the same JSON, in a file or in the variable)',
+    });
   }
   if (e.OPENAI_TIMEOUT_MS >= e.PROXY_CALL_MAX_MS) {
-    ctx.addIssue({ code: 'custom', path: ['OPENAI_TIMEOUT_MS'], message: `must be less than PROXY_CALL_MAX_MS (${e.PROXY_CALL_MAX_MS}), or no slow model answer could ever finish` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['OPENAI_TIMEOUT_MS'],
+      message: `must be less than PROXY_CALL_MAX_MS (${e.PROXY_CALL_MAX_MS}), or no slow model answer could ever finish`,
+    });
   }
 });
 
@@ -121,22 +154,39 @@ export function readProxySettings(env: Readonly<Record<string, string | undefine
     liveMs: e.PROXY_LIVE_MS,
     practice: { host: e.PRACTICE_HOST, port: e.PRACTICE_PORT },
     bandit: { host: e.BANDIT_HOST, port: e.BANDIT_PORT },
-    ssh: { connectTimeoutMs: e.SSH_CONNECT_TIMEOUT_MS, commandTimeoutMs: e.SSH_COMMAND_TIMEOUT_MS, maxOutputBytes: e.SSH_OUTPUT_BYTES, idleMs: e.SSH_IDLE_MS },
+    ssh: {
+      connectTimeoutMs: e.SSH_CONNECT_TIMEOUT_MS,
+      commandTimeoutMs: e.SSH_COMMAND_TIMEOUT_MS,
+      maxOutputBytes: e.SSH_OUTPUT_BYTES,
+      idleMs: e.SSH_IDLE_MS,
+    },
     providers,
-    llm: { timeoutMs: e.OPENAI_TIMEOUT_MS, maxAttempts: e.LLM_MAX_ATTEMPTS, backoffBaseMs: e.LLM_BACKOFF_MS, backoffMaxMs: e.LLM_BACKOFF_MAX_MS },
-    otel: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME } : null,
+    llm: {
+      timeoutMs: e.OPENAI_TIMEOUT_MS,
+      maxAttempts: e.LLM_MAX_ATTEMPTS,
+      backoffBaseMs: e.LLM_BACKOFF_MS,
+      backoffMaxMs: e.LLM_BACKOFF_MAX_MS,
+    },
+    otel: e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }
+      : null,
   };
 }
 
 /** The providers file (or PROVIDERS) and the OPENAI_* provider, checked against each other. */
-function readProviders(e: z.infer<typeof proxyEnvBaseSchema>, env: Readonly<Record<string, string | undefined>>): Provider[] {
+function readProviders(
+  e: z.infer<typeof proxyEnvBaseSchema>,
+  env: Readonly<Record<string, string | undefined>>,
+): Provider[] {
   let listed: Provider[] = [];
   if (e.PROVIDERS_FILE) {
     let text: string;
     try {
       text = readFileSync(e.PROVIDERS_FILE, 'utf8');
     } catch (err) {
-      throw new Error(`PROVIDERS_FILE: cannot read ${e.PROVIDERS_FILE} (${(err as NodeJS.ErrnoException).code ?? String(err)}); give the path of a providers file (docs/providers.md)`);
+      throw new Error(
+        `PROVIDERS_FILE: cannot read ${e.PROVIDERS_FILE} (${(err as NodeJS.ErrnoException).code ?? String(err)}); give the path of a providers file (docs/providers.md)`,
+      );
     }
     listed = parseProviders(text, `PROVIDERS_FILE (${e.PROVIDERS_FILE})`, env);
   } else if (e.PROVIDERS) {
@@ -145,12 +195,16 @@ function readProviders(e: z.infer<typeof proxyEnvBaseSchema>, env: Readonly<Reco
   const legacy = legacyProvider({
     baseUrl: e.OPENAI_BASE_URL,
     apiKey: e.OPENAI_API_KEY ?? null,
-    models: e.OPENAI_MODELS.split(',').map((m) => m.trim()).filter(Boolean),
+    models: e.OPENAI_MODELS.split(',')
+      .map((m) => m.trim())
+      .filter(Boolean),
     prices: e.OPENAI_PRICES,
     maxConcurrent: e.OPENAI_MAX_CONCURRENT,
   });
   if (legacy && listed.some((p) => p.name === legacy.name)) {
-    throw new Error('OPENAI_MODELS and a provider named "openai" in the providers file both define provider "openai"; move OPENAI_MODELS into the file, or rename the file\'s provider');
+    throw new Error(
+      'OPENAI_MODELS and a provider named "openai" in the providers file both define provider "openai"; move OPENAI_MODELS into the file, or rename the file\'s provider',
+    );
   }
   const providers = legacy ? [legacy, ...listed] : listed;
   checkDistinctModels(providers);

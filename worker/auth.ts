@@ -22,7 +22,11 @@ function presented(request: Request): string | null {
   if (header) return header[1]!;
   // Browsers cannot set headers on a WebSocket; everything else must use the Authorization header.
   if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return null;
-  const protocols = request.headers.get('sec-websocket-protocol')?.split(',').map((p) => p.trim()) ?? [];
+  const protocols =
+    request.headers
+      .get('sec-websocket-protocol')
+      ?.split(',')
+      .map((p) => p.trim()) ?? [];
   const carried = protocols.find((p) => p.startsWith('token.'));
   return carried ? carried.slice('token.'.length) : null;
 }
@@ -36,7 +40,10 @@ function same(a: string, b: string): boolean {
   return diff === 0;
 }
 
-const refuse = (status: 401 | 403 | 503, code: string, message: string): Access => ({ ok: false, error: new ApiError(status, code, message) });
+const refuse = (status: 401 | 403 | 503, code: string, message: string): Access => ({
+  ok: false,
+  error: new ApiError(status, code, message),
+});
 
 /** Decides access for one request; never throws. */
 export function checkAccess(request: Request, env: Env): Access {
@@ -46,7 +53,11 @@ export function checkAccess(request: Request, env: Env): Access {
   if (token) {
     const given = presented(request);
     if (!given || !same(given, token)) {
-      return refuse(401, 'unauthorized', 'send Authorization: Bearer <API_TOKEN> (browsers: open the UI once as /?token=<API_TOKEN>)');
+      return refuse(
+        401,
+        'unauthorized',
+        'send Authorization: Bearer <API_TOKEN> (browsers: open the UI once as /?token=<API_TOKEN>)',
+      );
     }
     return { ok: true, mode: 'token' };
   }
@@ -56,24 +67,41 @@ export function checkAccess(request: Request, env: Env): Access {
   // so such a request is from another machine. Locally (wrangler dev) the header is the socket's
   // address only when the client sent none: a claim, believed only when it says "not this machine".
   // What keeps other machines out locally is the listening address (npm start binds 127.0.0.1).
-  if (request.headers.has('cf-ray')) return refuse(403, 'loopback_only', `${unset} a worker reached through Cloudflare serves no one; ${setIt}`);
+  if (request.headers.has('cf-ray'))
+    return refuse(403, 'loopback_only', `${unset} a worker reached through Cloudflare serves no one; ${setIt}`);
   const ip = request.headers.get('cf-connecting-ip');
-  if (ip && !LOOPBACK_IPS.has(ip)) return refuse(403, 'loopback_only', `${unset} only clients on this machine are served; ${setIt}`);
+  if (ip && !LOOPBACK_IPS.has(ip))
+    return refuse(403, 'loopback_only', `${unset} only clients on this machine are served; ${setIt}`);
   // Host must name this machine: a page on a rebound DNS name (evil.example → 127.0.0.1) carries its own name.
   const url = new URL(request.url);
   const host = request.headers.get('host') ?? url.host;
   const hostname = new URL(`http://${host}`).hostname;
   if (!isLoopbackHost(hostname)) {
-    return refuse(403, 'host_not_loopback', `${unset} the Host must be 127.0.0.1, [::1] or localhost with the worker's port, not "${host.slice(0, 100)}"; open the UI at http://127.0.0.1:<port>, or ${setIt}`);
+    return refuse(
+      403,
+      'host_not_loopback',
+      `${unset} the Host must be 127.0.0.1, [::1] or localhost with the worker's port, not "${host.slice(0, 100)}"; open the UI at http://127.0.0.1:<port>, or ${setIt}`,
+    );
   }
   // A page on another site may send requests here, but its browser names it in Origin.
   const origin = request.headers.get('origin');
   if (origin !== null && origin !== `${url.protocol}//${host}`) {
-    return refuse(403, 'cross_origin', `${unset} requests from other sites' pages are refused (Origin "${origin.slice(0, 100)}" is not ${url.protocol}//${host}); ${setIt}`);
+    return refuse(
+      403,
+      'cross_origin',
+      `${unset} requests from other sites' pages are refused (Origin "${origin.slice(0, 100)}" is not ${url.protocol}//${host}); ${setIt}`,
+    );
   }
   // A cross-site form can POST text/plain without a preflight; it cannot send application/json.
-  if (!SAFE_METHODS.has(request.method) && !/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
-    return refuse(403, 'json_required', `${unset} a ${request.method} must be sent with Content-Type: application/json`);
+  if (
+    !SAFE_METHODS.has(request.method) &&
+    !/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')
+  ) {
+    return refuse(
+      403,
+      'json_required',
+      `${unset} a ${request.method} must be sent with Content-Type: application/json`,
+    );
   }
   return { ok: true, mode: 'loopback' };
 }
@@ -93,6 +121,7 @@ export const requireAccess: MiddlewareHandler<{ Bindings: Env }> = async (c, nex
   if (PUBLIC_ROUTES.has(`${c.req.method} ${c.req.path.replace(/\/+$/, '')}`)) return next();
   const access = checkAccess(c.req.raw, c.env);
   if (!access.ok) throw access.error;
-  if (access.mode === 'loopback') c.header('X-Bandit-Runner-Auth', 'none: this machine only (set API_TOKEN to require a token)');
+  if (access.mode === 'loopback')
+    c.header('X-Bandit-Runner-Auth', 'none: this machine only (set API_TOKEN to require a token)');
   return next();
 };

@@ -16,7 +16,9 @@ export class CheckpointStore {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec('CREATE TABLE IF NOT EXISTS checkpoint_items (key TEXT NOT NULL, idx INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (key, idx))');
+    this.sql.exec(
+      'CREATE TABLE IF NOT EXISTS checkpoint_items (key TEXT NOT NULL, idx INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (key, idx))',
+    );
   }
 
   /** The whole checkpoint, or null when there is none or it is not one (then the run starts afresh). */
@@ -26,7 +28,9 @@ export class CheckpointStore {
     const { lists = {}, ...checkpoint } = stored;
     const state: Record<string, unknown> = { ...checkpoint.state };
     for (const key of Object.keys(lists)) state[key] = [];
-    for (const row of this.sql.exec<{ key: string; json: string }>('SELECT key, json FROM checkpoint_items ORDER BY key, idx')) {
+    for (const row of this.sql.exec<{ key: string; json: string }>(
+      'SELECT key, json FROM checkpoint_items ORDER BY key, idx',
+    )) {
       (state[row.key] as unknown[] | undefined)?.push(JSON.parse(row.json));
     }
     const parsed = checkpointSchema.safeParse({ ...checkpoint, state });
@@ -44,7 +48,8 @@ export class CheckpointStore {
     const stored = this.stored();
     if (!stored) throw new Error('the proxy sent a checkpoint patch, but there is no checkpoint to apply it to');
     // Checked before anything is written (applyCheckpointPatch checks again), so even outside a transaction nothing changes.
-    if (patch.base !== stored.step) throw new Error(`a checkpoint patch for step ${patch.base} cannot apply to step ${stored.step}`);
+    if (patch.base !== stored.step)
+      throw new Error(`a checkpoint patch for step ${patch.base} cannot apply to step ${stored.step}`);
     const lists = { ...(stored.lists ?? {}) };
     // The envelope and the fields kept in it change as the patch says; row-stored lists apart.
     const inline = { ...patch, append: {} };
@@ -73,11 +78,20 @@ export class CheckpointStore {
   }
 
   private insert(key: string, from: number, items: readonly unknown[]): void {
-    items.forEach((item, i) => this.sql.exec('INSERT INTO checkpoint_items (key, idx, json) VALUES (?, ?, ?)', key, from + i, JSON.stringify(item)));
+    items.forEach((item, i) =>
+      this.sql.exec(
+        'INSERT INTO checkpoint_items (key, idx, json) VALUES (?, ?, ?)',
+        key,
+        from + i,
+        JSON.stringify(item),
+      ),
+    );
   }
 
   private stored(): Stored | null {
-    const row = this.sql.exec<{ checkpoint: string | null }>('SELECT checkpoint FROM loop WHERE singleton = 1').toArray()[0];
+    const row = this.sql
+      .exec<{ checkpoint: string | null }>('SELECT checkpoint FROM loop WHERE singleton = 1')
+      .toArray()[0];
     return row?.checkpoint ? (JSON.parse(row.checkpoint) as Stored) : null;
   }
 }

@@ -16,7 +16,9 @@ export class CreationBuckets {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec('CREATE TABLE IF NOT EXISTS creation_buckets (client TEXT PRIMARY KEY, tokens REAL NOT NULL, updated_at INTEGER NOT NULL)');
+    this.sql.exec(
+      'CREATE TABLE IF NOT EXISTS creation_buckets (client TEXT PRIMARY KEY, tokens REAL NOT NULL, updated_at INTEGER NOT NULL)',
+    );
   }
 
   /** Takes `count` creations from the client's bucket, all or none. */
@@ -24,10 +26,20 @@ export class CreationBuckets {
     const fullAfterMs = (rate.burst / rate.perMinute) * 60_000;
     this.sql.exec('DELETE FROM creation_buckets WHERE updated_at < ?', now - fullAfterMs);
     if (count > rate.burst) return { ok: false, retryAfterS: 0, never: true };
-    const row = this.sql.exec<BucketRow>('SELECT tokens, updated_at FROM creation_buckets WHERE client = ?', client).toArray()[0];
-    const refilled = row ? Math.min(rate.burst, row.tokens + ((now - row.updated_at) * rate.perMinute) / 60_000) : rate.burst;
-    if (refilled < count) return { ok: false, retryAfterS: Math.ceil(((count - refilled) / rate.perMinute) * 60), never: false };
-    this.sql.exec('INSERT OR REPLACE INTO creation_buckets (client, tokens, updated_at) VALUES (?, ?, ?)', client, refilled - count, now);
+    const row = this.sql
+      .exec<BucketRow>('SELECT tokens, updated_at FROM creation_buckets WHERE client = ?', client)
+      .toArray()[0];
+    const refilled = row
+      ? Math.min(rate.burst, row.tokens + ((now - row.updated_at) * rate.perMinute) / 60_000)
+      : rate.burst;
+    if (refilled < count)
+      return { ok: false, retryAfterS: Math.ceil(((count - refilled) / rate.perMinute) * 60), never: false };
+    this.sql.exec(
+      'INSERT OR REPLACE INTO creation_buckets (client, tokens, updated_at) VALUES (?, ?, ?)',
+      client,
+      refilled - count,
+      now,
+    );
     return { ok: true };
   }
 }

@@ -15,7 +15,16 @@ export async function takeCreations(c: Context<{ Bindings: Env }>, count: number
   const grant = await queueFor(c.env).takeCreations(clientKey(c.req.raw, c.env), count, { perMinute, burst });
   if (grant.ok) return;
   const rate = `${perMinute} runs a minute (RUN_CREATE_PER_MINUTE), at most ${burst} at once (RUN_CREATE_BURST)`;
-  if (grant.never) throw new ApiError(429, 'too_many_runs', `${count} runs at once is more than a client may create: ${rate}; split the batch, or raise RUN_CREATE_BURST`);
+  if (grant.never)
+    throw new ApiError(
+      429,
+      'too_many_runs',
+      `${count} runs at once is more than a client may create: ${rate}; split the batch, or raise RUN_CREATE_BURST`,
+    );
   c.header('Retry-After', String(grant.retryAfterS));
-  throw new ApiError(429, 'too_many_runs', `too many runs created: a client may create ${rate}; try again in ${grant.retryAfterS} s`);
+  throw new ApiError(
+    429,
+    'too_many_runs',
+    `too many runs created: a client may create ${rate}; try again in ${grant.retryAfterS} s`,
+  );
 }

@@ -73,7 +73,13 @@ export function rowsOf(events: readonly RunEvent[], traces: ReadonlyMap<string, 
 }
 
 /** Writes the run row, the given rows and the changed level roll-ups in one D1 batch; throws when D1 fails. */
-export async function sendToD1(env: Env, run: RunSummary, loop: Pick<LoopState, 'promptTokens' | 'completionTokens' | 'costUsd'>, rows: MirrorRows, levels: readonly LevelStatsRow[] = []): Promise<void> {
+export async function sendToD1(
+  env: Env,
+  run: RunSummary,
+  loop: Pick<LoopState, 'promptTokens' | 'completionTokens' | 'costUsd'>,
+  rows: MirrorRows,
+  levels: readonly LevelStatsRow[] = [],
+): Promise<void> {
   const db = database(env);
   const row = {
     id: run.id,
@@ -98,7 +104,8 @@ export async function sendToD1(env: Env, run: RunSummary, loop: Pick<LoopState, 
   };
   const { id: _id, createdAt: _createdAt, ...changes } = row;
   // D1 binds at most 100 parameters per statement; chunk the inserts to stay under it.
-  const chunks = <T,>(items: T[], size: number) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
+  const chunks = <T>(items: T[], size: number) =>
+    Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
   const statements = [
     db.insert(runs).values(row).onConflictDoUpdate({ target: runs.id, set: changes }),
     ...chunks(rows.llmCalls, 6).map((part) => db.insert(llmCalls).values(part).onConflictDoNothing()),

@@ -24,7 +24,9 @@ export class D1Outbox {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec('CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, row TEXT NOT NULL)');
+    this.sql.exec(
+      'CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, row TEXT NOT NULL)',
+    );
     // version counts changes to the run row; flushed is the version D1 last took.
     this.sql.exec(`CREATE TABLE IF NOT EXISTS outbox_state (
       singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL DEFAULT 0,
@@ -53,7 +55,9 @@ export class D1Outbox {
 
   /** Whether D1 lacks anything this object holds. */
   behind(): boolean {
-    const state = this.sql.exec<{ version: number; flushed: number }>('SELECT version, flushed FROM outbox_state').one();
+    const state = this.sql
+      .exec<{ version: number; flushed: number }>('SELECT version, flushed FROM outbox_state')
+      .one();
     return state.version > state.flushed || this.pending() > 0;
   }
 
@@ -73,11 +77,20 @@ export class D1Outbox {
     }
   }
 
-  private async drain(send: (rows: MirrorRows) => Promise<void>, baseRetryMs: number, now: () => number): Promise<FlushResult> {
+  private async drain(
+    send: (rows: MirrorRows) => Promise<void>,
+    baseRetryMs: number,
+    now: () => number,
+  ): Promise<FlushResult> {
     let sent = 0;
     for (;;) {
       const version = this.sql.exec<{ version: number }>('SELECT version FROM outbox_state').one().version;
-      const queued = this.sql.exec<{ id: number; kind: string; row: string }>('SELECT id, kind, row FROM outbox ORDER BY id LIMIT ?', BATCH_ENTRIES).toArray();
+      const queued = this.sql
+        .exec<{ id: number; kind: string; row: string }>(
+          'SELECT id, kind, row FROM outbox ORDER BY id LIMIT ?',
+          BATCH_ENTRIES,
+        )
+        .toArray();
       const rows = emptyRows();
       for (const entry of queued) {
         // A step's rows together; objects from before steps were queued whole hold one row per entry.
@@ -91,7 +104,9 @@ export class D1Outbox {
       try {
         await send(rows);
       } catch (err) {
-        const failures = this.sql.exec<{ failures: number }>('UPDATE outbox_state SET failures = failures + 1 RETURNING failures').one().failures;
+        const failures = this.sql
+          .exec<{ failures: number }>('UPDATE outbox_state SET failures = failures + 1 RETURNING failures')
+          .one().failures;
         const retryAt = now() + Math.min(baseRetryMs * 2 ** (failures - 1), MAX_RETRY_MS);
         return { ok: false, sent, retryAt, error: errorText(err) };
       }

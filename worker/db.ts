@@ -25,7 +25,10 @@ export async function findRun(env: Env, id: string) {
 }
 
 /** A page of the run list, newest first. The cursor is "createdAt:id" of the last row shown. */
-export async function listRuns(env: Env, query: { status?: RunStatus; limit: number; cursor?: string }): Promise<RunList> {
+export async function listRuns(
+  env: Env,
+  query: { status?: RunStatus; limit: number; cursor?: string },
+): Promise<RunList> {
   const conditions = [];
   if (query.status) conditions.push(eq(runs.status, query.status));
   if (query.cursor) {
@@ -41,12 +44,19 @@ export async function listRuns(env: Env, query: { status?: RunStatus; limit: num
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  return { runs: page.map(toListItem), nextCursor: rows.length > query.limit && last ? `${last.createdAt}:${last.id}` : null };
+  return {
+    runs: page.map(toListItem),
+    nextCursor: rows.length > query.limit && last ? `${last.createdAt}:${last.id}` : null,
+  };
 }
 
 /** A batch's runs, oldest first. */
 export async function listBatchRuns(env: Env, batchId: string): Promise<RunListItem[]> {
-  const rows = await database(env).select().from(runs).where(eq(runs.batchId, batchId)).orderBy(asc(runs.createdAt), asc(runs.id));
+  const rows = await database(env)
+    .select()
+    .from(runs)
+    .where(eq(runs.batchId, batchId))
+    .orderBy(asc(runs.createdAt), asc(runs.id));
   return rows.map(toListItem);
 }
 
@@ -59,7 +69,15 @@ export async function listBatches(env: Env, limit = 50): Promise<BatchList> {
   )
     .bind(limit)
     .all<{ id: string; created: number; runs: number; done: number; models: string }>();
-  return { batches: results.map((r) => ({ id: r.id, createdAt: new Date(r.created).toISOString(), runs: r.runs, done: r.done, models: r.models.split(',') })) };
+  return {
+    batches: results.map((r) => ({
+      id: r.id,
+      createdAt: new Date(r.created).toISOString(),
+      runs: r.runs,
+      done: r.done,
+      models: r.models.split(','),
+    })),
+  };
 }
 
 function toListItem(row: typeof runs.$inferSelect): RunListItem {
@@ -88,7 +106,10 @@ function toListItem(row: typeof runs.$inferSelect): RunListItem {
 /** A model call's row and the rows its stored request needs to be rebuilt (newest first). */
 export async function llmCallWithChain(env: Env, runId: string, seq: number, chainRows: number) {
   const db = database(env);
-  const [row] = await db.select().from(llmCalls).where(eq(llmCalls.id, `${runId}:${seq}`));
+  const [row] = await db
+    .select()
+    .from(llmCalls)
+    .where(eq(llmCalls.id, `${runId}:${seq}`));
   if (!row) return null;
   const chain = await db
     .select({ id: llmCalls.id, request: llmCalls.request })

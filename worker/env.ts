@@ -12,11 +12,19 @@ export function isLoopbackHost(hostname: string): boolean {
 
 const flag = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 
-const maxRunningSchema = z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(16);
+const maxRunningSchema = z.coerce
+  .number()
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(1000, 'must be at most 1000')
+  .default(16);
 
 const workerSettingsSchema = z
   .object({
-    PROXY_URL: z.url({ protocol: /^https?$/, error: 'must be the SSH proxy base URL, e.g. https://proxy.example.com or http://127.0.0.1:8788' }),
+    PROXY_URL: z.url({
+      protocol: /^https?$/,
+      error: 'must be the SSH proxy base URL, e.g. https://proxy.example.com or http://127.0.0.1:8788',
+    }),
     PROXY_SECRET: z.string().min(16, 'must be at least 16 characters; set it with `wrangler secret put PROXY_SECRET`'),
     PROXY_RETRY_MS: z.coerce.number().int().min(1, 'must be at least 1 (milliseconds)').default(1000),
     PROXY_MAX_FAILURES: z.coerce.number().int().min(1, 'must be at least 1').max(50, 'must be at most 50').default(5),
@@ -31,7 +39,8 @@ const workerSettingsSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['PROXY_URL'],
-        message: 'a proxy on another machine must be reached over https:// (PROXY_SECRET and every command would cross the network in clear text); use https, or set PROXY_ALLOW_HTTP=true if you accept that',
+        message:
+          'a proxy on another machine must be reached over https:// (PROXY_SECRET and every command would cross the network in clear text); use https, or set PROXY_ALLOW_HTTP=true if you accept that',
       });
     }
   });
@@ -66,7 +75,8 @@ export const readSettings: (env: Env) => SettingsResult = perEnv(parseSettings);
 
 function parseSettings(env: Env): SettingsResult {
   const parsed = workerSettingsSchema.safeParse(env);
-  if (!parsed.success) return { ok: false, message: `worker configuration is invalid: ${describeIssues(parsed.error)}` };
+  if (!parsed.success)
+    return { ok: false, message: `worker configuration is invalid: ${describeIssues(parsed.error)}` };
   const s = parsed.data;
   const proxyUrl = s.PROXY_URL.replace(/\/+$/, '');
   const url = new URL(proxyUrl);
@@ -102,7 +112,12 @@ export function mirrorRetryMs(env: Env): number {
 
 const accessSettingsSchema = z.object({
   // Empty is unset (local use); anything else must be long enough to be worth guessing against.
-  API_TOKEN: z.union([z.literal(''), z.string().min(16, 'must be at least 16 characters when set; set it with `wrangler secret put API_TOKEN`')]).optional(),
+  API_TOKEN: z
+    .union([
+      z.literal(''),
+      z.string().min(16, 'must be at least 16 characters when set; set it with `wrangler secret put API_TOKEN`'),
+    ])
+    .optional(),
 });
 
 export type AccessSettings = { ok: true; apiToken: string | null } | { ok: false; message: string };
@@ -116,9 +131,23 @@ export const readAccessSettings: (env: Env) => AccessSettings = perEnv((env) => 
 });
 
 const limitsSchema = z.object({
-  MAX_SOCKETS_PER_RUN: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').default(64),
-  RUN_CREATE_PER_MINUTE: z.coerce.number().min(0.01, 'must be more than 0').max(100_000, 'must be at most 100000').default(60),
-  RUN_CREATE_BURST: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').default(400),
+  MAX_SOCKETS_PER_RUN: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(10_000, 'must be at most 10000')
+    .default(64),
+  RUN_CREATE_PER_MINUTE: z.coerce
+    .number()
+    .min(0.01, 'must be more than 0')
+    .max(100_000, 'must be at most 100000')
+    .default(60),
+  RUN_CREATE_BURST: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(100_000, 'must be at most 100000')
+    .default(400),
 });
 
 /** The bounds on what one client may open or make (answered with 429 past them). */
@@ -129,7 +158,15 @@ export type LimitsResult = { ok: true; limits: Limits } | { ok: false; message: 
 /** The limits, read apart from the proxy settings, or a sentence naming the variable to fix. */
 export const readLimits: (env: Env) => LimitsResult = perEnv((env) => {
   const parsed = limitsSchema.safeParse(env);
-  if (!parsed.success) return { ok: false, message: `worker configuration is invalid: ${describeIssues(parsed.error)}` };
+  if (!parsed.success)
+    return { ok: false, message: `worker configuration is invalid: ${describeIssues(parsed.error)}` };
   const s = parsed.data;
-  return { ok: true, limits: { maxSocketsPerRun: s.MAX_SOCKETS_PER_RUN, createPerMinute: s.RUN_CREATE_PER_MINUTE, createBurst: s.RUN_CREATE_BURST } };
+  return {
+    ok: true,
+    limits: {
+      maxSocketsPerRun: s.MAX_SOCKETS_PER_RUN,
+      createPerMinute: s.RUN_CREATE_PER_MINUTE,
+      createBurst: s.RUN_CREATE_BURST,
+    },
+  };
 });

@@ -26,10 +26,14 @@ export function errorBody(code: string, message: string, issues?: string[]): Api
 
 export const onError: ErrorHandler = (err, c) => {
   if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.issues), err.status);
-  if (err instanceof HTTPException) return c.json(errorBody(codeFor(err.status), err.message || 'request refused'), err.status);
+  if (err instanceof HTTPException)
+    return c.json(errorBody(codeFor(err.status), err.message || 'request refused'), err.status);
   // A bug: log it for the operator, tell the client only that it happened.
   console.error('unhandled error', err);
-  return c.json(errorBody('internal', 'the server failed while handling this request; it has been logged, try again'), 500);
+  return c.json(
+    errorBody('internal', 'the server failed while handling this request; it has been logged, try again'),
+    500,
+  );
 };
 
 /**
@@ -51,7 +55,10 @@ export const onNotFound: NotFoundHandler<{ Bindings: Env }> = async (c) => {
 export function methodNotAllowed(allowed: string[]) {
   return (c: Context) => {
     c.header('Allow', allowed.join(', '));
-    return c.json(errorBody('method_not_allowed', `${c.req.method} is not allowed here; use ${allowed.join(' or ')}`), 405);
+    return c.json(
+      errorBody('method_not_allowed', `${c.req.method} is not allowed here; use ${allowed.join(' or ')}`),
+      405,
+    );
   };
 }
 

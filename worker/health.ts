@@ -14,11 +14,15 @@ const CHECK_TIMEOUT_MS = 2_000;
 /** Runs every check in parallel; never throws. */
 export async function checkHealth(env: Env): Promise<Health> {
   const settings = readSettings(env);
-  const worker: ComponentHealth = settings.ok ? { ok: true, reason: 'configuration valid', ...insecure(settings.settings) } : { ok: false, reason: settings.message };
+  const worker: ComponentHealth = settings.ok
+    ? { ok: true, reason: 'configuration valid', ...insecure(settings.settings) }
+    : { ok: false, reason: settings.message };
   const [d1, durableObject, proxy] = await Promise.all([
     guard(checkD1(env)),
     guard(checkDurableObject(env)),
-    settings.ok ? checkProxy(settings.settings.proxyUrl) : Promise.resolve(unknownProxy('the worker configuration is invalid')),
+    settings.ok
+      ? checkProxy(settings.settings.proxyUrl)
+      : Promise.resolve(unknownProxy('the worker configuration is invalid')),
   ]);
   const components = { worker, d1, durable_object: durableObject, proxy: proxy.proxy, practice: proxy.practice };
   return { ok: Object.values(components).every((c) => c.ok), components };
@@ -26,7 +30,9 @@ export async function checkHealth(env: Env): Promise<Health> {
 
 function insecure(settings: WorkerSettings): { warning?: string } {
   if (!settings.insecureProxy) return {};
-  return { warning: `PROXY_ALLOW_HTTP is set: the proxy at ${settings.proxyUrl} is reached over plain http, so PROXY_SECRET and every command cross the network unencrypted` };
+  return {
+    warning: `PROXY_ALLOW_HTTP is set: the proxy at ${settings.proxyUrl} is reached over plain http, so PROXY_SECRET and every command cross the network unencrypted`,
+  };
 }
 
 async function checkD1(env: Env): Promise<ComponentHealth> {
@@ -36,7 +42,10 @@ async function checkD1(env: Env): Promise<ComponentHealth> {
   } catch (err) {
     const message = errorText(err);
     if (/no such table/i.test(message)) {
-      return { ok: false, reason: 'the runs table is missing; apply migrations: npx wrangler d1 migrations apply DB --local' };
+      return {
+        ok: false,
+        reason: 'the runs table is missing; apply migrations: npx wrangler d1 migrations apply DB --local',
+      };
     }
     return { ok: false, reason: `D1 query failed: ${message}` };
   }
@@ -50,16 +59,24 @@ async function checkDurableObject(env: Env): Promise<ComponentHealth> {
 }
 
 /** The proxy's own health report (which includes the range's address), or why there is none. */
-export async function readProxyHealth(proxyUrl: string): Promise<{ ok: true; health: ProxyHealth } | { ok: false; reason: string }> {
+export async function readProxyHealth(
+  proxyUrl: string,
+): Promise<{ ok: true; health: ProxyHealth } | { ok: false; reason: string }> {
   let response: Response;
   try {
     response = await fetch(`${proxyUrl}/health`, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
   } catch (err) {
-    return { ok: false, reason: `the SSH proxy at ${proxyUrl} is unreachable (${errorText(err)}); start it with npm start or set PROXY_URL` };
+    return {
+      ok: false,
+      reason: `the SSH proxy at ${proxyUrl} is unreachable (${errorText(err)}); start it with npm start or set PROXY_URL`,
+    };
   }
   const parsed = proxyHealthSchema.safeParse(await response.json().catch(() => null));
   if (!parsed.success) {
-    return { ok: false, reason: `${proxyUrl}/health answered ${response.status} without a valid health report: ${describeIssues(parsed.error)}` };
+    return {
+      ok: false,
+      reason: `${proxyUrl}/health answered ${response.status} without a valid health report: ${describeIssues(parsed.error)}`,
+    };
   }
   return { ok: true, health: parsed.data };
 }
@@ -75,13 +92,19 @@ async function checkProxy(proxyUrl: string): Promise<{ proxy: ComponentHealth; p
 }
 
 function unknownProxy(reason: string): { proxy: ComponentHealth; practice: ComponentHealth } {
-  return { proxy: { ok: false, reason }, practice: { ok: false, reason: 'unknown: the range is checked through the proxy' } };
+  return {
+    proxy: { ok: false, reason },
+    practice: { ok: false, reason: 'unknown: the range is checked through the proxy' },
+  };
 }
 
 async function guard(check: Promise<ComponentHealth>): Promise<ComponentHealth> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<ComponentHealth>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, reason: `no answer within ${CHECK_TIMEOUT_MS} ms` }), CHECK_TIMEOUT_MS);
+    timer = setTimeout(
+      () => resolve({ ok: false, reason: `no answer within ${CHECK_TIMEOUT_MS} ms` }),
+      CHECK_TIMEOUT_MS,
+    );
   });
   try {
     return await Promise.race([check, timeout]);

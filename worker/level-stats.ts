@@ -22,8 +22,21 @@ export type LevelStatsRow = {
 };
 
 type Row = {
-  level: number; started_at: number; ended_at: number | null; attempts: number; retries: number; pauses: number; pause_reasons: string;
-  solved: number; helped: number; commands: number; prompt_tokens: number; completion_tokens: number; cost_usd: number; version: number; sent: number;
+  level: number;
+  started_at: number;
+  ended_at: number | null;
+  attempts: number;
+  retries: number;
+  pauses: number;
+  pause_reasons: string;
+  solved: number;
+  helped: number;
+  commands: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_usd: number;
+  version: number;
+  sent: number;
 };
 
 /** The per-level figures of one run, and which of them D1 has not taken yet. */
@@ -40,7 +53,8 @@ export class LevelStats {
       version INTEGER NOT NULL DEFAULT 0, sent INTEGER NOT NULL DEFAULT 0)`);
     // Objects made before pauses were counted by reason have the table without the column.
     const columns = this.sql.exec<{ name: string }>('PRAGMA table_info(level_stats)').toArray();
-    if (!columns.some((c) => c.name === 'pause_reasons')) this.sql.exec(`ALTER TABLE level_stats ADD COLUMN pause_reasons TEXT NOT NULL DEFAULT '{}'`);
+    if (!columns.some((c) => c.name === 'pause_reasons'))
+      this.sql.exec(`ALTER TABLE level_stats ADD COLUMN pause_reasons TEXT NOT NULL DEFAULT '{}'`);
   }
 
   /** Counts a stored event against its level. `pausedAt` is the level a person's answer was for. */
@@ -56,7 +70,12 @@ export class LevelStats {
       case 'attempt_failed':
         return bump(event.level, 'retries = retries + 1');
       case 'user_action_required':
-        return bump(event.level, `pauses = pauses + 1, pause_reasons = json_set(pause_reasons, '$.' || ?, coalesce(json_extract(pause_reasons, '$.' || ?), 0) + 1)`, event.reason, event.reason);
+        return bump(
+          event.level,
+          `pauses = pauses + 1, pause_reasons = json_set(pause_reasons, '$.' || ?, coalesce(json_extract(pause_reasons, '$.' || ?), 0) + 1)`,
+          event.reason,
+          event.reason,
+        );
       case 'user_action_resolved':
         // A hint or a password is help; a bare continue or a stop is not.
         if (pausedAt !== null && (event.action === 'password' || event.hint)) bump(pausedAt, 'helped = 1');
@@ -64,7 +83,13 @@ export class LevelStats {
       case 'command':
         return bump(event.level, 'commands = commands + 1');
       case 'llm_call':
-        return bump(event.level, 'prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost_usd = cost_usd + ?', event.promptTokens, event.completionTokens, event.costUsd ?? 0);
+        return bump(
+          event.level,
+          'prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost_usd = cost_usd + ?',
+          event.promptTokens,
+          event.completionTokens,
+          event.costUsd ?? 0,
+        );
       case 'level_complete':
         return bump(event.level, 'solved = 1, ended_at = ?', at);
       default:
@@ -74,28 +99,32 @@ export class LevelStats {
 
   /** Rows D1 has not taken in their current version, each with that version. */
   unsent(): { row: LevelStatsRow; version: number }[] {
-    return this.sql.exec<Row>('SELECT * FROM level_stats WHERE version > sent ORDER BY level').toArray().map((r) => ({
-      row: {
-        level: r.level,
-        startedAt: r.started_at,
-        endedAt: r.ended_at,
-        attempts: r.attempts,
-        retries: r.retries,
-        pauses: r.pauses,
-        pauseReasons: JSON.parse(r.pause_reasons) as LevelStatsRow['pauseReasons'],
-        solved: r.solved === 1,
-        helped: r.helped === 1,
-        commands: r.commands,
-        promptTokens: r.prompt_tokens,
-        completionTokens: r.completion_tokens,
-        costUsd: r.cost_usd,
-      },
-      version: r.version,
-    }));
+    return this.sql
+      .exec<Row>('SELECT * FROM level_stats WHERE version > sent ORDER BY level')
+      .toArray()
+      .map((r) => ({
+        row: {
+          level: r.level,
+          startedAt: r.started_at,
+          endedAt: r.ended_at,
+          attempts: r.attempts,
+          retries: r.retries,
+          pauses: r.pauses,
+          pauseReasons: JSON.parse(r.pause_reasons) as LevelStatsRow['pauseReasons'],
+          solved: r.solved === 1,
+          helped: r.helped === 1,
+          commands: r.commands,
+          promptTokens: r.prompt_tokens,
+          completionTokens: r.completion_tokens,
+          costUsd: r.cost_usd,
+        },
+        version: r.version,
+      }));
   }
 
   /** Notes that D1 took these rows at these versions. */
   sent(taken: readonly { row: LevelStatsRow; version: number }[]): void {
-    for (const { row, version } of taken) this.sql.exec('UPDATE level_stats SET sent = max(sent, ?) WHERE level = ?', version, row.level);
+    for (const { row, version } of taken)
+      this.sql.exec('UPDATE level_stats SET sent = max(sent, ?) WHERE level = ?', version, row.level);
   }
 }

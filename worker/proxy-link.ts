@@ -29,7 +29,10 @@ export async function callProxy(
   // A proxy that accepts the call and then says nothing must not hold the run forever.
   const timeout = AbortSignal.timeout(settings.proxyTimeoutMs);
   const cut = AbortSignal.any([signal, timeout]);
-  const timedOut = (): LinkResult => ({ kind: 'retry', message: `the proxy call took longer than ${settings.proxyTimeoutMs} ms (PROXY_TIMEOUT_MS) and was cut` });
+  const timedOut = (): LinkResult => ({
+    kind: 'retry',
+    message: `the proxy call took longer than ${settings.proxyTimeoutMs} ms (PROXY_TIMEOUT_MS) and was cut`,
+  });
   let response: Response;
   try {
     response = await fetch(`${settings.proxyUrl}/v1/advance`, {
@@ -41,14 +44,18 @@ export async function callProxy(
   } catch (err) {
     if (signal.aborted) return { kind: 'aborted' };
     if (timeout.aborted) return timedOut();
-    return { kind: 'retry', message: `cannot reach the proxy at ${settings.proxyUrl}: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      kind: 'retry',
+      message: `cannot reach the proxy at ${settings.proxyUrl}: ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
     const message = body?.error?.message ?? `HTTP ${response.status}`;
     // run_busy: an earlier call (cut on our side) is still winding down there; it ends soon.
     const busy = response.status === 409 && body?.error?.code === 'run_busy';
-    if (response.status >= 500 || response.status === 429 || busy) return { kind: 'retry', message: `the proxy answered ${response.status}: ${message}` };
+    if (response.status >= 500 || response.status === 429 || busy)
+      return { kind: 'retry', message: `the proxy answered ${response.status}: ${message}` };
     return { kind: 'refused', status: response.status, code: body?.error?.code ?? 'refused', message };
   }
   if (!response.body) return { kind: 'retry', message: 'the proxy answered without a body' };
@@ -61,7 +68,10 @@ export async function callProxy(
       if (chunk.done) break;
       buffered += chunk.value;
       // Only a line still without its newline can grow; one over the cap is refused, not buffered on.
-      if (buffered.length > MAX_PROXY_LINE_BYTES && buffered.lastIndexOf('\n') < buffered.length - MAX_PROXY_LINE_BYTES) {
+      if (
+        buffered.length > MAX_PROXY_LINE_BYTES &&
+        buffered.lastIndexOf('\n') < buffered.length - MAX_PROXY_LINE_BYTES
+      ) {
         await reader.cancel().catch(() => {});
         // The same checkpoint would bring the same line: an older proxy that does not cut its state.
         const message = `state_too_large: the proxy sent a line over ${MAX_PROXY_LINE_BYTES} bytes, more than the run's state may take; update the SSH proxy (it cuts such a state and says which field), then continue`;
@@ -109,5 +119,7 @@ export function parseLine(raw: string): { ok: true; line: ProxyLine } | { ok: fa
     return { ok: false, message: `the proxy sent a line that is not JSON: ${raw.slice(0, 80)}` };
   }
   const parsed = proxyLineSchema.safeParse(json);
-  return parsed.success ? { ok: true, line: parsed.data } : { ok: false, message: `the proxy sent an invalid line: ${describeIssues(parsed.error)}` };
+  return parsed.success
+    ? { ok: true, line: parsed.data }
+    : { ok: false, message: `the proxy sent an invalid line: ${describeIssues(parsed.error)}` };
 }

@@ -22,7 +22,11 @@ export async function offeredModels(env: Env): Promise<ModelInfo[]> {
   const parsed = response?.ok ? modelListSchema.safeParse(await response.json().catch(() => null)) : null;
   if (!parsed?.success) {
     const answer = response ? `HTTP ${response.status}` : 'no answer';
-    throw new ApiError(503, 'proxy_unreachable', `the SSH proxy at ${proxyUrl} did not list its models (${answer}); is it running?`);
+    throw new ApiError(
+      503,
+      'proxy_unreachable',
+      `the SSH proxy at ${proxyUrl} did not list its models (${answer}); is it running?`,
+    );
   }
   return parsed.data.models;
 }
@@ -33,7 +37,9 @@ export async function offeredModels(env: Env): Promise<ModelInfo[]> {
  */
 export async function checkModel(env: Env, config: RunConfig, listed?: ModelInfo[]): Promise<ModelInfo | null> {
   // Every proxy runs the offline baseline; it needs no question, so a brief proxy outage cannot stop it.
-  const asked = [...new Set([config.model, config.knowledgeModel])].filter((id): id is string => id !== undefined && id !== BASELINE_MODEL && id !== REPLAY_MODEL);
+  const asked = [...new Set([config.model, config.knowledgeModel])].filter(
+    (id): id is string => id !== undefined && id !== BASELINE_MODEL && id !== REPLAY_MODEL,
+  );
   if (asked.length === 0) return null;
   const models = listed ?? (await offeredModels(env));
   const usable = models.filter((m) => m.available).map((m) => m.id);
@@ -41,10 +47,18 @@ export async function checkModel(env: Env, config: RunConfig, listed?: ModelInfo
     const field = id === config.model ? 'model' : 'knowledgeModel';
     const model = models.find((m) => m.id === id);
     if (!model) {
-      throw new ApiError(400, 'unknown_model', `${field} "${id}" is not offered; use one of: ${usable.join(', ')} (GET /api/models lists them)`);
+      throw new ApiError(
+        400,
+        'unknown_model',
+        `${field} "${id}" is not offered; use one of: ${usable.join(', ')} (GET /api/models lists them)`,
+      );
     }
     if (!model.available) {
-      throw new ApiError(400, 'model_unavailable', `${field} "${id}" cannot run now: ${model.reason ?? 'the proxy says it is unavailable'}; usable now: ${usable.join(', ')}`);
+      throw new ApiError(
+        400,
+        'model_unavailable',
+        `${field} "${id}" cannot run now: ${model.reason ?? 'the proxy says it is unavailable'}; usable now: ${usable.join(', ')}`,
+      );
     }
   }
   return models.find((m) => m.id === config.model) ?? null;

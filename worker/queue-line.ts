@@ -5,7 +5,15 @@ import type { QueueMember } from '../schema/queue.ts';
 
 export type { QueueMember };
 
-type MemberRow = { run_id: string; provider: string; max_concurrent: number | null; state: QueueMember['state']; since: number; batch_id: string | null; batch_limit: number | null };
+type MemberRow = {
+  run_id: string;
+  provider: string;
+  max_concurrent: number | null;
+  state: QueueMember['state'];
+  since: number;
+  batch_id: string | null;
+  batch_limit: number | null;
+};
 
 /** Runs waiting in this order: runs a person continued first (they were started before), then by arrival. */
 const LINE_ORDER = 'ORDER BY priority, seq';
@@ -20,7 +28,10 @@ export class QueueLine {
       state TEXT NOT NULL, priority INTEGER NOT NULL, seq INTEGER NOT NULL, since INTEGER NOT NULL)`);
     this.sql.exec('CREATE INDEX IF NOT EXISTS members_line ON members (state, priority, seq)');
     // A batch's own limit (POST /api/batches maxRunning); added after the table first shipped.
-    const columns = this.sql.exec<{ name: string }>('PRAGMA table_info(members)').toArray().map((c) => c.name);
+    const columns = this.sql
+      .exec<{ name: string }>('PRAGMA table_info(members)')
+      .toArray()
+      .map((c) => c.name);
     if (!columns.includes('batch_id')) this.sql.exec('ALTER TABLE members ADD COLUMN batch_id TEXT');
     if (!columns.includes('batch_limit')) this.sql.exec('ALTER TABLE members ADD COLUMN batch_limit INTEGER');
   }
@@ -29,7 +40,14 @@ export class QueueLine {
    * Puts a run in line. A run already holding a slot keeps it; a run the queue has seen before keeps
    * its provider when none is given. `front`: ahead of every run that has never started.
    */
-  admit(runId: string, provider: string | null, limit: number | null, front: boolean, now: number, batch: { id: string; limit: number } | null = null): void {
+  admit(
+    runId: string,
+    provider: string | null,
+    limit: number | null,
+    front: boolean,
+    now: number,
+    batch: { id: string; limit: number } | null = null,
+  ): void {
     const known = this.row(runId);
     if (known?.state === 'running' || known?.state === 'waiting') return;
     const seq = this.sql.exec<{ next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM members').one().next;
@@ -58,9 +76,17 @@ export class QueueLine {
    * provider's limit. A run whose provider is full does not hold up the runs of other providers.
    */
   take(maxRunning: number, now: number): string[] {
-    const running = this.sql.exec<{ provider: string; n: number }>("SELECT provider, COUNT(*) AS n FROM members WHERE state = 'running' GROUP BY provider").toArray();
+    const running = this.sql
+      .exec<{ provider: string; n: number }>(
+        "SELECT provider, COUNT(*) AS n FROM members WHERE state = 'running' GROUP BY provider",
+      )
+      .toArray();
     const perProvider = new Map(running.map((r) => [r.provider, r.n]));
-    const batches = this.sql.exec<{ batch_id: string; n: number }>("SELECT batch_id, COUNT(*) AS n FROM members WHERE state = 'running' AND batch_id IS NOT NULL GROUP BY batch_id").toArray();
+    const batches = this.sql
+      .exec<{ batch_id: string; n: number }>(
+        "SELECT batch_id, COUNT(*) AS n FROM members WHERE state = 'running' AND batch_id IS NOT NULL GROUP BY batch_id",
+      )
+      .toArray();
     const perBatch = new Map(batches.map((r) => [r.batch_id, r.n]));
     let total = running.reduce((sum, r) => sum + r.n, 0);
     const started: string[] = [];
@@ -83,16 +109,34 @@ export class QueueLine {
 
   /** Every run the queue holds: running ones first, then the line in order with places. */
   members(): QueueMember[] {
-    const rows = this.sql.exec<MemberRow>(`SELECT run_id, provider, max_concurrent, state, since FROM members WHERE state != 'idle' ORDER BY state = 'waiting', priority, seq`).toArray();
+    const rows = this.sql
+      .exec<MemberRow>(
+        `SELECT run_id, provider, max_concurrent, state, since FROM members WHERE state != 'idle' ORDER BY state = 'waiting', priority, seq`,
+      )
+      .toArray();
     let place = 0;
-    return rows.map((r) => ({ runId: r.run_id, provider: r.provider, limit: r.max_concurrent, state: r.state, position: r.state === 'waiting' ? ++place : null, since: r.since }));
+    return rows.map((r) => ({
+      runId: r.run_id,
+      provider: r.provider,
+      limit: r.max_concurrent,
+      state: r.state,
+      position: r.state === 'waiting' ? ++place : null,
+      since: r.since,
+    }));
   }
 
   member(runId: string): QueueMember | null {
     const row = this.row(runId);
     if (!row) return null;
-    const position = row.state === 'waiting' ? this.members().find((m) => m.runId === runId)?.position ?? null : null;
-    return { runId: row.run_id, provider: row.provider, limit: row.max_concurrent, state: row.state, position, since: row.since };
+    const position = row.state === 'waiting' ? (this.members().find((m) => m.runId === runId)?.position ?? null) : null;
+    return {
+      runId: row.run_id,
+      provider: row.provider,
+      limit: row.max_concurrent,
+      state: row.state,
+      position,
+      since: row.since,
+    };
   }
 
   private row(runId: string): MemberRow | undefined {
@@ -101,7 +145,10 @@ export class QueueLine {
 
   /** Runs holding a slot, for the check that each still runs. */
   running(): string[] {
-    return this.sql.exec<{ run_id: string }>("SELECT run_id FROM members WHERE state = 'running'").toArray().map((r) => r.run_id);
+    return this.sql
+      .exec<{ run_id: string }>("SELECT run_id FROM members WHERE state = 'running'")
+      .toArray()
+      .map((r) => r.run_id);
   }
 
   /** Whether anything waits or runs, so the alarm is worth keeping. */

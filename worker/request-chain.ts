@@ -28,7 +28,8 @@ export class RequestChain {
     const encoded = new Map(traces);
     for (const event of events) {
       const trace = event.type === 'llm_call' ? traces.get(event.callId) : undefined;
-      if (event.type === 'llm_call' && trace) encoded.set(event.callId, { ...trace, request: this.encode(`${event.runId}:${event.seq}`, trace.request) });
+      if (event.type === 'llm_call' && trace)
+        encoded.set(event.callId, { ...trace, request: this.encode(`${event.runId}:${event.seq}`, trace.request) });
     }
     return encoded;
   }

@@ -4,7 +4,11 @@ import type { RunAction, RunStatus } from '../schema/run.ts';
 import { FINAL_STATUSES } from '../schema/run.ts';
 
 /** Why `action` does not fit a run in `status`, or null when it does. */
-export function refuseAction(action: RunAction['action'], status: RunStatus, pending: PendingAction | null): string | null {
+export function refuseAction(
+  action: RunAction['action'],
+  status: RunStatus,
+  pending: PendingAction | null,
+): string | null {
   if (FINAL_STATUSES.includes(status)) return `the run is already ${status}; start a new run instead`;
   switch (action) {
     case 'stop':

@@ -8,23 +8,47 @@ import { noteRunExists, sessionFor } from './run-lookup.ts';
 import { queueFor } from './run-queue.ts';
 
 /** The new run and its place in line (null: it has a slot). `model` is the proxy's entry for config.model, if it has one. */
-export async function launchRun(env: Env, config: RunConfig, model: ModelInfo | null, batchLimit: number | null = null): Promise<{ run: RunSummary; queuePosition: number | null }> {
+export async function launchRun(
+  env: Env,
+  config: RunConfig,
+  model: ModelInfo | null,
+  batchLimit: number | null = null,
+): Promise<{ run: RunSummary; queuePosition: number | null }> {
   const id = newRunId();
   // Known before its object exists, so no read of it can be refused as unknown (run-lookup.ts).
-  await queueFor(env).register(id).catch((err: unknown) => {
-    throw new ApiError(503, 'queue_unavailable', `the run queue did not answer (${err instanceof Error ? err.message : String(err)}); nothing was made, try again`);
-  });
+  await queueFor(env)
+    .register(id)
+    .catch((err: unknown) => {
+      throw new ApiError(
+        503,
+        'queue_unavailable',
+        `the run queue did not answer (${err instanceof Error ? err.message : String(err)}); nothing was made, try again`,
+      );
+    });
   const run = await sessionFor(env, id).create(id, config);
   if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
   noteRunExists(id);
   // baseline and replay have no provider limit: only the global one.
   try {
     const batch = config.batchId && batchLimit !== null ? { id: config.batchId, limit: batchLimit } : null;
-    const grant = await queueFor(env).admit(id, model?.provider ?? config.model, model?.maxConcurrent ?? null, false, false, batch);
+    const grant = await queueFor(env).admit(
+      id,
+      model?.provider ?? config.model,
+      model?.maxConcurrent ?? null,
+      false,
+      false,
+      batch,
+    );
     return { run, queuePosition: grant.position };
   } catch (err) {
     // A run the queue never heard of would wait forever: it is stopped, and the caller told to retry.
-    await sessionFor(env, id).act({ action: 'stop' }, 'the queue').catch(() => undefined);
-    throw new ApiError(503, 'queue_unavailable', `the run queue did not answer (${err instanceof Error ? err.message : String(err)}); run ${id} was stopped, try again`);
+    await sessionFor(env, id)
+      .act({ action: 'stop' }, 'the queue')
+      .catch(() => undefined);
+    throw new ApiError(
+      503,
+      'queue_unavailable',
+      `the run queue did not answer (${err instanceof Error ? err.message : String(err)}); run ${id} was stopped, try again`,
+    );
   }
 }

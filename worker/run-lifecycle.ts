@@ -10,7 +10,14 @@ import type { RunSchedule } from './run-schedule.ts';
 import type { RunSockets } from './run-sockets.ts';
 import type { RunStore } from './run-store.ts';
 
-export type LifecycleParts = { ctx: DurableObjectState; env: Env; store: RunStore; sockets: RunSockets; levels: LevelStats; schedule: RunSchedule };
+export type LifecycleParts = {
+  ctx: DurableObjectState;
+  env: Env;
+  store: RunStore;
+  sockets: RunSockets;
+  levels: LevelStats;
+  schedule: RunSchedule;
+};
 
 export class RunLifecycle {
   private readonly ctx: DurableObjectState;
@@ -47,7 +54,14 @@ export class RunLifecycle {
     const ended = FINAL_STATUSES.includes(to);
     if (ended || to === 'paused_for_user_action') {
       const runId = this.store.summary()?.id;
-      if (runId) this.ctx.waitUntil(queueFor(this.env).release(runId, ended).catch((err: unknown) => console.error(`run ${runId}: the queue did not take its slot back: ${String(err)}`)));
+      if (runId)
+        this.ctx.waitUntil(
+          queueFor(this.env)
+            .release(runId, ended)
+            .catch((err: unknown) =>
+              console.error(`run ${runId}: the queue did not take its slot back: ${String(err)}`),
+            ),
+        );
     }
   }
 
@@ -99,7 +113,9 @@ export class RunLifecycle {
   handsOff(now: number): boolean {
     const run = this.store.summary();
     if (!run || run.status !== 'paused_for_user_action' || run.config.onPause !== 'stop') return false;
-    const reason = run.lastError ? `${this.store.pendingAction()?.reason ?? 'paused'}: ${run.lastError}` : (this.store.pendingAction()?.reason ?? 'paused');
+    const reason = run.lastError
+      ? `${this.store.pendingAction()?.reason ?? 'paused'}: ${run.lastError}`
+      : (this.store.pendingAction()?.reason ?? 'paused');
     this.resolvePause({ action: 'stop', by: 'onPause' }, now);
     this.finish(run.status, 'stopped', now, `stopped where it would have paused (onPause "stop"; ${reason})`);
     return true;
@@ -111,6 +127,13 @@ export class RunLifecycle {
   }
 
   pauseFor(run: RunSummary, reason: PendingAction['reason'], lastError: string | null): PendingAction {
-    return { reason, level: run.currentLevel, retryCount: 0, maxRetries: run.config.maxRetries, lastError, lessons: [] };
+    return {
+      reason,
+      level: run.currentLevel,
+      retryCount: 0,
+      maxRetries: run.config.maxRetries,
+      lastError,
+      lessons: [],
+    };
   }
 }

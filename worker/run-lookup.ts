@@ -44,12 +44,16 @@ export async function runExists(env: Env, id: string): Promise<boolean> {
     noteRunExists(id);
     return true;
   }
-  const inDatabase = await findRun(env, id).then((row) => row !== undefined, () => null);
+  const inDatabase = await findRun(env, id).then(
+    (row) => row !== undefined,
+    () => null,
+  );
   if (inDatabase === null) return true;
   if (inDatabase) {
     noteRunExists(id);
     // Registered now, so the next isolate finds it in the queue; a failure only means D1 is asked again.
-    if (registered === false) await within(queueFor(env).register(id), QUEUE_WAIT_MS, 'the run queue').catch(() => undefined);
+    if (registered === false)
+      await within(queueFor(env).register(id), QUEUE_WAIT_MS, 'the run queue').catch(() => undefined);
   }
   return inDatabase;
 }
@@ -61,7 +65,11 @@ export async function existingSession(env: Env, id: string): Promise<ReturnType<
 }
 
 /** What `read` gets from the run's object; 404 for an id that names no run. */
-export async function fromRun<T>(env: Env, id: string, read: (run: ReturnType<typeof sessionFor>) => Promise<T | null>): Promise<T> {
+export async function fromRun<T>(
+  env: Env,
+  id: string,
+  read: (run: ReturnType<typeof sessionFor>) => Promise<T | null>,
+): Promise<T> {
   const found = await read(await existingSession(env, id));
   if (found === null) throw unknownRun(id);
   return found;

@@ -74,16 +74,23 @@ export class RunQueue extends DurableObject<Env> {
 
   async status(): Promise<QueueStatus> {
     const members = this.line.members();
-    return { maxRunning: maxRunningRuns(this.env), running: members.filter((m) => m.state === 'running'), waiting: members.filter((m) => m.state === 'waiting') };
+    return {
+      maxRunning: maxRunningRuns(this.env),
+      running: members.filter((m) => m.state === 'running'),
+      waiting: members.filter((m) => m.state === 'waiting'),
+    };
   }
 
   override async alarm(): Promise<void> {
     // A slot holder that is no longer running (its release never arrived) gives its slot back.
     for (const runId of this.line.running()) {
-      const run = await sessionFor(this.env, runId).summary().catch(() => undefined);
+      const run = await sessionFor(this.env, runId)
+        .summary()
+        .catch(() => undefined);
       if (run === undefined) continue;
       if (run === null) this.line.release(runId, true);
-      else if (run.status !== 'running' && run.status !== 'queued') this.line.release(runId, run.status !== 'paused_for_user_action');
+      else if (run.status !== 'running' && run.status !== 'queued')
+        this.line.release(runId, run.status !== 'paused_for_user_action');
     }
     this.told.clear();
     await this.pump(null);
@@ -98,10 +105,12 @@ export class RunQueue extends DurableObject<Env> {
         .filter((id) => id !== caller)
         .map(async (id) => {
           // A run stopped while it waited (or gone) says no; its slot is freed for the next.
-          const ok = await sessionFor(this.env, id).start().catch((err: unknown) => {
-            console.error(`queue: starting ${id} failed: ${err instanceof Error ? err.message : String(err)}`);
-            return false;
-          });
+          const ok = await sessionFor(this.env, id)
+            .start()
+            .catch((err: unknown) => {
+              console.error(`queue: starting ${id} failed: ${err instanceof Error ? err.message : String(err)}`);
+              return false;
+            });
           if (!ok) this.line.release(id, true);
         }),
     );
@@ -117,7 +126,11 @@ export class RunQueue extends DurableObject<Env> {
     for (const member of this.line.members()) {
       if (member.state !== 'waiting' || this.told.get(member.runId) === member.position) continue;
       this.told.set(member.runId, member.position);
-      this.ctx.waitUntil(sessionFor(this.env, member.runId).queuePosition(member.position).catch(() => undefined));
+      this.ctx.waitUntil(
+        sessionFor(this.env, member.runId)
+          .queuePosition(member.position)
+          .catch(() => undefined),
+      );
     }
   }
 }

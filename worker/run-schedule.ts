@@ -11,7 +11,9 @@ export class RunSchedule {
   constructor(storage: DurableObjectStorage) {
     this.storage = storage;
     this.sql = storage.sql;
-    this.sql.exec('CREATE TABLE IF NOT EXISTS schedule (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), step_at INTEGER, mirror_at INTEGER)');
+    this.sql.exec(
+      'CREATE TABLE IF NOT EXISTS schedule (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), step_at INTEGER, mirror_at INTEGER)',
+    );
     this.sql.exec('INSERT OR IGNORE INTO schedule (singleton) VALUES (1)');
   }
 
@@ -31,7 +33,11 @@ export class RunSchedule {
    */
   due(now: number): Due & { stepAt: number | null } {
     const row = this.read();
-    return { step: row.step_at !== null && row.step_at <= now, mirror: row.mirror_at !== null && row.mirror_at <= now, stepAt: row.step_at };
+    return {
+      step: row.step_at !== null && row.step_at <= now,
+      mirror: row.mirror_at !== null && row.mirror_at <= now,
+      stepAt: row.step_at,
+    };
   }
 
   /** Clears the step if it is still the one scheduled at `at`; an action may have set a new one meanwhile. */
@@ -48,6 +54,8 @@ export class RunSchedule {
   }
 
   private read(): { step_at: number | null; mirror_at: number | null } {
-    return this.sql.exec<{ step_at: number | null; mirror_at: number | null }>('SELECT step_at, mirror_at FROM schedule').one();
+    return this.sql
+      .exec<{ step_at: number | null; mirror_at: number | null }>('SELECT step_at, mirror_at FROM schedule')
+      .one();
   }
 }

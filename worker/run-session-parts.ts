@@ -26,7 +26,15 @@ export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
   const levels = new LevelStats(ctx.storage.sql);
   const schedule = new RunSchedule(ctx.storage);
   const life = new RunLifecycle({ ctx, env, store, sockets, levels, schedule });
-  return { store, outbox: new D1Outbox(ctx.storage.sql), schedule, requests: new RequestChain(ctx.storage.sql), sockets, levels, life };
+  return {
+    store,
+    outbox: new D1Outbox(ctx.storage.sql),
+    schedule,
+    requests: new RequestChain(ctx.storage.sql),
+    sockets,
+    levels,
+    life,
+  };
 }
 
 /** Whether the object's storage holds a run's tables, read without writing (create() made them). */

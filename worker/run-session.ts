@@ -26,7 +26,9 @@ import { errorBody } from './errors.ts';
 const DIAGNOSIS_EVENTS = 2_000;
 
 /** The outcome of an action: the run after it, or why it was refused (HTTP 409). */
-export type ActionResult = { ok: true; run: RunSummary } | { ok: false; code: 'conflict' | 'not_found'; message: string };
+export type ActionResult =
+  | { ok: true; run: RunSummary }
+  | { ok: false; code: 'conflict' | 'not_found'; message: string };
 
 type Trace = { request: unknown; response: unknown };
 /** What a step saves of the agent's place: a whole checkpoint, a patch to the last one, or nothing (the end line). */
@@ -51,13 +53,27 @@ export class RunSession extends DurableObject<Env> {
     return this.built !== null || hasRunTable(this.ctx.storage.sql);
   }
 
-  private get store() { return this.parts().store; }
-  private get outbox() { return this.parts().outbox; }
-  private get schedule() { return this.parts().schedule; }
-  private get requests() { return this.parts().requests; }
-  private get sockets() { return this.parts().sockets; }
-  private get levels() { return this.parts().levels; }
-  private get life() { return this.parts().life; }
+  private get store() {
+    return this.parts().store;
+  }
+  private get outbox() {
+    return this.parts().outbox;
+  }
+  private get schedule() {
+    return this.parts().schedule;
+  }
+  private get requests() {
+    return this.parts().requests;
+  }
+  private get sockets() {
+    return this.parts().sockets;
+  }
+  private get levels() {
+    return this.parts().levels;
+  }
+  private get life() {
+    return this.parts().life;
+  }
 
   /** The run, or null when this object holds none; reads an unknown object without writing. */
   private current(): RunSummary | null {
@@ -122,7 +138,9 @@ export class RunSession extends DurableObject<Env> {
   /** What the archive and the verification routes read: the run, its whole log and its verifications. */
   async fullRecord(): Promise<{ run: RunSummary; events: RunEvent[]; verifications: string[] } | null> {
     const run = this.current();
-    return run ? { run, events: this.store.lastEvents(Number.MAX_SAFE_INTEGER), verifications: this.store.verifications() } : null;
+    return run
+      ? { run, events: this.store.lastEvents(Number.MAX_SAFE_INTEGER), verifications: this.store.verifications() }
+      : null;
   }
 
   /** Notes a verification run of this run, for its archive and its page. */
@@ -148,13 +166,23 @@ export class RunSession extends DurableObject<Env> {
     switch (action.action) {
       case 'continue':
       case 'password': {
-        const resolved = action.action === 'continue' ? { action: 'continue' as const, ...(action.hint ? { hint: action.hint } : {}) } : { action: 'password' as const };
+        const resolved =
+          action.action === 'continue'
+            ? { action: 'continue' as const, ...(action.hint ? { hint: action.hint } : {}) }
+            : { action: 'password' as const };
         this.life.resolvePause({ ...resolved, by }, now);
         // The graph gets the answer only when it asked; a proxy outage or a person's pause just goes on.
         const asked = this.store.loop().checkpoint?.interrupt !== undefined;
-        const resume: Resume = action.action === 'continue' ? { action: 'continue', ...(action.hint ? { hint: action.hint } : {}) } : { action: 'password', value: action.value };
+        const resume: Resume =
+          action.action === 'continue'
+            ? { action: 'continue', ...(action.hint ? { hint: action.hint } : {}) }
+            : { action: 'password', value: action.value };
         this.store.setLoop({ resume: asked ? resume : null, failures: 0 });
-        await this.life.requeue(run.status, now, action.action === 'continue' ? 'continued by a person' : 'password supplied by a person');
+        await this.life.requeue(
+          run.status,
+          now,
+          action.action === 'continue' ? 'continued by a person' : 'password supplied by a person',
+        );
         break;
       }
       case 'pause': {
@@ -229,24 +257,41 @@ export class RunSession extends DurableObject<Env> {
     this.inflight = abort;
     let step: ProxyEvent[] = [];
     let traces = new Map<string, Trace>();
-    const request = { runId: run.id, config: run.config, checkpoint: loop.checkpoint, checkpointPatches: true, ...(loop.resume ? { resume: loop.resume } : {}) };
+    const request = {
+      runId: run.id,
+      config: run.config,
+      checkpoint: loop.checkpoint,
+      checkpointPatches: true,
+      ...(loop.resume ? { resume: loop.resume } : {}),
+    };
     try {
-      return await callProxy(settings, request, abort.signal, (line: ProxyLine) => {
-        // stop and pause abort this call (act()); nothing after that is kept.
-        if (abort.signal.aborted) return;
-        if (line.type === 'live') {
-          this.sockets.live(line.level, line.stage, line.text);
-        } else if (line.type === 'event') {
-          step.push(line.event);
-        } else if (line.type === 'trace') {
-          traces.set(line.callId, { request: line.request, response: line.response });
-        } else {
-          const saved = line.type === 'checkpoint' ? { checkpoint: line.checkpoint } : line.type === 'checkpoint_patch' ? { checkpointPatch: line.patch } : null;
-          this.commitStep(step, traces, saved);
-          step = [];
-          traces = new Map();
-        }
-      }, () => this.sockets.flush());
+      return await callProxy(
+        settings,
+        request,
+        abort.signal,
+        (line: ProxyLine) => {
+          // stop and pause abort this call (act()); nothing after that is kept.
+          if (abort.signal.aborted) return;
+          if (line.type === 'live') {
+            this.sockets.live(line.level, line.stage, line.text);
+          } else if (line.type === 'event') {
+            step.push(line.event);
+          } else if (line.type === 'trace') {
+            traces.set(line.callId, { request: line.request, response: line.response });
+          } else {
+            const saved =
+              line.type === 'checkpoint'
+                ? { checkpoint: line.checkpoint }
+                : line.type === 'checkpoint_patch'
+                  ? { checkpointPatch: line.patch }
+                  : null;
+            this.commitStep(step, traces, saved);
+            step = [];
+            traces = new Map();
+          }
+        },
+        () => this.sockets.flush(),
+      );
     } finally {
       this.inflight = null;
       this.sockets.flush();
@@ -272,7 +317,13 @@ export class RunSession extends DurableObject<Env> {
   }
 
   /** The step's events, roll-ups, run row, checkpoint and D1 rows, in one transaction. */
-  private storeStep(run: RunSummary, bodies: ProxyEvent[], traces: ReadonlyMap<string, Trace>, saved: Saved, now: number): RunEvent[] {
+  private storeStep(
+    run: RunSummary,
+    bodies: ProxyEvent[],
+    traces: ReadonlyMap<string, Trace>,
+    saved: Saved,
+    now: number,
+  ): RunEvent[] {
     return this.ctx.storage.transactionSync(() => {
       const stored = this.store.append(run.id, bodies, now);
       for (const event of stored) this.levels.apply(event, run.currentLevel);
@@ -309,10 +360,22 @@ export class RunSession extends DurableObject<Env> {
       this.store.setLoop({ failures });
       if (result.pause) return this.life.pauseRun(run, result.pause, result.message);
       if (failures >= settings.maxFailures) {
-        return this.life.pauseRun(run, 'proxy_unreachable', `${result.message} (${failures} tries); continue tries again`);
+        return this.life.pauseRun(
+          run,
+          'proxy_unreachable',
+          `${result.message} (${failures} tries); continue tries again`,
+        );
       }
       const delay = settings.retryMs * 2 ** (failures - 1);
-      this.life.record({ type: 'error', code: 'proxy_retry', message: `${result.message}; retrying in ${Math.round(delay / 100) / 10} s`, level: run.currentLevel }, now);
+      this.life.record(
+        {
+          type: 'error',
+          code: 'proxy_retry',
+          message: `${result.message}; retrying in ${Math.round(delay / 100) / 10} s`,
+          level: run.currentLevel,
+        },
+        now,
+      );
       return this.schedule.step(now + delay);
     }
     const { end } = result;
@@ -320,7 +383,10 @@ export class RunSession extends DurableObject<Env> {
       case 'yielded':
         return this.schedule.step(now);
       case 'interrupted':
-        this.store.update({ pendingAction: end.interrupt ?? this.life.pauseFor(run, 'max_retries', run.lastError) }, now);
+        this.store.update(
+          { pendingAction: end.interrupt ?? this.life.pauseFor(run, 'max_retries', run.lastError) },
+          now,
+        );
         this.life.transition(run.status, 'paused_for_user_action', now, end.interrupt?.reason ?? 'paused');
         this.life.handsOff(now);
         return;
@@ -328,7 +394,12 @@ export class RunSession extends DurableObject<Env> {
       case 'stopped':
         // The proxy already sent run_complete as the step's last event.
         this.store.update({ endedAt: now }, now);
-        return this.life.transition(run.status, end.outcome, now, end.outcome === 'completed' ? 'every level asked for is solved' : 'stopped');
+        return this.life.transition(
+          run.status,
+          end.outcome,
+          now,
+          end.outcome === 'completed' ? 'every level asked for is solved' : 'stopped',
+        );
       case 'failed':
         return this.life.fail(run, end.error ?? 'the agent failed');
     }
@@ -379,13 +450,22 @@ export class RunSession extends DurableObject<Env> {
     this.outbox.touch();
     // Level roll-ups are sent whole (an upsert), so a batch sent twice changes nothing.
     const levels = this.levels.unsent();
-    const send = (rows: MirrorRows) => sendToD1(this.env, this.store.summary() ?? run, this.store.totals(), rows, levels.map((l) => l.row));
+    const send = (rows: MirrorRows) =>
+      sendToD1(
+        this.env,
+        this.store.summary() ?? run,
+        this.store.totals(),
+        rows,
+        levels.map((l) => l.row),
+      );
     const result = await this.outbox.flush(send, mirrorRetryMs(this.env), Date.now);
     if (result.ok) {
       this.levels.sent(levels);
       this.schedule.mirror(null);
     } else {
-      console.error(`run ${run.id}: D1 mirror failed, the rows of ${this.outbox.pending()} steps kept, retrying: ${result.error}`);
+      console.error(
+        `run ${run.id}: D1 mirror failed, the rows of ${this.outbox.pending()} steps kept, retrying: ${result.error}`,
+      );
       this.schedule.mirror(result.retryAt);
     }
     return this.store.summary() ?? run;

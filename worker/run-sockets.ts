@@ -53,7 +53,11 @@ export class RunSockets {
     const since = new URL(request.url).searchParams.get('since');
     if (since !== null) this.replay(server, Number.parseInt(since, 10) || 0);
     // A browser offering subprotocols needs one picked; the fixed name, never its token.<value>.
-    const offered = request.headers.get('Sec-WebSocket-Protocol')?.split(',').map((p) => p.trim()) ?? [];
+    const offered =
+      request.headers
+        .get('Sec-WebSocket-Protocol')
+        ?.split(',')
+        .map((p) => p.trim()) ?? [];
     const headers: HeadersInit = offered.includes(WS_SUBPROTOCOL) ? { 'Sec-WebSocket-Protocol': WS_SUBPROTOCOL } : {};
     return new Response(null, { status: 101, webSocket: client, headers });
   }
@@ -64,7 +68,14 @@ export class RunSockets {
     if (!run) return;
     // Held events are stored, so the replay has them: the sockets already live get them first.
     this.flush();
-    send(ws, { type: 'snapshot', run, lastSeq: this.store.lastSeq(), pendingAction: this.store.pendingAction(), live: this.liveText, queuePosition: this.position });
+    send(ws, {
+      type: 'snapshot',
+      run,
+      lastSeq: this.store.lastSeq(),
+      pendingAction: this.store.pendingAction(),
+      live: this.liveText,
+      queuePosition: this.position,
+    });
     // Pages until one comes back empty: a page may end early on its byte limit.
     for (let after = since; ; ) {
       const page = this.store.eventTextAfter(after, REPLAY_PAGE, REPLAY_PAGE_BYTES);

@@ -1,6 +1,14 @@
 // A run's durable record inside its Durable Object's SQLite: the run row and the event log.
 // SQL calls are synchronous here, so a read-modify-write never interleaves with another request.
-import type { Checkpoint, CheckpointPatch, PendingAction, ProxyEvent, Resume, RunEvent, RunEventBody } from '../schema/protocol.ts';
+import type {
+  Checkpoint,
+  CheckpointPatch,
+  PendingAction,
+  ProxyEvent,
+  Resume,
+  RunEvent,
+  RunEventBody,
+} from '../schema/protocol.ts';
 import { resumeSchema } from '../schema/protocol.ts';
 import { CheckpointStore } from './checkpoint-store.ts';
 import type { RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
@@ -42,7 +50,13 @@ export type LoopState = {
   costUsd: number;
 };
 
-type LoopRow = { resume: string | null; failures: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
+type LoopRow = {
+  resume: string | null;
+  failures: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_usd: number;
+};
 
 /** One run's row and numbered events in Durable Object SQLite storage. */
 export class RunStore {
@@ -77,7 +91,10 @@ export class RunStore {
 
   /** The verification runs of this run, oldest first. */
   verifications(): string[] {
-    return this.sql.exec<{ run_id: string }>('SELECT run_id FROM verifications ORDER BY created_at, run_id').toArray().map((r) => r.run_id);
+    return this.sql
+      .exec<{ run_id: string }>('SELECT run_id FROM verifications ORDER BY created_at, run_id')
+      .toArray()
+      .map((r) => r.run_id);
   }
 
   /** The loop's state; a run created before the loop existed starts from nothing. */
@@ -86,7 +103,11 @@ export class RunStore {
   }
 
   private loopRow(): Omit<LoopState, 'checkpoint'> {
-    const row = this.sql.exec<LoopRow>('SELECT resume, failures, prompt_tokens, completion_tokens, cost_usd FROM loop WHERE singleton = 1').toArray()[0];
+    const row = this.sql
+      .exec<LoopRow>(
+        'SELECT resume, failures, prompt_tokens, completion_tokens, cost_usd FROM loop WHERE singleton = 1',
+      )
+      .toArray()[0];
     const resume = row?.resume ? resumeSchema.safeParse(JSON.parse(row.resume)) : null;
     return {
       resume: resume?.success ? resume.data : null,
@@ -138,7 +159,8 @@ export class RunStore {
 
   /** The run's config, checked once: it never changes after create(), and summary() runs every step. */
   private configOf(text: string): RunConfig {
-    if (this.config?.text !== text) this.config = { text, config: runConfigSchema.parse(JSON.parse(text)) satisfies RunConfig };
+    if (this.config?.text !== text)
+      this.config = { text, config: runConfigSchema.parse(JSON.parse(text)) satisfies RunConfig };
     return this.config.config;
   }
 
@@ -172,9 +194,13 @@ export class RunStore {
     if (patch.startedAt !== undefined) columns.started_at = patch.startedAt;
     if (patch.endedAt !== undefined) columns.ended_at = patch.endedAt;
     if (patch.lastError !== undefined) columns.last_error = patch.lastError;
-    if (patch.pendingAction !== undefined) columns.pending_action = patch.pendingAction && JSON.stringify(patch.pendingAction);
+    if (patch.pendingAction !== undefined)
+      columns.pending_action = patch.pendingAction && JSON.stringify(patch.pendingAction);
     const names = Object.keys(columns);
-    this.sql.exec(`UPDATE run SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE singleton = 1`, ...Object.values(columns));
+    this.sql.exec(
+      `UPDATE run SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE singleton = 1`,
+      ...Object.values(columns),
+    );
   }
 
   /**
@@ -190,7 +216,14 @@ export class RunStore {
       const event = { ...body, seq, runId, ts } as RunEvent;
       const level = 'level' in event && typeof event.level === 'number' ? event.level : null;
       const json = JSON.stringify(event);
-      this.sql.exec('INSERT INTO events (seq, ts, type, level, json) VALUES (?, ?, ?, ?, ?)', seq, Date.parse(ts), event.type, level, json);
+      this.sql.exec(
+        'INSERT INTO events (seq, ts, type, level, json) VALUES (?, ?, ?, ?, ?)',
+        seq,
+        Date.parse(ts),
+        event.type,
+        level,
+        json,
+      );
       this.texts.set(event, json);
       return event;
     });
@@ -212,7 +245,12 @@ export class RunStore {
 
   /** The seq of the llm_call event with this callId, or null. */
   seqOfCall(callId: string): number | null {
-    const row = this.sql.exec<{ seq: number }>("SELECT seq FROM events WHERE type = 'llm_call' AND json_extract(json, '$.callId') = ? LIMIT 1", callId).toArray()[0];
+    const row = this.sql
+      .exec<{ seq: number }>(
+        "SELECT seq FROM events WHERE type = 'llm_call' AND json_extract(json, '$.callId') = ? LIMIT 1",
+        callId,
+      )
+      .toArray()[0];
     return row?.seq ?? null;
   }
 
@@ -234,14 +272,17 @@ export class RunStore {
   eventTextAfter(since: number, limit: number, maxBytes: number): { seq: number; json: string }[] {
     const rows: { seq: number; json: string }[] = [];
     let bytes = 0;
-    for (const row of this.sql.exec<{ seq: number; json: string }>('SELECT seq, json FROM events WHERE seq > ? ORDER BY seq LIMIT ?', since, limit)) {
+    for (const row of this.sql.exec<{ seq: number; json: string }>(
+      'SELECT seq, json FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+      since,
+      limit,
+    )) {
       if (rows.length > 0 && bytes + row.json.length > maxBytes) break;
       rows.push(row);
       bytes += row.json.length;
     }
     return rows;
   }
-
 }
 
 function toSummary(row: RunRow, config: RunConfig): RunSummary {

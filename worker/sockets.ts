@@ -12,9 +12,14 @@ export type Parsed = { ok: true; message: ClientMessage } | { ok: false; code: s
 
 /** Never throws: a bad message becomes an error answer for that socket alone. */
 export function parseClientMessage(raw: string | ArrayBuffer): Parsed {
-  if (typeof raw !== 'string') return { ok: false, code: 'invalid_message', message: 'send JSON text frames, not binary' };
+  if (typeof raw !== 'string')
+    return { ok: false, code: 'invalid_message', message: 'send JSON text frames, not binary' };
   if (new TextEncoder().encode(raw).byteLength > MAX_CLIENT_MESSAGE_BYTES) {
-    return { ok: false, code: 'message_too_large', message: `messages are limited to ${MAX_CLIENT_MESSAGE_BYTES} bytes` };
+    return {
+      ok: false,
+      code: 'message_too_large',
+      message: `messages are limited to ${MAX_CLIENT_MESSAGE_BYTES} bytes`,
+    };
   }
   let json: unknown;
   try {
@@ -23,7 +28,8 @@ export function parseClientMessage(raw: string | ArrayBuffer): Parsed {
     return { ok: false, code: 'invalid_json', message: 'the message is not valid JSON; see docs/protocol.md' };
   }
   const parsed = clientMessageSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, code: 'invalid_message', message: `the message is invalid: ${describeIssues(parsed.error)}` };
+  if (!parsed.success)
+    return { ok: false, code: 'invalid_message', message: `the message is invalid: ${describeIssues(parsed.error)}` };
   return { ok: true, message: parsed.data };
 }
 
@@ -47,7 +53,9 @@ export function sendText(ws: WebSocket, text: string): void {
 
 /** An `events` message (or `event` for one) from events already serialised, without parsing them again. */
 export function eventsMessage(jsonEvents: readonly string[]): string {
-  return jsonEvents.length === 1 ? `{"type":"event","event":${jsonEvents[0]}}` : `{"type":"events","events":[${jsonEvents.join(',')}]}`;
+  return jsonEvents.length === 1
+    ? `{"type":"event","event":${jsonEvents[0]}}`
+    : `{"type":"events","events":[${jsonEvents.join(',')}]}`;
 }
 
 export function getState(ws: WebSocket): SocketState {

@@ -18,7 +18,11 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
     try {
       raw = JSON.parse(text);
     } catch {
-      throw new ApiError(400, 'invalid_json', 'the request body is not valid JSON; send a JSON object with Content-Type: application/json');
+      throw new ApiError(
+        400,
+        'invalid_json',
+        'the request body is not valid JSON; send a JSON object with Content-Type: application/json',
+      );
     }
   }
   return parseOr400(schema, raw, 'the request body');

@@ -17,7 +17,8 @@ import { saveInside } from '../save-inside.ts';
 type Exit = (code: ExitCode) => void;
 
 function checkedRun(runId: string): string {
-  if (!runIdSchema.safeParse(runId).success) throw new CliError(`"${runId}" is not a run id (run_ followed by letters and digits)`, EXIT.usage);
+  if (!runIdSchema.safeParse(runId).success)
+    throw new CliError(`"${runId}" is not a run id (run_ followed by letters and digits)`, EXIT.usage);
   return runId;
 }
 
@@ -30,7 +31,9 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .option('--include-secrets', 'keep the passwords and keys in (redacted by default)')
     .addHelpText('after', '\nExample:\n  $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/')
     .action(async (runId: string, options: { out: string; includeSecrets?: boolean }) => {
-      const bytes = await clientFrom(globals()).download(`/api/runs/${checkedRun(runId)}/artifacts${options.includeSecrets ? '?secrets=include' : ''}`);
+      const bytes = await clientFrom(globals()).download(
+        `/api/runs/${checkedRun(runId)}/artifacts${options.includeSecrets ? '?secrets=include' : ''}`,
+      );
       // The name is the validated run id and a fixed suffix; whatever name the server sent is ignored.
       const path = saveInside(options.out, `${runId}${options.includeSecrets ? '-with-secrets' : ''}.zip`, bytes);
       process.stdout.write(`${safe(path)}\n`);
@@ -42,10 +45,17 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .argument('<run>', 'the run id')
     .description("Start a verification run: the run's solving commands again, with no model")
     .option('--json', 'print the verification run as JSON')
-    .addHelpText('after', '\nExample:\n  $ bandit-runner verify run_0mwttwzkcgphqalgd6x27up1o && bandit-runner watch <the id it prints>')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ bandit-runner verify run_0mwttwzkcgphqalgd6x27up1o && bandit-runner watch <the id it prints>',
+    )
     .action(async (runId: string, options: { json?: boolean }) => {
       const run = await clientFrom(globals()).post(`/api/runs/${checkedRun(runId)}/verify`, {}, runSummarySchema);
-      process.stdout.write(options.json ? `${safeJson(run)}\n` : `verification run ${run.id} started; follow it with: bandit-runner watch ${run.id}\n`);
+      process.stdout.write(
+        options.json
+          ? `${safeJson(run)}\n`
+          : `verification run ${run.id} started; follow it with: bandit-runner watch ${run.id}\n`,
+      );
       exit(EXIT.completed);
     });
 
@@ -56,11 +66,19 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .option('--target <target>', 'only this target')
     .option('--json', 'print the board as JSON')
     .option('--csv', 'print one row per model as CSV')
-    .addHelpText('after', '\nExamples:\n  $ bandit-runner board\n  $ bandit-runner board --batch batch_0mwttwzkcgphqalgd6x27 --csv > board.csv')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ bandit-runner board\n  $ bandit-runner board --batch batch_0mwttwzkcgphqalgd6x27 --csv > board.csv',
+    )
     .action(async (options: { batch?: string; target?: string; json?: boolean; csv?: boolean }) => {
-      const query = new URLSearchParams({ ...(options.batch ? { batch: options.batch } : {}), ...(options.target ? { target: options.target } : {}) });
+      const query = new URLSearchParams({
+        ...(options.batch ? { batch: options.batch } : {}),
+        ...(options.target ? { target: options.target } : {}),
+      });
       const board = await clientFrom(globals()).get(`/api/board${query.size ? `?${query}` : ''}`, boardSchema);
-      process.stdout.write(options.json ? `${safeJson(board, 2)}\n` : safe(options.csv ? boardCsv(board) : boardText(board)));
+      process.stdout.write(
+        options.json ? `${safeJson(board, 2)}\n` : safe(options.csv ? boardCsv(board) : boardText(board)),
+      );
       exit(EXIT.completed);
     });
 
@@ -71,11 +89,19 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .addHelpText('after', '\nExample:\n  $ bandit-runner analytics --json | jq .summary.costUsd')
     .action(async (options: { json?: boolean }) => {
       const client = clientFrom(globals());
-      const [summary, models] = await Promise.all([client.get('/api/analytics/summary', analyticsSummarySchema), client.get('/api/analytics/models', analyticsModelsSchema)]);
+      const [summary, models] = await Promise.all([
+        client.get('/api/analytics/summary', analyticsSummarySchema),
+        client.get('/api/analytics/models', analyticsModelsSchema),
+      ]);
       if (options.json) process.stdout.write(`${safeJson({ summary, models: models.models }, 2)}\n`);
       else {
-        process.stdout.write(`${summary.runs.total} runs, ${summary.levels.solved} levels solved of ${summary.levels.attempted} attempted, $${summary.costUsd.toFixed(4)}, ${summary.modelCalls.count} model calls (${summary.modelCalls.errors} failed)\n`);
-        for (const m of models.models) process.stdout.write(`  ${safe(m.model).padEnd(24)} ${m.runs} runs  ${m.levelsSolved} solved (${m.solvedAlone} alone)  $${m.costUsd.toFixed(4)}\n`);
+        process.stdout.write(
+          `${summary.runs.total} runs, ${summary.levels.solved} levels solved of ${summary.levels.attempted} attempted, $${summary.costUsd.toFixed(4)}, ${summary.modelCalls.count} model calls (${summary.modelCalls.errors} failed)\n`,
+        );
+        for (const m of models.models)
+          process.stdout.write(
+            `  ${safe(m.model).padEnd(24)} ${m.runs} runs  ${m.levelsSolved} solved (${m.solvedAlone} alone)  $${m.costUsd.toFixed(4)}\n`,
+          );
       }
       exit(EXIT.completed);
     });
@@ -84,13 +110,23 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .command('doctor')
     .description("Check the stack's health: each component, and the fix for each problem")
     .option('--json', 'print the health report as JSON')
-    .addHelpText('after', '\nExample:\n  $ bandit-runner doctor --url https://bandit-runner.example.workers.dev --token "$API_TOKEN"')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ bandit-runner doctor --url https://bandit-runner.example.workers.dev --token "$API_TOKEN"',
+    )
     .action(async (options: { json?: boolean }) => {
       const g = globals();
       const c = colorsOf(g, process.stdout);
       const client = clientFrom(g);
-      const response = await fetch(`${client.url}/api/health`, { headers: g.token ? { authorization: `Bearer ${g.token}` } : {}, signal: AbortSignal.timeout(10_000) }).catch(() => null);
-      if (!response) throw new CliError(`the stack at ${client.url} did not answer; start it with \`npm start\`, or pass --url where it runs`, EXIT.unreachable);
+      const response = await fetch(`${client.url}/api/health`, {
+        headers: g.token ? { authorization: `Bearer ${g.token}` } : {},
+        signal: AbortSignal.timeout(10_000),
+      }).catch(() => null);
+      if (!response)
+        throw new CliError(
+          `the stack at ${client.url} did not answer; start it with \`npm start\`, or pass --url where it runs`,
+          EXIT.unreachable,
+        );
       const health = healthSchema.parse(await response.json());
       if (options.json) process.stdout.write(`${safeJson(health, 2)}\n`);
       else {
@@ -99,7 +135,11 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
           const reason = (component as { reason?: string }).reason ?? '';
           process.stdout.write(`${ok ? c.green('ok  ') : c.red('DOWN')} ${safe(name).padEnd(15)} ${safe(reason)}\n`);
         }
-        process.stdout.write(health.ok ? c.green('everything answers\n') : c.red('a component is down; its line above says what to fix (docs/troubleshooting.md has more)\n'));
+        process.stdout.write(
+          health.ok
+            ? c.green('everything answers\n')
+            : c.red('a component is down; its line above says what to fix (docs/troubleshooting.md has more)\n'),
+        );
       }
       exit(health.ok ? EXIT.completed : EXIT.unreachable);
     });
@@ -107,12 +147,32 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
 
 function boardText(board: Board): string {
   if (board.models.length === 0) return 'no runs yet\n';
-  const lines = board.models.map((m, i) => `${String(i + 1).padStart(2)}. ${m.model.padEnd(24)} ${m.runs} runs  ${m.levelsSolvedPerRun.mean.toFixed(2)} ± ${m.levelsSolvedPerRun.stderr.toFixed(2)} solved/run  ${m.levelsSolvedAlone} alone  highest L${m.highestLevel ?? '-'}  $${m.costUsd.toFixed(4)}`);
+  const lines = board.models.map(
+    (m, i) =>
+      `${String(i + 1).padStart(2)}. ${m.model.padEnd(24)} ${m.runs} runs  ${m.levelsSolvedPerRun.mean.toFixed(2)} ± ${m.levelsSolvedPerRun.stderr.toFixed(2)} solved/run  ${m.levelsSolvedAlone} alone  highest L${m.highestLevel ?? '-'}  $${m.costUsd.toFixed(4)}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
 function boardCsv(board: Board): string {
-  const head = 'model,runs,levels_solved,levels_solved_alone,highest_level,commands,prompt_tokens,completion_tokens,cost_usd,cost_per_level_solved,wall_time_ms,solved_per_run_mean,solved_per_run_stderr';
-  const rows = board.models.map((m) => [m.model, m.runs, m.levelsSolved, m.levelsSolvedAlone, m.highestLevel ?? '', m.commands, m.tokens.prompt, m.tokens.completion, m.costUsd, m.costPerLevelSolved ?? '', m.wallTimeMs, m.levelsSolvedPerRun.mean, m.levelsSolvedPerRun.stderr].join(','));
+  const head =
+    'model,runs,levels_solved,levels_solved_alone,highest_level,commands,prompt_tokens,completion_tokens,cost_usd,cost_per_level_solved,wall_time_ms,solved_per_run_mean,solved_per_run_stderr';
+  const rows = board.models.map((m) =>
+    [
+      m.model,
+      m.runs,
+      m.levelsSolved,
+      m.levelsSolvedAlone,
+      m.highestLevel ?? '',
+      m.commands,
+      m.tokens.prompt,
+      m.tokens.completion,
+      m.costUsd,
+      m.costPerLevelSolved ?? '',
+      m.wallTimeMs,
+      m.levelsSolvedPerRun.mean,
+      m.levelsSolvedPerRun.stderr,
+    ].join(','),
+  );
   return `${[head, ...rows].join('\n')}\n`;
 }

@@ -18,7 +18,13 @@ import { planRun } from '../run-plan.ts';
 import { eventLines, safe } from '../render/event-line.ts';
 import { ProgressDisplay, rowText } from '../render/progress.ts';
 
-type RunOptions = Omit<RunFlags, 'onPause'> & { onPause: OnPauseFlag; dryRun?: boolean; follow?: boolean; verbose?: boolean; json?: boolean };
+type RunOptions = Omit<RunFlags, 'onPause'> & {
+  onPause: OnPauseFlag;
+  dryRun?: boolean;
+  follow?: boolean;
+  verbose?: boolean;
+  json?: boolean;
+};
 
 export function registerRun(program: Command, globals: () => GlobalOptions, exit: (code: ExitCode) => void): void {
   program
@@ -26,27 +32,39 @@ export function registerRun(program: Command, globals: () => GlobalOptions, exit
     .description('Start a run (or a batch, for several models or repeats) and follow it live')
     .option('--target <target>', 'practice (the local range) or bandit', process.env.BANDIT_RUNNER_TARGET ?? 'practice')
     .option('--levels <range>', 'levels to play, e.g. 0-12 or 5', process.env.BANDIT_RUNNER_LEVELS ?? '0-5')
-    .option('--model <models>', 'a model, or several separated by commas (a batch); see `list models`', process.env.BANDIT_RUNNER_MODEL ?? 'baseline')
+    .option(
+      '--model <models>',
+      'a model, or several separated by commas (a batch); see `list models`',
+      process.env.BANDIT_RUNNER_MODEL ?? 'baseline',
+    )
     .option('--repeats <n>', 'runs per model', intOption('--repeats'), 1)
     .option('--parallel <n>', "at most this many of the batch's runs at once", intOption('--parallel'))
     .option('--max-retries <n>', 'failed attempts at a level before the run pauses', intOption('--max-retries'))
     .option('--budget <n>', 'commands per attempt', intOption('--budget'))
-    .option('--on-pause <what>', 'ask (answer here; wait when not interactive), stop, or wait', process.env.BANDIT_RUNNER_ON_PAUSE ?? 'ask')
+    .option(
+      '--on-pause <what>',
+      'ask (answer here; wait when not interactive), stop, or wait',
+      process.env.BANDIT_RUNNER_ON_PAUSE ?? 'ask',
+    )
     .option('--dry-run', 'print what would start and start nothing')
     .option('--follow', 'follow the runs live until they end (the default)')
     .option('--no-follow', 'start and print the run ids, without following them')
     .option('--verbose', "print every event (a single run's story, or each run's)")
     .option('--json', 'print the outcome as JSON for scripts')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ bandit-runner run --levels 0-15 --model baseline --max-retries 1
   $ bandit-runner run --model quick/mini,ponder/deep --repeats 3 --parallel 3 --on-pause stop
-  $ bandit-runner run --levels 0-3 --dry-run --json`)
+  $ bandit-runner run --levels 0-3 --dry-run --json`,
+    )
     .action(async (options: RunOptions) => exit(await run(options, globals())));
 }
 
 async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
-  if (!['ask', 'stop', 'wait'].includes(options.onPause)) throw new CliError(`--on-pause: "${options.onPause}" is not ask, stop or wait`, EXIT.usage);
+  if (!['ask', 'stop', 'wait'].includes(options.onPause))
+    throw new CliError(`--on-pause: "${options.onPause}" is not ask, stop or wait`, EXIT.usage);
   const plan = planRun(options);
   const out = process.stdout;
   const c = colorsOf(g, out);
@@ -72,8 +90,10 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
     else for (const s of started) out.write(`${s.runId}  ${safe(s.model)}\n`);
     return 0;
   }
-  if (!options.json && batchId) out.write(c.dim(`batch ${batchId}: ${started.length} runs — ${client.url}/batch?id=${batchId}\n`));
-  if (!options.json && !batchId) out.write(c.dim(`run ${started[0]!.runId} — ${client.url}/run?id=${started[0]!.runId}\n`));
+  if (!options.json && batchId)
+    out.write(c.dim(`batch ${batchId}: ${started.length} runs — ${client.url}/batch?id=${batchId}\n`));
+  if (!options.json && !batchId)
+    out.write(c.dim(`run ${started[0]!.runId} — ${client.url}/run?id=${started[0]!.runId}\n`));
 
   const interactive = options.onPause === 'ask' && Boolean(process.stdin.isTTY && out.isTTY);
   const story = options.verbose || (started.length === 1 && !options.json);

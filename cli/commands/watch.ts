@@ -22,15 +22,22 @@ export function registerWatch(program: Command, globals: () => GlobalOptions, ex
     .option('--verbose', 'also print model calls, graph nodes and status changes')
     .option('--no-answer', 'do not offer to answer a pause, even on a terminal')
     .option('--json', 'print each event as one line of JSON (NDJSON)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ bandit-runner watch run_0mwttwzkcgphqalgd6x27up1o
-  $ bandit-runner watch run_0mwttwzkcgphqalgd6x27up1o --json | jq -c 'select(.type=="command")'`)
+  $ bandit-runner watch run_0mwttwzkcgphqalgd6x27up1o --json | jq -c 'select(.type=="command")'`,
+    )
     .action(async (runId: string, options: WatchOptions) => exit(await watch(runId, options, globals())));
 }
 
 async function watch(runId: string, options: WatchOptions, g: GlobalOptions): Promise<ExitCode> {
-  if (!runIdSchema.safeParse(runId).success) throw new CliError(`"${runId}" is not a run id (run_ followed by letters and digits); list runs with \`bandit-runner list runs\``, EXIT.usage);
+  if (!runIdSchema.safeParse(runId).success)
+    throw new CliError(
+      `"${runId}" is not a run id (run_ followed by letters and digits); list runs with \`bandit-runner list runs\``,
+      EXIT.usage,
+    );
   const client = clientFrom(g);
   await client.get(`/api/runs/${runId}`, runSummarySchema);
   const out = process.stdout;
@@ -55,7 +62,9 @@ async function watch(runId: string, options: WatchOptions, g: GlobalOptions): Pr
   });
   follower.start();
   for (;;) {
-    const view = await follower.waitFor((s) => (s.run !== null && FINAL_STATUSES.includes(s.run.status)) || s.pending !== null);
+    const view = await follower.waitFor(
+      (s) => (s.run !== null && FINAL_STATUSES.includes(s.run.status)) || s.pending !== null,
+    );
     if (view.pending === null || !interactive) {
       follower.close();
       return exitForStatuses([view.run!.status]);

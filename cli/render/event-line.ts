@@ -29,24 +29,51 @@ function rawLines(event: RunEvent, c: Colors, verbose: boolean): string[] {
       // Sanitised before the split, so a CR (which could overwrite a line) becomes a line of its own.
       const text = terminalText([event.stdout, event.stderr].filter(Boolean).join('\n')).replace(/\n$/, '');
       const lines = text ? text.split('\n') : ['(no output)'];
-      const shown = lines.length > OUTPUT_LINES && !verbose ? [...lines.slice(0, OUTPUT_LINES), c.dim(`… ${lines.length - OUTPUT_LINES} more lines`)] : lines;
-      const status = event.exitCode === 0 ? [] : [c.yellow(event.exitCode === null ? '(timed out)' : `(exit ${event.exitCode})`)];
+      const shown =
+        lines.length > OUTPUT_LINES && !verbose
+          ? [...lines.slice(0, OUTPUT_LINES), c.dim(`… ${lines.length - OUTPUT_LINES} more lines`)]
+          : lines;
+      const status =
+        event.exitCode === 0 ? [] : [c.yellow(event.exitCode === null ? '(timed out)' : `(exit ${event.exitCode})`)];
       return [...shown.map((l) => `  ${l}`), ...status];
     }
     case 'level_complete':
-      return [c.green(`✓ level ${event.level} solved with ${event.commands} ${event.commands === 1 ? 'command' : 'commands'}${event.solvedBy === 'person' ? ' (password from a person)' : ''}`)];
+      return [
+        c.green(
+          `✓ level ${event.level} solved with ${event.commands} ${event.commands === 1 ? 'command' : 'commands'}${event.solvedBy === 'person' ? ' (password from a person)' : ''}`,
+        ),
+      ];
     case 'attempt_failed':
-      return [c.yellow(`✗ attempt ${event.attempt} failed: ${event.reason.replaceAll('_', ' ')} (${event.retryCount}/${event.maxRetries} retries)`), ...event.lessons.map((l) => c.dim(`  lesson: ${l.text}`))];
+      return [
+        c.yellow(
+          `✗ attempt ${event.attempt} failed: ${event.reason.replaceAll('_', ' ')} (${event.retryCount}/${event.maxRetries} retries)`,
+        ),
+        ...event.lessons.map((l) => c.dim(`  lesson: ${l.text}`)),
+      ];
     case 'error':
       return [c.red(`error ${event.code}: ${event.message}`)];
     case 'user_action_required':
-      return [c.magenta(`⏸ paused at level ${event.level}: ${event.reason.replaceAll('_', ' ')}${event.lastError ? ` — ${event.lastError}` : ''}`)];
+      return [
+        c.magenta(
+          `⏸ paused at level ${event.level}: ${event.reason.replaceAll('_', ' ')}${event.lastError ? ` — ${event.lastError}` : ''}`,
+        ),
+      ];
     case 'user_action_resolved':
       return [c.magenta(`▶ ${event.action}${event.hint ? ` with hint "${event.hint}"` : ''} (by ${event.by})`)];
     case 'run_complete':
-      return [c.bold(`run ${event.status}: ${event.levelsSolved} ${event.levelsSolved === 1 ? 'level' : 'levels'} solved${event.reason ? ` (${event.reason})` : ''}`)];
+      return [
+        c.bold(
+          `run ${event.status}: ${event.levelsSolved} ${event.levelsSolved === 1 ? 'level' : 'levels'} solved${event.reason ? ` (${event.reason})` : ''}`,
+        ),
+      ];
     case 'llm_call':
-      return verbose ? [c.dim(`model ${event.model} ${event.stage}: ${event.promptTokens}+${event.completionTokens} tokens, ${event.latencyMs} ms${event.errorClass ? `, ${event.errorClass}` : ''}`)] : [];
+      return verbose
+        ? [
+            c.dim(
+              `model ${event.model} ${event.stage}: ${event.promptTokens}+${event.completionTokens} tokens, ${event.latencyMs} ms${event.errorClass ? `, ${event.errorClass}` : ''}`,
+            ),
+          ]
+        : [];
     case 'node':
       return verbose ? [c.dim(`node ${event.name} ${event.durationMs} ms ${event.status}`)] : [];
     case 'status_changed':

@@ -11,7 +11,14 @@ function commands(view: RunViewState): number {
   return view.events.filter((e) => e.type === 'command').length;
 }
 
-const STATUS_COLOR: Record<string, keyof Colors> = { completed: 'green', failed: 'red', stopped: 'yellow', paused_for_user_action: 'magenta', running: 'cyan', queued: 'dim' };
+const STATUS_COLOR: Record<string, keyof Colors> = {
+  completed: 'green',
+  failed: 'red',
+  stopped: 'yellow',
+  paused_for_user_action: 'magenta',
+  running: 'cyan',
+  queued: 'dim',
+};
 
 export function rowText(row: Row, c: Colors): string {
   const { view } = row;

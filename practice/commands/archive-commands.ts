@@ -16,7 +16,8 @@ export function archiveCommands(env: CommandEnv) {
       const keep = flags.has('k') || flags.has('keep');
       const transform = (data: Uint8Array, label: string): Uint8Array => {
         if (!decompress) return compressBzip2(data);
-        if (!(data[0] === 0x42 && data[1] === 0x5a && data[2] === 0x68)) throw new Error(`${label} is not a bzip2 file.`);
+        if (!(data[0] === 0x42 && data[1] === 0x5a && data[2] === 0x68))
+          throw new Error(`${label} is not a bzip2 file.`);
         return Uint8Array.from(Bunzip.decode(Buffer.from(data)));
       };
       if (operands.length === 0) {
@@ -37,7 +38,9 @@ export function archiveCommands(env: CommandEnv) {
             stdout += Buffer.from(output).toString('latin1');
             continue;
           }
-          let target = decompress ? path.replace(/\.(bz2|bz|tbz2|tbz)$/, (m) => (m.startsWith('.tb') ? '.tar' : '')) : `${path}.bz2`;
+          let target = decompress
+            ? path.replace(/\.(bz2|bz|tbz2|tbz)$/, (m) => (m.startsWith('.tb') ? '.tar' : ''))
+            : `${path}.bz2`;
           if (decompress && target === path) {
             target = `${path}.out`;
             stderr += `${name}: Can't guess original name for ${operand} -- using ${operand}.out\n`;
@@ -46,7 +49,9 @@ export function archiveCommands(env: CommandEnv) {
           if (!keep) await fs.rm(path);
         } catch (err) {
           const message = (err as Error).message;
-          stderr += /not a bzip2 file/.test(message) ? `${name}: ${message}\n` : `${name}: Can't open input file ${operand}: ${describeFsError(err)}.\n`;
+          stderr += /not a bzip2 file/.test(message)
+            ? `${name}: ${message}\n`
+            : `${name}: Can't open input file ${operand}: ${describeFsError(err)}.\n`;
           exitCode = 2;
         }
       }
@@ -58,7 +63,9 @@ export function archiveCommands(env: CommandEnv) {
     const template = operands[0] ?? 'tmp.XXXXXXXXXX';
     const base = typeof flags.get('p') === 'string' ? String(flags.get('p')) : '/tmp';
     const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-    const name = template.replace(/X{3,}$/, (xs) => Array.from(xs, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join(''));
+    const name = template.replace(/X{3,}$/, (xs) =>
+      Array.from(xs, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join(''),
+    );
     const path = name.startsWith('/') ? name : `${base}/${name}`;
     try {
       if (flags.has('d')) {
@@ -69,7 +76,9 @@ export function archiveCommands(env: CommandEnv) {
         await fs.chmod(path, 0o600);
       }
     } catch (err) {
-      return fail(`mktemp: failed to create ${flags.has('d') ? 'directory' : 'file'} via template '${path}': ${describeFsError(err)}`);
+      return fail(
+        `mktemp: failed to create ${flags.has('d') ? 'directory' : 'file'} via template '${path}': ${describeFsError(err)}`,
+      );
     }
     return ok(`${path}\n`);
   });

@@ -58,7 +58,10 @@ export function fail(stderr: string, exitCode = 1, stdout = ''): ExecResult {
 }
 
 /** Splits "-abc" style short flags and collects operands; `--` ends options. */
-export function parseFlags(args: string[], withValue: string[] = []): { flags: Map<string, string | true>; operands: string[] } {
+export function parseFlags(
+  args: string[],
+  withValue: string[] = [],
+): { flags: Map<string, string | true>; operands: string[] } {
   const flags = new Map<string, string | true>();
   const operands: string[] = [];
   for (let i = 0; i < args.length; i++) {

@@ -13,10 +13,18 @@ function parseList(list: string, fields: boolean): Range[] {
   const ranges: Range[] = [];
   for (const part of list.split(/[, ]/)) {
     const m = /^(\d*)(-?)(\d*)$/.exec(part);
-    if (!m || part === '' || part === '-') throw new CutError(part === '-' ? 'invalid range with no endpoint: -' : fields ? `invalid field value ‘${part}’` : `invalid byte/character position ‘${part}’`);
+    if (!m || part === '' || part === '-')
+      throw new CutError(
+        part === '-'
+          ? 'invalid range with no endpoint: -'
+          : fields
+            ? `invalid field value ‘${part}’`
+            : `invalid byte/character position ‘${part}’`,
+      );
     const from = m[1] ? Number(m[1]) : 1;
     const to = m[2] ? (m[3] ? Number(m[3]) : Number.POSITIVE_INFINITY) : from;
-    if (from === 0 || to === 0) throw new CutError(fields ? 'fields are numbered from 1' : 'byte/character positions are numbered from 1');
+    if (from === 0 || to === 0)
+      throw new CutError(fields ? 'fields are numbered from 1' : 'byte/character positions are numbered from 1');
     if (to < from) throw new CutError('invalid decreasing range');
     ranges.push([from, to]);
   }
@@ -74,8 +82,10 @@ export function cutCommand(env: CommandEnv) {
         } else files.push(arg);
       }
       if (!mode) throw new CutError('you must specify a list of bytes, characters, or fields');
-      if (delimiter.length !== 1 || Buffer.byteLength(delimiter) !== 1) throw new CutError('the delimiter must be a single character');
-      if (mode === 'b' && onlyDelimited) throw new CutError('suppressing non-delimited lines makes sense\n\tonly when operating on fields');
+      if (delimiter.length !== 1 || Buffer.byteLength(delimiter) !== 1)
+        throw new CutError('the delimiter must be a single character');
+      if (mode === 'b' && onlyDelimited)
+        throw new CutError('suppressing non-delimited lines makes sense\n\tonly when operating on fields');
     } catch (err) {
       return { stdout: '', stderr: `cut: ${(err as Error).message}\n${usage}`, exitCode: 1 };
     }
@@ -109,7 +119,9 @@ export function cutCommand(env: CommandEnv) {
     for (const file of files.length ? files : ['-']) {
       let text: string;
       try {
-        text = Buffer.from(file === '-' ? stdinBytes(ctx.stdin) : await fs.readFileBuffer(fs.resolvePath(ctx.cwd, file))).toString('latin1');
+        text = Buffer.from(
+          file === '-' ? stdinBytes(ctx.stdin) : await fs.readFileBuffer(fs.resolvePath(ctx.cwd, file)),
+        ).toString('latin1');
       } catch (err) {
         stderr += `cut: ${file}: ${describeFsError(err)}\n`;
         exitCode = 1;

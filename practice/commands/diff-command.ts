@@ -15,7 +15,10 @@ export function editScript(a: string[], b: string[]): Edit[] {
   const table = new Uint32Array((n + 1) * (m + 1));
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      table[i * (m + 1) + j] = a[i] === b[j] ? table[(i + 1) * (m + 1) + j + 1]! + 1 : Math.max(table[(i + 1) * (m + 1) + j]!, table[i * (m + 1) + j + 1]!);
+      table[i * (m + 1) + j] =
+        a[i] === b[j]
+          ? table[(i + 1) * (m + 1) + j + 1]! + 1
+          : Math.max(table[(i + 1) * (m + 1) + j]!, table[i * (m + 1) + j + 1]!);
     }
   }
   const edits: Edit[] = [];
@@ -25,7 +28,8 @@ export function editScript(a: string[], b: string[]): Edit[] {
     if (i < n && j < m && a[i] === b[j]) {
       edits.push({ kind: 'same', line: a[i++]! });
       j++;
-    } else if (i < n && (j === m || table[(i + 1) * (m + 1) + j]! >= table[i * (m + 1) + j + 1]!)) edits.push({ kind: 'del', line: a[i++]! });
+    } else if (i < n && (j === m || table[(i + 1) * (m + 1) + j]! >= table[i * (m + 1) + j + 1]!))
+      edits.push({ kind: 'del', line: a[i++]! });
     else edits.push({ kind: 'add', line: b[j++]! });
   }
   return edits;
@@ -42,7 +46,8 @@ export function change(edits: Edit[], k: number): { dels: string[]; adds: string
   return { dels, adds, next: k };
 }
 
-const range = (start: number, count: number) => (count <= 1 ? String(count === 0 ? start - 1 : start) : `${start},${start + count - 1}`);
+const range = (start: number, count: number) =>
+  count <= 1 ? String(count === 0 ? start - 1 : start) : `${start},${start + count - 1}`;
 
 /** GNU's normal format: "6c6", "< old", "---", "> new". */
 function normal(edits: Edit[]): string {
@@ -114,7 +119,10 @@ export function unified(edits: Edit[], context = 3): string {
 
 /** The time in a unified diff's header, as GNU diff prints it. */
 function headerTime(date: Date): string {
-  return `${date.toISOString().replace('T', ' ').replace(/\.(\d{3})Z$/, '.$1000000 +0000')}`;
+  return `${date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.(\d{3})Z$/, '.$1000000 +0000')}`;
 }
 
 export function splitLines(text: string): string[] {
@@ -133,7 +141,11 @@ export function diffCommand(env: CommandEnv) {
       return fail(`diff: ${(err as Error).message}\ndiff: Try 'diff --help' for more information.`, 2);
     }
     const { files } = options;
-    if (files.length !== 2) return fail(`diff: ${files.length < 2 ? 'missing' : 'extra'} operand after '${files[files.length - 1] ?? 'diff'}'\ndiff: Try 'diff --help' for more information.`, 2);
+    if (files.length !== 2)
+      return fail(
+        `diff: ${files.length < 2 ? 'missing' : 'extra'} operand after '${files[files.length - 1] ?? 'diff'}'\ndiff: Try 'diff --help' for more information.`,
+        2,
+      );
     const texts: string[] = [];
     const times: Date[] = [];
     for (const file of files) {
@@ -157,10 +169,24 @@ export function diffCommand(env: CommandEnv) {
   });
 }
 
-type DiffOptions = { style: 'normal' | 'brief' | 'unified' | 'side-by-side'; width: number; suppressCommon: boolean; leftColumn: boolean; expandTabs: boolean; files: string[] };
+type DiffOptions = {
+  style: 'normal' | 'brief' | 'unified' | 'side-by-side';
+  width: number;
+  suppressCommon: boolean;
+  leftColumn: boolean;
+  expandTabs: boolean;
+  files: string[];
+};
 
 function parseDiffArgs(args: string[]): DiffOptions {
-  const o: DiffOptions = { style: 'normal', width: 130, suppressCommon: false, leftColumn: false, expandTabs: false, files: [] };
+  const o: DiffOptions = {
+    style: 'normal',
+    width: 130,
+    suppressCommon: false,
+    leftColumn: false,
+    expandTabs: false,
+    files: [],
+  };
   let brief = false;
   const style = (s: DiffOptions['style']) => {
     if (o.style !== 'normal' && o.style !== s) throw new Error('conflicting output style options');
@@ -184,7 +210,10 @@ function parseDiffArgs(args: string[]): DiffOptions {
     else if (arg === '--left-column') o.leftColumn = true;
     else if (arg === '-t' || arg === '--expand-tabs') o.expandTabs = true;
     else if (/^-[quyt]+$/.test(arg)) for (const f of arg.slice(1)) parseDiffFlag(f, o, style, () => (brief = true));
-    else if (arg.startsWith('-') && arg !== '-') throw new Error(`the practice range's diff draws the normal format, -q, -u and -y (with -W, -t, --suppress-common-lines, --left-column); ${arg} is not one of them`);
+    else if (arg.startsWith('-') && arg !== '-')
+      throw new Error(
+        `the practice range's diff draws the normal format, -q, -u and -y (with -W, -t, --suppress-common-lines, --left-column); ${arg} is not one of them`,
+      );
     else o.files.push(arg);
   }
   if (brief) o.style = 'brief';

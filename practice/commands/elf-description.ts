@@ -23,7 +23,11 @@ export function describeElf(bytes: Uint8Array): string {
   const phnum = b.readUInt16LE(is64 ? 56 : 44);
   const shentsize = b.readUInt16LE(is64 ? 58 : 46);
   const shnum = b.readUInt16LE(is64 ? 60 : 48);
-  const parts = [`${head} ${TYPES[type] ?? `unknown type ${type}`}`, MACHINES[machine] ?? `*unknown arch ${machine}*`, `version ${b[6]} ${abi}`];
+  const parts = [
+    `${head} ${TYPES[type] ?? `unknown type ${type}`}`,
+    MACHINES[machine] ?? `*unknown arch ${machine}*`,
+    `version ${b[6]} ${abi}`,
+  ];
 
   let dynamic = false;
   let interpreter: string | undefined;
@@ -35,7 +39,11 @@ export function describeElf(bytes: Uint8Array): string {
     const offset = word(at + (is64 ? 8 : 4));
     const size = word(at + (is64 ? 32 : 16));
     if (kind === 2) dynamic = true;
-    else if (kind === 3) interpreter = b.subarray(offset, offset + size).toString('latin1').replace(/\0.*$/s, '');
+    else if (kind === 3)
+      interpreter = b
+        .subarray(offset, offset + size)
+        .toString('latin1')
+        .replace(/\0.*$/s, '');
     else if (kind === 4) notes.push(...readNotes(b.subarray(offset, offset + size)));
   }
   if (type === 2 || type === 3) parts.push(`${dynamic || interpreter ? 'dynamically' : 'statically'} linked`);
@@ -60,12 +68,18 @@ function readNotes(b: Buffer): string[] {
     const namesz = b.readUInt32LE(at);
     const descsz = b.readUInt32LE(at + 4);
     const kind = b.readUInt32LE(at + 8);
-    const name = b.subarray(at + 12, at + 12 + namesz).toString('latin1').replace(/\0+$/, '');
+    const name = b
+      .subarray(at + 12, at + 12 + namesz)
+      .toString('latin1')
+      .replace(/\0+$/, '');
     const descAt = at + 12 + Math.ceil(namesz / 4) * 4;
     const desc = b.subarray(descAt, descAt + descsz);
-    if (name === 'GNU' && kind === 3) out.push(`BuildID[${descsz === 20 ? 'sha1' : 'md5/uuid'}]=${desc.toString('hex')}`);
+    if (name === 'GNU' && kind === 3)
+      out.push(`BuildID[${descsz === 20 ? 'sha1' : 'md5/uuid'}]=${desc.toString('hex')}`);
     if (name === 'GNU' && kind === 1 && desc.length >= 16) {
-      out.push(`for GNU/${NOTE_OS[desc.readUInt32LE(0)] ?? '?'} ${desc.readUInt32LE(4)}.${desc.readUInt32LE(8)}.${desc.readUInt32LE(12)}`);
+      out.push(
+        `for GNU/${NOTE_OS[desc.readUInt32LE(0)] ?? '?'} ${desc.readUInt32LE(4)}.${desc.readUInt32LE(8)}.${desc.readUInt32LE(12)}`,
+      );
     }
     at = descAt + Math.ceil(descsz / 4) * 4;
   }

@@ -10,7 +10,10 @@ type Test = (e: Entry) => Promise<boolean>;
 type Parsed = { test: Test; actions: ((e: Entry) => Promise<string>)[] };
 
 function glob(pattern: string, flags = ''): RegExp {
-  const body = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = pattern
+    .replace(/[.+^${}()|\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`, flags);
 }
 
@@ -60,7 +63,8 @@ export function findCommand(env: CommandEnv) {
         }
         case '-type': {
           const t = need('-type');
-          return async ({ stat }) => (t === 'd' ? stat.isDirectory : t === 'l' ? stat.isSymbolicLink : t === 'f' ? stat.isFile : false);
+          return async ({ stat }) =>
+            t === 'd' ? stat.isDirectory : t === 'l' ? stat.isSymbolicLink : t === 'f' ? stat.isFile : false;
         }
         case '-name':
         case '-iname': {
@@ -178,7 +182,8 @@ export function findCommand(env: CommandEnv) {
         exitCode = 1;
         return;
       }
-      if (depth >= minDepth && (await test({ path, stat }))) for (const act of actions) stdout += await act({ path, stat });
+      if (depth >= minDepth && (await test({ path, stat })))
+        for (const act of actions) stdout += await act({ path, stat });
       if (!stat.isDirectory || depth >= maxDepth) return;
       let names: string[];
       try {
@@ -188,7 +193,8 @@ export function findCommand(env: CommandEnv) {
         exitCode = 1;
         return;
       }
-      for (const name of names.sort()) await visit(path.endsWith('/') ? `${path}${name}` : `${path}/${name}`, depth + 1);
+      for (const name of names.sort())
+        await visit(path.endsWith('/') ? `${path}${name}` : `${path}/${name}`, depth + 1);
     };
     for (const root of roots.length ? roots : ['.']) await visit(root, 0);
     for (const final of finals) stdout += await final();

@@ -16,7 +16,12 @@ type Ctx = { env: Map<string, string>; cwd: string };
 
 /** Whether a row of isomorphic-git's status matrix (HEAD, work tree, index) has a change in the index. */
 function isStaged(head: number, work: number, stage: number): boolean {
-  return (head === 0 && stage !== 0) || (head === 1 && stage === 0) || stage === 3 || (head === 1 && stage === 2 && work === 2);
+  return (
+    (head === 0 && stage !== 0) ||
+    (head === 1 && stage === 0) ||
+    stage === 3 ||
+    (head === 1 && stage === 2 && work === 2)
+  );
 }
 
 const NOT_A_REPO = 'fatal: not a git repository (or any of the parent directories): .git';
@@ -34,7 +39,8 @@ export function gitCommand(env: CommandEnv) {
 
   async function identity(repo: Repo) {
     const name = ((await git.getConfig({ ...repo, path: 'user.name' })) as string | undefined) ?? fs.who.user;
-    const email = ((await git.getConfig({ ...repo, path: 'user.email' })) as string | undefined) ?? `${fs.who.user}@practice`;
+    const email =
+      ((await git.getConfig({ ...repo, path: 'user.email' })) as string | undefined) ?? `${fs.who.user}@practice`;
     return { name, email, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
   }
 
@@ -44,7 +50,8 @@ export function gitCommand(env: CommandEnv) {
     if (!url) return fail('fatal: You must specify a repository to clone.', 129);
     const name = target ?? (url.replace(/\/+$/, '').split(/[/:]/).pop() ?? 'repo').replace(/\.git$/, '');
     const dir = fs.resolvePath(ctx.cwd, name);
-    if ((await fs.exists(dir)) && (await fs.readdir(dir).catch(() => [])).length > 0) return fail(`fatal: destination path '${name}' already exists and is not an empty directory.`, 128);
+    if ((await fs.exists(dir)) && (await fs.readdir(dir).catch(() => [])).length > 0)
+      return fail(`fatal: destination path '${name}' already exists and is not an empty directory.`, 128);
     let stderr = `Cloning into '${name}'...\n`;
     const connected = await connect(env, ctx, url);
     if ('error' in connected) return fail(stderr + connected.error, 128);
@@ -55,7 +62,10 @@ export function gitCommand(env: CommandEnv) {
       return ok('', stderr);
     } catch (err) {
       await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
-      return fail(`${stderr}fatal: could not create work tree dir '${name}': ${err instanceof Error ? err.message.replace(/^E[A-Z]+: /, '') : String(err)}`, 128);
+      return fail(
+        `${stderr}fatal: could not create work tree dir '${name}': ${err instanceof Error ? err.message.replace(/^E[A-Z]+: /, '') : String(err)}`,
+        128,
+      );
     }
   }
 
@@ -67,14 +77,22 @@ export function gitCommand(env: CommandEnv) {
     const { flags, operands } = parseFlags(args, ['n', 'max-count']);
     const countFlag = [...flags.keys()].find((k) => /^\d+$/.test(k));
     const depth = Number(flags.get('n') ?? flags.get('max-count') ?? countFlag ?? Infinity);
-    const refs = flags.has('all') ? [...(await git.listBranches(repo)), ...(await git.listBranches({ ...repo, remote: 'origin' })).map((b) => `origin/${b}`)] : [operands[0] ?? 'HEAD'];
+    const refs = flags.has('all')
+      ? [
+          ...(await git.listBranches(repo)),
+          ...(await git.listBranches({ ...repo, remote: 'origin' })).map((b) => `origin/${b}`),
+        ]
+      : [operands[0] ?? 'HEAD'];
     const seen = new Map<string, Awaited<ReturnType<typeof git.log>>[number]>();
     for (const ref of refs) {
       const oid = await resolveRev(repo, ref);
       for (const entry of await git.log({ ...repo, ref: oid })) seen.set(entry.oid, entry);
     }
-    const entries = [...seen.values()].sort((a, b) => b.commit.committer.timestamp - a.commit.committer.timestamp).slice(0, Number.isFinite(depth) ? depth : undefined);
-    if (flags.has('oneline')) return ok(entries.map((e) => `${e.oid.slice(0, 7)} ${e.commit.message.split('\n')[0]}\n`).join(''));
+    const entries = [...seen.values()]
+      .sort((a, b) => b.commit.committer.timestamp - a.commit.committer.timestamp)
+      .slice(0, Number.isFinite(depth) ? depth : undefined);
+    if (flags.has('oneline'))
+      return ok(entries.map((e) => `${e.oid.slice(0, 7)} ${e.commit.message.split('\n')[0]}\n`).join(''));
     const patch = flags.has('p') || flags.has('patch');
     const parts: string[] = [];
     for (const entry of entries) parts.push(await formatCommit(repo, entry, patch));
@@ -85,7 +103,9 @@ export function gitCommand(env: CommandEnv) {
     const { operands } = parseFlags(args);
     let out = '';
     for (const rev of operands.length ? operands : ['HEAD']) {
-      const [name, path] = rev.includes(':') ? [rev.slice(0, rev.indexOf(':')), rev.slice(rev.indexOf(':') + 1)] : [rev, undefined];
+      const [name, path] = rev.includes(':')
+        ? [rev.slice(0, rev.indexOf(':')), rev.slice(rev.indexOf(':') + 1)]
+        : [rev, undefined];
       const oid = await resolveRev(repo, name || 'HEAD');
       const { type } = await git.readObject({ ...repo, oid, format: 'content' });
       if (path !== undefined) {
@@ -94,7 +114,8 @@ export function gitCommand(env: CommandEnv) {
         out += await blobText(repo, entry.oid);
       } else if (type === 'commit') out += await formatCommit(repo, await git.readCommit({ ...repo, oid }), true);
       else if (type === 'blob') out += await blobText(repo, oid);
-      else if (type === 'tree') out += `tree ${rev}\n\n${(await git.readTree({ ...repo, oid })).tree.map((e) => `${e.path}${e.type === 'tree' ? '/' : ''}\n`).join('')}`;
+      else if (type === 'tree')
+        out += `tree ${rev}\n\n${(await git.readTree({ ...repo, oid })).tree.map((e) => `${e.path}${e.type === 'tree' ? '/' : ''}\n`).join('')}`;
       else out += (await git.readObject({ ...repo, oid, format: 'parsed' })).object as string;
     }
     return ok(out);
@@ -119,7 +140,8 @@ export function gitCommand(env: CommandEnv) {
     if (!to) {
       to = await workTree(repo);
       // Blobs of the work tree are not in the object store yet: write them so the diff can read them.
-      for (const path of to.keys()) await git.writeBlob({ ...repo, blob: await fs.readFileBuffer(`${repo.dir}/${path}`) });
+      for (const path of to.keys())
+        await git.writeBlob({ ...repo, blob: await fs.readFileBuffer(`${repo.dir}/${path}`) });
     }
     return ok(await diffTrees(repo, from, to));
   }
@@ -137,7 +159,8 @@ export function gitCommand(env: CommandEnv) {
       const prefix = flags.has('a') ? 'remotes/' : '';
       const head = await git.resolveRef({ ...repo, ref: 'refs/remotes/origin/HEAD', depth: 1 }).catch(() => undefined);
       if (head?.startsWith('refs/remotes/')) out += `  ${prefix}origin/HEAD -> ${head.slice('refs/remotes/'.length)}\n`;
-      for (const b of (await git.listBranches({ ...repo, remote: 'origin' })).filter((b) => b !== 'HEAD')) out += `  ${prefix}origin/${b}\n`;
+      for (const b of (await git.listBranches({ ...repo, remote: 'origin' })).filter((b) => b !== 'HEAD'))
+        out += `  ${prefix}origin/${b}\n`;
     }
     return ok(out);
   }
@@ -146,7 +169,12 @@ export function gitCommand(env: CommandEnv) {
     const { flags, operands } = parseFlags(args, ['b', 'c']);
     const created = flags.get('b') ?? flags.get('c');
     if (typeof created === 'string') {
-      await git.branch({ ...repo, ref: created, object: await resolveRev(repo, operands[0] ?? 'HEAD'), checkout: true });
+      await git.branch({
+        ...repo,
+        ref: created,
+        object: await resolveRev(repo, operands[0] ?? 'HEAD'),
+        checkout: true,
+      });
       return ok('', `Switched to a new branch '${created}'\n`);
     }
     const target = operands[0];
@@ -168,31 +196,47 @@ export function gitCommand(env: CommandEnv) {
     if (!oid) return fail(`error: pathspec '${target}' did not match any file(s) known to git`);
     await git.checkout({ ...repo, ref: oid });
     const { commit } = await git.readCommit({ ...repo, oid });
-    return ok('', `Note: switching to '${target}'.\n\nYou are in 'detached HEAD' state.\n\nHEAD is now at ${oid.slice(0, 7)} ${commit.message.split('\n')[0]}\n`);
+    return ok(
+      '',
+      `Note: switching to '${target}'.\n\nYou are in 'detached HEAD' state.\n\nHEAD is now at ${oid.slice(0, 7)} ${commit.message.split('\n')[0]}\n`,
+    );
   }
 
   async function status(repo: Repo): Promise<ExecResult> {
     const current = await git.currentBranch(repo);
     let out = current ? `On branch ${current}\n` : 'HEAD detached\n';
-    const upstream = current ? await git.resolveRef({ ...repo, ref: `refs/remotes/origin/${current}` }).catch(() => undefined) : undefined;
+    const upstream = current
+      ? await git.resolveRef({ ...repo, ref: `refs/remotes/origin/${current}` }).catch(() => undefined)
+      : undefined;
     if (upstream && current) {
       const head = await git.resolveRef({ ...repo, ref: 'HEAD' });
-      const ahead = head === upstream ? 0 : (await git.log({ ...repo, ref: head })).findIndex((e) => e.oid === upstream);
-      out += ahead === 0 ? `Your branch is up to date with 'origin/${current}'.\n` : `Your branch is ahead of 'origin/${current}' by ${ahead} commit${ahead === 1 ? '' : 's'}.\n  (use "git push" to publish your local commits)\n`;
+      const ahead =
+        head === upstream ? 0 : (await git.log({ ...repo, ref: head })).findIndex((e) => e.oid === upstream);
+      out +=
+        ahead === 0
+          ? `Your branch is up to date with 'origin/${current}'.\n`
+          : `Your branch is ahead of 'origin/${current}' by ${ahead} commit${ahead === 1 ? '' : 's'}.\n  (use "git push" to publish your local commits)\n`;
     }
     const staged: string[] = [];
     const changed: string[] = [];
     const untracked: string[] = [];
     for (const [path, head, work, stage] of await git.statusMatrix(repo)) {
       if (head === 0 && work === 2 && stage === 0) untracked.push(path);
-      if (isStaged(head, work, stage)) staged.push(`${head === 0 ? 'new file:   ' : stage === 0 ? 'deleted:    ' : 'modified:   '}${path}`);
+      if (isStaged(head, work, stage))
+        staged.push(`${head === 0 ? 'new file:   ' : stage === 0 ? 'deleted:    ' : 'modified:   '}${path}`);
       if ((stage === 1 || stage === 3) && work === 2) changed.push(`modified:   ${path}`);
       else if (head === 1 && work === 0 && stage !== 0) changed.push(`deleted:    ${path}`);
     }
-    if (staged.length) out += `\nChanges to be committed:\n  (use "git restore --staged <file>..." to unstage)\n${staged.map((s) => `\t${s}\n`).join('')}`;
-    if (changed.length) out += `\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n${changed.map((s) => `\t${s}\n`).join('')}`;
-    if (untracked.length) out += `\nUntracked files:\n  (use "git add <file>..." to include in what will be committed)\n${untracked.map((s) => `\t${s}\n`).join('')}`;
-    if (!staged.length && !changed.length) out += untracked.length ? '\nnothing added to commit but untracked files present (use "git add" to track)\n' : '\nnothing to commit, working tree clean\n';
+    if (staged.length)
+      out += `\nChanges to be committed:\n  (use "git restore --staged <file>..." to unstage)\n${staged.map((s) => `\t${s}\n`).join('')}`;
+    if (changed.length)
+      out += `\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n${changed.map((s) => `\t${s}\n`).join('')}`;
+    if (untracked.length)
+      out += `\nUntracked files:\n  (use "git add <file>..." to include in what will be committed)\n${untracked.map((s) => `\t${s}\n`).join('')}`;
+    if (!staged.length && !changed.length)
+      out += untracked.length
+        ? '\nnothing added to commit but untracked files present (use "git add" to track)\n'
+        : '\nnothing to commit, working tree clean\n';
     return ok(out);
   }
 
@@ -213,7 +257,9 @@ export function gitCommand(env: CommandEnv) {
       await git.add({ ...repo, filepath: path, force });
     }
     if (ignored.length) {
-      return fail(`The following paths are ignored by one of your .gitignore files:\n${ignored.join('\n')}\nhint: Use -f if you really want to add them.\nhint: Turn this message off by running\nhint: "git config advice.addIgnoredFile false"`);
+      return fail(
+        `The following paths are ignored by one of your .gitignore files:\n${ignored.join('\n')}\nhint: Use -f if you really want to add them.\nhint: Turn this message off by running\nhint: "git config advice.addIgnoredFile false"`,
+      );
     }
     return ok('');
   }
@@ -222,7 +268,8 @@ export function gitCommand(env: CommandEnv) {
     const { flags } = parseFlags(args, ['m', 'message']);
     const message = flags.get('m') ?? flags.get('message');
     if (flags.has('a') || flags.has('all')) {
-      for (const [path, head, work] of await git.statusMatrix(repo)) if (head === 1 && work === 2) await git.add({ ...repo, filepath: path });
+      for (const [path, head, work] of await git.statusMatrix(repo))
+        if (head === 1 && work === 2) await git.add({ ...repo, filepath: path });
     }
     const head = await git.resolveRef({ ...repo, ref: 'HEAD' }).catch(() => undefined);
     const before = await flattenTree(repo, head);
@@ -230,21 +277,30 @@ export function gitCommand(env: CommandEnv) {
     if (!matrix.some(([, h, w, stage]) => isStaged(h, w, stage))) {
       return { stdout: (await status(repo)).stdout, stderr: '', exitCode: 1 };
     }
-    if (typeof message !== 'string') return fail('error: the practice range has no editor for commit messages; use git commit -m "message"');
+    if (typeof message !== 'string')
+      return fail('error: the practice range has no editor for commit messages; use git commit -m "message"');
     const author = await identity(repo);
     const oid = await git.commit({ ...repo, message: `${message}\n`, author, committer: author });
     const after = await flattenTree(repo, oid);
-    const changes = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p)?.oid !== after.get(p)?.oid);
+    const changes = [...new Set([...before.keys(), ...after.keys()])].filter(
+      (p) => before.get(p)?.oid !== after.get(p)?.oid,
+    );
     const created = changes.filter((p) => !before.has(p));
     const branchName = (await git.currentBranch(repo)) ?? 'detached HEAD';
     const root = head ? '' : ' (root-commit)';
-    return ok(`[${branchName}${root} ${oid.slice(0, 7)}] ${message.split('\n')[0]}\n ${changes.length} file${changes.length === 1 ? '' : 's'} changed\n${created.map((p) => ` create mode 100644 ${p}\n`).join('')}`);
+    return ok(
+      `[${branchName}${root} ${oid.slice(0, 7)}] ${message.split('\n')[0]}\n ${changes.length} file${changes.length === 1 ? '' : 's'} changed\n${created.map((p) => ` create mode 100644 ${p}\n`).join('')}`,
+    );
   }
 
   async function push(repo: Repo, args: string[], ctx: Ctx): Promise<ExecResult> {
     const { operands } = parseFlags(args);
     const [remoteName = 'origin', refspec] = operands;
-    if (remoteName !== 'origin') return fail(`fatal: '${remoteName}' does not appear to be a git repository\nfatal: Could not read from remote repository.`, 128);
+    if (remoteName !== 'origin')
+      return fail(
+        `fatal: '${remoteName}' does not appear to be a git repository\nfatal: Could not read from remote repository.`,
+        128,
+      );
     const url = await remoteUrl(repo);
     if (!url) return fail('fatal: No configured push destination.', 128);
     const branchName = refspec?.split(':')[0] || (await git.currentBranch(repo));
@@ -265,7 +321,15 @@ export function gitCommand(env: CommandEnv) {
     if (!merge) return ok('');
     const current = await git.currentBranch(repo);
     if (!current) return fail('You are not currently on a branch.', 1);
-    const result = await git.merge({ ...repo, ours: current, theirs: `origin/${current}`, fastForwardOnly: true, author: await identity(repo) }).catch((err: Error) => err);
+    const result = await git
+      .merge({
+        ...repo,
+        ours: current,
+        theirs: `origin/${current}`,
+        fastForwardOnly: true,
+        author: await identity(repo),
+      })
+      .catch((err: Error) => err);
     if (result instanceof Error) return fail(`fatal: Not possible to fast-forward, aborting.`, 128);
     if (result.alreadyMerged) return ok('Already up to date.\n');
     await git.checkout({ ...repo, ref: current });
@@ -305,7 +369,9 @@ export function gitCommand(env: CommandEnv) {
       case 'ls-files':
         return ok((await git.listFiles(repo)).map((f) => `${f}\n`).join(''));
       case 'rev-parse':
-        return ok(`${(await Promise.all(args.filter((a) => !a.startsWith('-')).map((a) => resolveRev(repo, a)))).join('\n')}\n`);
+        return ok(
+          `${(await Promise.all(args.filter((a) => !a.startsWith('-')).map((a) => resolveRev(repo, a)))).join('\n')}\n`,
+        );
       case 'cat-file': {
         const { flags, operands } = parseFlags(args);
         const oid = await resolveRev(repo, operands[0] ?? '');
@@ -325,7 +391,9 @@ export function gitCommand(env: CommandEnv) {
         return ok('');
       }
       default:
-        return fail(`git: the practice range's git does not have '${sub}'; it has clone, log, show, diff, branch, checkout, switch, tag, status, add, commit, push, fetch, pull, remote, config, cat-file, rev-parse, ls-files and init`);
+        return fail(
+          `git: the practice range's git does not have '${sub}'; it has clone, log, show, diff, branch, checkout, switch, tag, status, add, commit, push, fetch, pull, remote, config, cat-file, rev-parse, ls-files and init`,
+        );
     }
   }
 
@@ -338,7 +406,10 @@ export function gitCommand(env: CommandEnv) {
     }
     const [sub, ...rest] = args;
     const here = { env: ctx.env, cwd };
-    if (!sub || sub === '--help' || sub === 'help') return ok('usage: git [-C <path>] <command> [<args>]\n\nThe practice range emulates: clone, log, show, diff, branch, checkout, switch, tag, status, add, commit, push, fetch, pull, remote, config, cat-file, rev-parse, ls-files, init\n');
+    if (!sub || sub === '--help' || sub === 'help')
+      return ok(
+        'usage: git [-C <path>] <command> [<args>]\n\nThe practice range emulates: clone, log, show, diff, branch, checkout, switch, tag, status, add, commit, push, fetch, pull, remote, config, cat-file, rev-parse, ls-files, init\n',
+      );
     if (sub === '--version' || sub === 'version') return ok('git version 2.39.5\n');
     try {
       if (sub === 'clone') return await clone(rest, here);

@@ -26,7 +26,8 @@ export function grepCommand(env: CommandEnv, name: 'grep' | 'egrep' | 'fgrep') {
       const message = (err as Error).message;
       return { stdout: '', stderr: `${message ? `${name}: ${message}\n` : ''}${USAGE}`, exitCode: 2 };
     }
-    if (o.help) return { stdout: `${USAGE.split('\n')[0]}\nSearch for PATTERNS in each FILE.\n`, stderr: '', exitCode: 0 };
+    if (o.help)
+      return { stdout: `${USAGE.split('\n')[0]}\nSearch for PATTERNS in each FILE.\n`, stderr: '', exitCode: 0 };
     if (o.version) return { stdout: 'grep (GNU grep) 3.8\n', stderr: '', exitCode: 0 };
     let stderr = '';
     let error = false;
@@ -48,7 +49,8 @@ export function grepCommand(env: CommandEnv, name: 'grep' | 'egrep' | 'fgrep') {
     }
 
     const out: Buffer[] = [];
-    const print = (text: string | Uint8Array) => out.push(typeof text === 'string' ? Buffer.from(text) : Buffer.from(text));
+    const print = (text: string | Uint8Array) =>
+      out.push(typeof text === 'string' ? Buffer.from(text) : Buffer.from(text));
     let anySelected = false;
     let lastGroupEnd: { source: Source; line: number } | undefined;
 
@@ -89,7 +91,8 @@ export function grepCommand(env: CommandEnv, name: 'grep' | 'egrep' | 'fgrep') {
           return false;
         }
         const first = Math.max(printedUpTo + 1, i - o.before);
-        if ((o.before || o.after) && lastGroupEnd && (lastGroupEnd.source !== source || lastGroupEnd.line < first - 1)) print('--\n');
+        if ((o.before || o.after) && lastGroupEnd && (lastGroupEnd.source !== source || lastGroupEnd.line < first - 1))
+          print('--\n');
         for (let j = first; j < i; j++) {
           print(prefix(j, '-'));
           print(lines[j]!);
@@ -99,7 +102,8 @@ export function grepCommand(env: CommandEnv, name: 'grep' | 'egrep' | 'fgrep') {
           regex.lastIndex = 0;
           if (!o.invert) {
             for (const m of text.matchAll(regex)) {
-              if (m[0] !== '') print(`${prefix(i, ':', starts[i]! + Buffer.byteLength(text.slice(0, m.index)))}${m[0]}\n`);
+              if (m[0] !== '')
+                print(`${prefix(i, ':', starts[i]! + Buffer.byteLength(text.slice(0, m.index)))}${m[0]}\n`);
             }
           }
         } else {
@@ -195,7 +199,12 @@ export function grepCommand(env: CommandEnv, name: 'grep' | 'egrep' | 'fgrep') {
 /** The patterns as one JS regular expression (global, for -o). */
 function compile(o: GrepOptions): RegExp {
   const sources = o.patterns.map((p) => {
-    let source = o.syntax === 'fixed' ? p.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&') : o.syntax === 'perl' ? p : posixToJs(p, o.syntax === 'extended');
+    let source =
+      o.syntax === 'fixed'
+        ? p.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
+        : o.syntax === 'perl'
+          ? p
+          : posixToJs(p, o.syntax === 'extended');
     if (o.line) source = `^(?:${source})$`;
     else if (o.word) source = `(?<!\\w)(?:${source})(?!\\w)`;
     return source;
@@ -235,6 +244,9 @@ function isUtf8(bytes: Uint8Array): boolean {
 }
 
 function globMatch(glob: string, name: string): boolean {
-  const source = glob.replace(/[\\^$.+()|{}]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = glob
+    .replace(/[\\^$.+()|{}]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`).test(name);
 }

@@ -40,76 +40,219 @@ export type GrepOptions = {
 export class UsageError extends Error {}
 
 const SHORT_WITH_VALUE = new Set(['e', 'f', 'm', 'A', 'B', 'C', 'd', 'D']);
-const LONG_WITH_VALUE = new Set(['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'include', 'exclude', 'exclude-dir', 'binary-files', 'label', 'directories', 'devices']);
+const LONG_WITH_VALUE = new Set([
+  'regexp',
+  'file',
+  'max-count',
+  'after-context',
+  'before-context',
+  'context',
+  'include',
+  'exclude',
+  'exclude-dir',
+  'binary-files',
+  'label',
+  'directories',
+  'devices',
+]);
 const LONG_FLAGS: Record<string, string> = {
-  'extended-regexp': 'E', 'fixed-strings': 'F', 'basic-regexp': 'G', 'perl-regexp': 'P', 'ignore-case': 'i', 'invert-match': 'v',
-  'word-regexp': 'w', 'line-regexp': 'x', count: 'c', 'files-with-matches': 'l', 'files-without-match': 'L', 'only-matching': 'o',
-  quiet: 'q', silent: 'q', 'no-messages': 's', 'line-number': 'n', 'byte-offset': 'b', 'with-filename': 'H', 'no-filename': 'h', recursive: 'r',
-  'dereference-recursive': 'R', text: 'a', help: '?', version: 'V',
+  'extended-regexp': 'E',
+  'fixed-strings': 'F',
+  'basic-regexp': 'G',
+  'perl-regexp': 'P',
+  'ignore-case': 'i',
+  'invert-match': 'v',
+  'word-regexp': 'w',
+  'line-regexp': 'x',
+  count: 'c',
+  'files-with-matches': 'l',
+  'files-without-match': 'L',
+  'only-matching': 'o',
+  quiet: 'q',
+  silent: 'q',
+  'no-messages': 's',
+  'line-number': 'n',
+  'byte-offset': 'b',
+  'with-filename': 'H',
+  'no-filename': 'h',
+  recursive: 'r',
+  'dereference-recursive': 'R',
+  text: 'a',
+  help: '?',
+  version: 'V',
 };
 
 export function parseGrepArgs(args: string[], name: 'grep' | 'egrep' | 'fgrep'): GrepOptions {
   const o: GrepOptions = {
-    patterns: [], patternFiles: [], syntax: name === 'egrep' ? 'extended' : name === 'fgrep' ? 'fixed' : 'basic', ignoreCase: false, invert: false,
-    word: false, line: false, count: false, filesWithMatches: false, filesWithoutMatch: false, onlyMatching: false, quiet: false, noMessages: false,
-    lineNumber: false, byteOffset: false, withFilename: undefined, recursive: false, binaryFiles: 'binary', maxCount: Number.POSITIVE_INFINITY, before: 0, after: 0,
-    include: [], exclude: [], excludeDir: [], label: '(standard input)', help: false, version: false, operands: [],
+    patterns: [],
+    patternFiles: [],
+    syntax: name === 'egrep' ? 'extended' : name === 'fgrep' ? 'fixed' : 'basic',
+    ignoreCase: false,
+    invert: false,
+    word: false,
+    line: false,
+    count: false,
+    filesWithMatches: false,
+    filesWithoutMatch: false,
+    onlyMatching: false,
+    quiet: false,
+    noMessages: false,
+    lineNumber: false,
+    byteOffset: false,
+    withFilename: undefined,
+    recursive: false,
+    binaryFiles: 'binary',
+    maxCount: Number.POSITIVE_INFINITY,
+    before: 0,
+    after: 0,
+    include: [],
+    exclude: [],
+    excludeDir: [],
+    label: '(standard input)',
+    help: false,
+    version: false,
+    operands: [],
   };
   let explicitPatterns = false;
   const number = (flag: string, value: string) => {
-    if (!/^\d+$/.test(value)) throw new UsageError(flag === 'm' || flag === 'max-count' ? `invalid max count` : `${value}: invalid context length argument`);
+    if (!/^\d+$/.test(value))
+      throw new UsageError(
+        flag === 'm' || flag === 'max-count' ? `invalid max count` : `${value}: invalid context length argument`,
+      );
     return Number(value);
   };
   const withValue = (flag: string, value: string) => {
     switch (flag) {
-      case 'e': case 'regexp': o.patterns.push(...value.split('\n')); explicitPatterns = true; break;
-      case 'f': case 'file': o.patternFiles.push(value); explicitPatterns = true; break;
-      case 'm': case 'max-count': o.maxCount = number(flag, value); break;
-      case 'A': case 'after-context': o.after = number(flag, value); break;
-      case 'B': case 'before-context': o.before = number(flag, value); break;
-      case 'C': case 'context': o.before = o.after = number(flag, value); break;
-      case 'include': o.include.push(value); break;
-      case 'exclude': o.exclude.push(value); break;
-      case 'exclude-dir': o.excludeDir.push(value); break;
-      case 'label': o.label = value; break;
+      case 'e':
+      case 'regexp':
+        o.patterns.push(...value.split('\n'));
+        explicitPatterns = true;
+        break;
+      case 'f':
+      case 'file':
+        o.patternFiles.push(value);
+        explicitPatterns = true;
+        break;
+      case 'm':
+      case 'max-count':
+        o.maxCount = number(flag, value);
+        break;
+      case 'A':
+      case 'after-context':
+        o.after = number(flag, value);
+        break;
+      case 'B':
+      case 'before-context':
+        o.before = number(flag, value);
+        break;
+      case 'C':
+      case 'context':
+        o.before = o.after = number(flag, value);
+        break;
+      case 'include':
+        o.include.push(value);
+        break;
+      case 'exclude':
+        o.exclude.push(value);
+        break;
+      case 'exclude-dir':
+        o.excludeDir.push(value);
+        break;
+      case 'label':
+        o.label = value;
+        break;
       case 'binary-files':
-        if (value !== 'binary' && value !== 'text' && value !== 'without-match') throw new UsageError('unknown binary-files type');
+        if (value !== 'binary' && value !== 'text' && value !== 'without-match')
+          throw new UsageError('unknown binary-files type');
         o.binaryFiles = value;
         break;
-      case 'd': case 'directories':
-        if (value !== 'recurse') throw new UsageError(`option --directories=${value} is not supported on the practice range`);
+      case 'd':
+      case 'directories':
+        if (value !== 'recurse')
+          throw new UsageError(`option --directories=${value} is not supported on the practice range`);
         o.recursive = 'r';
         break;
-      default: throw new UsageError(`option -${flag} is not supported on the practice range`);
+      default:
+        throw new UsageError(`option -${flag} is not supported on the practice range`);
     }
   };
   const flag = (f: string) => {
     switch (f) {
-      case 'E': o.syntax = 'extended'; break;
-      case 'F': o.syntax = 'fixed'; break;
-      case 'G': o.syntax = 'basic'; break;
-      case 'P': o.syntax = 'perl'; break;
-      case 'i': case 'y': o.ignoreCase = true; break;
-      case 'v': o.invert = true; break;
-      case 'w': o.word = true; break;
-      case 'x': o.line = true; break;
-      case 'c': o.count = true; break;
-      case 'l': o.filesWithMatches = true; break;
-      case 'L': o.filesWithoutMatch = true; break;
-      case 'o': o.onlyMatching = true; break;
-      case 'q': o.quiet = true; break;
-      case 's': o.noMessages = true; break;
-      case 'n': o.lineNumber = true; break;
-      case 'b': o.byteOffset = true; break;
-      case 'H': o.withFilename = true; break;
-      case 'h': o.withFilename = false; break;
-      case 'r': o.recursive = 'r'; break;
-      case 'R': o.recursive = 'R'; break;
-      case 'a': o.binaryFiles = 'text'; break;
-      case 'I': o.binaryFiles = 'without-match'; break;
-      case '?': o.help = true; break;
-      case 'V': o.version = true; break;
-      default: throw new UsageError(`option -${f} is not supported on the practice range`);
+      case 'E':
+        o.syntax = 'extended';
+        break;
+      case 'F':
+        o.syntax = 'fixed';
+        break;
+      case 'G':
+        o.syntax = 'basic';
+        break;
+      case 'P':
+        o.syntax = 'perl';
+        break;
+      case 'i':
+      case 'y':
+        o.ignoreCase = true;
+        break;
+      case 'v':
+        o.invert = true;
+        break;
+      case 'w':
+        o.word = true;
+        break;
+      case 'x':
+        o.line = true;
+        break;
+      case 'c':
+        o.count = true;
+        break;
+      case 'l':
+        o.filesWithMatches = true;
+        break;
+      case 'L':
+        o.filesWithoutMatch = true;
+        break;
+      case 'o':
+        o.onlyMatching = true;
+        break;
+      case 'q':
+        o.quiet = true;
+        break;
+      case 's':
+        o.noMessages = true;
+        break;
+      case 'n':
+        o.lineNumber = true;
+        break;
+      case 'b':
+        o.byteOffset = true;
+        break;
+      case 'H':
+        o.withFilename = true;
+        break;
+      case 'h':
+        o.withFilename = false;
+        break;
+      case 'r':
+        o.recursive = 'r';
+        break;
+      case 'R':
+        o.recursive = 'R';
+        break;
+      case 'a':
+        o.binaryFiles = 'text';
+        break;
+      case 'I':
+        o.binaryFiles = 'without-match';
+        break;
+      case '?':
+        o.help = true;
+        break;
+      case 'V':
+        o.version = true;
+        break;
+      default:
+        throw new UsageError(`option -${f} is not supported on the practice range`);
     }
   };
   for (let i = 0; i < args.length; i++) {

@@ -13,7 +13,9 @@ export function identityCommands(env: CommandEnv) {
       if (args.includes('-g')) return ok(`${args.includes('-n') ? who.groups[0] : uidOf(who.groups[0] ?? who.user)}\n`);
       const groups = who.groups.map((g) => `${uidOf(g)}(${g})`).join(',');
       const euid = who.euid !== who.uid ? ` euid=${who.euid}(${who.euser})` : '';
-      return ok(`uid=${who.uid}(${who.user}) gid=${uidOf(who.groups[0] ?? who.user)}(${who.groups[0]})${euid} groups=${groups}\n`);
+      return ok(
+        `uid=${who.uid}(${who.user}) gid=${uidOf(who.groups[0] ?? who.user)}(${who.groups[0]})${euid} groups=${groups}\n`,
+      );
     }),
   ];
 }

@@ -11,15 +11,18 @@ export function describeBytes(bytes: Uint8Array, seekable = true): string {
   if (bytes.length === 0) return 'empty';
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     let name = '';
-    if (bytes[3]! & 0x08) for (let i = 10; i < bytes.length && bytes[i] !== 0; i++) name += String.fromCharCode(bytes[i]!);
+    if (bytes[3]! & 0x08)
+      for (let i = 10; i < bytes.length && bytes[i] !== 0; i++) name += String.fromCharCode(bytes[i]!);
     // The trailer's last four bytes: the original size modulo 2^32.
     const size = seekable && bytes.length >= 18 ? Buffer.from(bytes).readUInt32LE(bytes.length - 4) : undefined;
     // The header's XFL byte: 2 when gzip -9 wrote it, 4 for gzip -1, 0 otherwise.
     const level = bytes[8] === 2 ? ', max compression' : bytes[8] === 4 ? ', max speed' : '';
     return `gzip compressed data${name ? `, was "${name}"` : ''}${level}, from Unix${size === undefined ? '' : `, original size modulo 2^32 ${size}`}`;
   }
-  if (bytes[0] === 0x42 && bytes[1] === 0x5a && bytes[2] === 0x68) return `bzip2 compressed data, block size = ${String.fromCharCode(bytes[3]!)}00k`;
-  if (bytes.length > 262 && String.fromCharCode(...bytes.subarray(257, 262)) === 'ustar') return 'POSIX tar archive (GNU)';
+  if (bytes[0] === 0x42 && bytes[1] === 0x5a && bytes[2] === 0x68)
+    return `bzip2 compressed data, block size = ${String.fromCharCode(bytes[3]!)}00k`;
+  if (bytes.length > 262 && String.fromCharCode(...bytes.subarray(257, 262)) === 'ustar')
+    return 'POSIX tar archive (GNU)';
   if (bytes[0] === 0x7f && bytes[1] === 0x45 && bytes[2] === 0x4c && bytes[3] === 0x46) return describeElf(bytes);
   const head = String.fromCharCode(...bytes.subarray(0, 40));
   if (head.startsWith('-----BEGIN OPENSSH PRIVATE KEY')) return 'OpenSSH private key';
@@ -72,8 +75,10 @@ export function inspectCommands(env: CommandEnv) {
     // Several names are padded so that the descriptions line up, as file(1) does.
     const named = (operand: string) => (operand === '-' ? '/dev/stdin' : operand);
     const width = Math.max(...operands.map((o) => named(o).length)) + 1;
-    const label = (operand: string) => (flags.has('b') ? '' : `${`${named(operand)}:`.padEnd(operands.length > 1 ? width : 0)} `);
-    if (operands.length === 0) return fail('Usage: file [-bchikLlNnprsSvzZ0] [--apple] [--extension] [--mime-encoding] file ...', 1);
+    const label = (operand: string) =>
+      flags.has('b') ? '' : `${`${named(operand)}:`.padEnd(operands.length > 1 ? width : 0)} `;
+    if (operands.length === 0)
+      return fail('Usage: file [-bchikLlNnprsSvzZ0] [--apple] [--extension] [--mime-encoding] file ...', 1);
     let stdout = '';
     for (const operand of operands) {
       if (operand === '-') {
@@ -84,7 +89,11 @@ export function inspectCommands(env: CommandEnv) {
       try {
         const stat = await fs.stat(path);
         // file(1) puts the special mode bits first: "sticky, directory", "setuid ELF 32-bit …".
-        const bits = [stat.mode & 0o4000 && 'setuid', stat.mode & 0o2000 && 'setgid', stat.mode & 0o1000 && 'sticky'].filter(Boolean);
+        const bits = [
+          stat.mode & 0o4000 && 'setuid',
+          stat.mode & 0o2000 && 'setgid',
+          stat.mode & 0o1000 && 'sticky',
+        ].filter(Boolean);
         if (stat.isDirectory) {
           stdout += `${label(operand)}${bits.map((b) => `${b}, `).join('')}directory\n`;
           continue;
@@ -92,7 +101,10 @@ export function inspectCommands(env: CommandEnv) {
         stdout += `${label(operand)}${bits.map((b) => `${b} `).join('')}${describeBytes(await fs.readFileBuffer(path))}\n`;
       } catch (err) {
         const why = describeFsError(err);
-        stdout += why === 'Permission denied' ? `${label(operand)}regular file, no read permission\n` : `${label(operand)}cannot open \`${operand}' (${why})\n`;
+        stdout +=
+          why === 'Permission denied'
+            ? `${label(operand)}regular file, no read permission\n`
+            : `${label(operand)}cannot open \`${operand}' (${why})\n`;
       }
     }
     return ok(stdout);
@@ -114,7 +126,8 @@ export function inspectCommands(env: CommandEnv) {
       }
       let total = bytes ? 4096 : 4;
       try {
-        for (const name of (await fs.readdir(path)).sort()) total += await walk(`${path === '/' ? '' : path}/${name}`, `${shown}/${name}`, depth + 1);
+        for (const name of (await fs.readdir(path)).sort())
+          total += await walk(`${path === '/' ? '' : path}/${name}`, `${shown}/${name}`, depth + 1);
       } catch (err) {
         stderr += `du: cannot read directory '${shown}': ${describeFsError(err)}\n`;
       }
@@ -142,7 +155,15 @@ export function inspectCommands(env: CommandEnv) {
     }
     const result = flags.has('r')
       ? xxdReverse(new TextDecoder('latin1').decode(data), flags.has('p'))
-      : new TextEncoder().encode(flags.has('p') ? `${(Buffer.from(data).toString('hex').match(/.{1,60}/g) ?? []).join('\n')}\n` : xxdDump(data));
+      : new TextEncoder().encode(
+          flags.has('p')
+            ? `${(
+                Buffer.from(data)
+                  .toString('hex')
+                  .match(/.{1,60}/g) ?? []
+              ).join('\n')}\n`
+            : xxdDump(data),
+        );
     if (output) {
       try {
         await fs.writeFile(fs.resolvePath(ctx.cwd, output), result);

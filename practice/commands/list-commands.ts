@@ -24,7 +24,9 @@ const SIX_MONTHS_MS = (365.2425 / 2) * 24 * 3600 * 1000;
 function when(date: Date, now = Date.now()): string {
   const day = `${MONTHS[date.getUTCMonth()]} ${String(date.getUTCDate()).padStart(2)}`;
   const recent = date.getTime() <= now && now - date.getTime() < SIX_MONTHS_MS;
-  return recent ? `${day} ${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}` : `${day}  ${date.getUTCFullYear()}`;
+  return recent
+    ? `${day} ${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`
+    : `${day}  ${date.getUTCFullYear()}`;
 }
 
 /** Codepoint order, as ls and sort use it in the C.UTF-8 locale. */
@@ -38,7 +40,12 @@ type Row = { mode: string; links: string; owner: string; group: string; size: st
 function layOut(rows: Row[]): string {
   const width = (key: keyof Row) => Math.max(0, ...rows.map((r) => r[key].length));
   const w = { links: width('links'), owner: width('owner'), group: width('group'), size: width('size') };
-  return rows.map((r) => `${r.mode} ${r.links.padStart(w.links)} ${r.owner.padEnd(w.owner)} ${r.group.padEnd(w.group)} ${r.size.padStart(w.size)} ${r.date} ${r.name}\n`).join('');
+  return rows
+    .map(
+      (r) =>
+        `${r.mode} ${r.links.padStart(w.links)} ${r.owner.padEnd(w.owner)} ${r.group.padEnd(w.group)} ${r.size.padStart(w.size)} ${r.date} ${r.name}\n`,
+    )
+    .join('');
 }
 
 function human(size: number): string {
@@ -75,7 +82,9 @@ export function listCommands(env: CommandEnv) {
       if (!stat.isDirectory) return 1;
       try {
         const names = await fs.readdir(path);
-        const stats = await Promise.all(names.map((n) => fs.lstat(`${path === '/' ? '' : path}/${n}`).catch(() => null)));
+        const stats = await Promise.all(
+          names.map((n) => fs.lstat(`${path === '/' ? '' : path}/${n}`).catch(() => null)),
+        );
         return 2 + stats.filter((s) => s?.isDirectory).length;
       } catch {
         return 2;
@@ -90,7 +99,15 @@ export function listCommands(env: CommandEnv) {
       if (!long) return { text: `${name}\n`, blocks };
       const o = await fs.ownership(path);
       const shown = stat.isSymbolicLink ? `${name} -> ${await fs.readlink(path).catch(() => '?')}` : name;
-      const row: Row = { mode: modeString(stat), links: String(await links(path, stat)), owner: o.owner, group: o.group, size: humanSizes ? human(bytes) : String(bytes), date: when(stat.mtime), name: shown };
+      const row: Row = {
+        mode: modeString(stat),
+        links: String(await links(path, stat)),
+        owner: o.owner,
+        group: o.group,
+        size: humanSizes ? human(bytes) : String(bytes),
+        date: when(stat.mtime),
+        name: shown,
+      };
       return { text: '', row, blocks };
     };
 
@@ -126,7 +143,12 @@ export function listCommands(env: CommandEnv) {
       const rows: Row[] = [];
       let total = 0;
       for (const name of names) {
-        const child = name === '.' ? path : name === '..' ? path.replace(/\/[^/]+$/, '') || '/' : `${path === '/' ? '' : path}/${name}`;
+        const child =
+          name === '.'
+            ? path
+            : name === '..'
+              ? path.replace(/\/[^/]+$/, '') || '/'
+              : `${path === '/' ? '' : path}/${name}`;
         try {
           const { text, row, blocks } = await entry(child, name);
           block += text;

@@ -1,7 +1,15 @@
 // ssh from one level to the next inside the range, and the setuid helpers of levels 19 and 20.
 import { defineCommand, latin1FromBytes } from 'just-bash';
 import ssh2 from 'ssh2';
-import { GIT_SHELL, UPPERSHELL, loginIdentity, loginShell, passwordLevel, setuidIdentity, userExists } from '../world/accounts.ts';
+import {
+  GIT_SHELL,
+  UPPERSHELL,
+  loginIdentity,
+  loginShell,
+  passwordLevel,
+  setuidIdentity,
+  userExists,
+} from '../world/accounts.ts';
 import { passwordLogin } from './password-prompt.ts';
 import type { CommandEnv } from './command-env.ts';
 import { describeFsError, fail, ok, parseFlags } from './command-env.ts';
@@ -18,13 +26,19 @@ export function loginCommands(env: CommandEnv) {
   const ssh = defineCommand('ssh', async (args, ctx) => {
     const { flags, operands } = parseFlags(args, ['i', 'p', 'l', 'o', 'F', 'E']);
     const [destination, ...command] = operands;
-    if (!destination) return fail('usage: ssh [-46AaCfGgKkMNnqsTtVvXxYy] [-i identity_file] [-l login_name] [-p port] destination [command [argument ...]]', 255);
+    if (!destination)
+      return fail(
+        'usage: ssh [-46AaCfGgKkMNnqsTtVvXxYy] [-i identity_file] [-l login_name] [-p port] destination [command [argument ...]]',
+        255,
+      );
     const at = destination.lastIndexOf('@');
-    const user = at >= 0 ? destination.slice(0, at) : typeof flags.get('l') === 'string' ? String(flags.get('l')) : fs.who.user;
+    const user =
+      at >= 0 ? destination.slice(0, at) : typeof flags.get('l') === 'string' ? String(flags.get('l')) : fs.who.user;
     const host = at >= 0 ? destination.slice(at + 1) : destination;
     if (!isLocalHost(host)) return fail(`ssh: Could not resolve hostname ${host}: Name or service not known`, 255);
     const port = Number(flags.get('p') === undefined ? 22 : flags.get('p'));
-    if (port !== 22 && port !== 2220 && port !== session.sshPort) return fail(`ssh: connect to host ${host} port ${port}: Connection refused`, 255);
+    if (port !== 22 && port !== 2220 && port !== session.sshPort)
+      return fail(`ssh: connect to host ${host} port ${port}: Connection refused`, 255);
     const keyPath = flags.get('i');
     let stderr = '';
     let authenticated = false;
@@ -40,7 +54,8 @@ export function loginCommands(env: CommandEnv) {
           const parsed = ssh2.utils.parseKey(await fs.readFile(path));
           const key = Array.isArray(parsed) ? parsed[0] : parsed;
           const expected = world.keys.get(user);
-          if (key && !(key instanceof Error) && expected && key.getPublicSSH().equals(expected.publicBlob)) authenticated = true;
+          if (key && !(key instanceof Error) && expected && key.getPublicSSH().equals(expected.publicBlob))
+            authenticated = true;
           else if (!key || key instanceof Error) stderr += `Load key "${keyPath}": invalid format\n`;
         }
       } catch (err) {
@@ -49,9 +64,15 @@ export function loginCommands(env: CommandEnv) {
     }
     const level = passwordLevel(user);
     if (!authenticated && level !== undefined && user !== 'root') {
-      authenticated = await passwordLogin(env, ctx, `${user}@${host}'s password: `, (given) => given === world.passwords[level]);
+      authenticated = await passwordLogin(
+        env,
+        ctx,
+        `${user}@${host}'s password: `,
+        (given) => given === world.passwords[level],
+      );
     }
-    if (!authenticated || !userExists(user)) return fail(`${stderr}${user}@${host}: Permission denied (publickey,password).`, 255);
+    if (!authenticated || !userExists(user))
+      return fail(`${stderr}${user}@${host}: Permission denied (publickey,password).`, 255);
     const who = loginIdentity(user);
     const home = `/home/${user}`;
     const shell = loginShell(user);
@@ -59,11 +80,19 @@ export function loginCommands(env: CommandEnv) {
     if (shell !== '/bin/bash' && !(session.openShell && command.length === 0)) {
       if (shell === GIT_SHELL) return fail(`${stderr}fatal: Interactive git shell is not enabled.`, 128);
       if (shell === UPPERSHELL) return ok('WELCOME TO THE UPPERCASE SHELL\n>> ', stderr);
-      const text = await fs.as(who).readFile(`${home}/text.txt`).catch(() => '');
+      const text = await fs
+        .as(who)
+        .readFile(`${home}/text.txt`)
+        .catch(() => '');
       return ok(text, stderr);
     }
     if (command.length) {
-      const result = await env.runAs(who, shellJoin(command).replace(/^'(.*)'$/, '$1'), latin1FromBytes(ctx.stdin), home);
+      const result = await env.runAs(
+        who,
+        shellJoin(command).replace(/^'(.*)'$/, '$1'),
+        latin1FromBytes(ctx.stdin),
+        home,
+      );
       return { ...result, stderr: stderr + result.stderr };
     }
     if (session.openShell) return ok(session.openShell(who), stderr);
@@ -93,14 +122,20 @@ export function loginCommands(env: CommandEnv) {
     }
     if (owner.program === 'suconnect') {
       if (rest.length === 0) {
-        return ok(`Usage: ./${name} <portnumber>\nThis program will connect to the given port on localhost using TCP. If it receives the correct password from the other side, the next password is transmitted back.\n`);
+        return ok(
+          `Usage: ./${name} <portnumber>\nThis program will connect to the given port on localhost using TCP. If it receives the correct password from the other side, the next password is transmitted back.\n`,
+        );
       }
       const port = Number(rest[0]);
       const sent = session.listeners.get(port);
-      if (sent === undefined) return fail(`ERROR: Can't connect to port ${rest[0]}: nothing listens there (start "nc -l -p ${rest[0]}" first)`);
+      if (sent === undefined)
+        return fail(
+          `ERROR: Can't connect to port ${rest[0]}: nothing listens there (start "nc -l -p ${rest[0]}" first)`,
+        );
       session.listeners.delete(port);
       const line = (sent.split('\n')[0] ?? '').trim();
-      if (line !== world.passwords[20]) return fail(`Read: ${line}\nERROR: This doesn't match the current password!`, 1, `Read: ${line}\n`);
+      if (line !== world.passwords[20])
+        return fail(`Read: ${line}\nERROR: This doesn't match the current password!`, 1, `Read: ${line}\n`);
       // The listener's side of the conversation: what nc -l would print when the reply arrives.
       return ok(`Read: ${line}\nPassword matches, sending next password\n${world.passwords[21]}\n`);
     }

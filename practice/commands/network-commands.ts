@@ -37,7 +37,9 @@ export function networkCommands(env: CommandEnv) {
       const input = latin1FromBytes(ctx.stdin);
       const verbose = flags.has('v');
       if (flags.has('l')) {
-        const port = Number(flags.get('p') !== undefined && flags.get('p') !== true ? flags.get('p') : operands[operands.length - 1]);
+        const port = Number(
+          flags.get('p') !== undefined && flags.get('p') !== true ? flags.get('p') : operands[operands.length - 1],
+        );
         if (!Number.isInteger(port) || port < 1 || port > 65535) return fail(`${name}: missing port number`);
         if (port < 1024) return fail(`${name}: Permission denied`);
         if (serviceAt(port) || session.listeners.has(port)) return fail(`${name}: Address already in use`);
@@ -45,15 +47,20 @@ export function networkCommands(env: CommandEnv) {
         return ok('', verbose ? `Listening on 0.0.0.0 ${port}\n` : '');
       }
       const [host, portSpec] = operands;
-      if (!host || !portSpec) return fail(`usage: ${name} [-46CDdFhklNnrStUuvZz] [-I length] [-i interval] [-p source_port] [-w timeout] [destination] [port]`);
-      if (!isLocalHost(host)) return fail(`${name}: getaddrinfo for host "${host}" port ${portSpec}: Name or service not known`);
+      if (!host || !portSpec)
+        return fail(
+          `usage: ${name} [-46CDdFhklNnrStUuvZz] [-I length] [-i interval] [-p source_port] [-w timeout] [destination] [port]`,
+        );
+      if (!isLocalHost(host))
+        return fail(`${name}: getaddrinfo for host "${host}" port ${portSpec}: Name or service not known`);
       const ports = parsePorts(portSpec);
       if (!ports) return fail(`${name}: port range not valid`);
       if (flags.has('z')) {
         let stderr = '';
         for (const port of ports) {
           if (serviceAt(port)) stderr += `Connection to ${host} ${port} port [tcp/*] succeeded!\n`;
-          else if (verbose && ports.length === 1) stderr += `${name}: connect to ${host} port ${port} (tcp) failed: Connection refused\n`;
+          else if (verbose && ports.length === 1)
+            stderr += `${name}: connect to ${host} port ${port} (tcp) failed: Connection refused\n`;
         }
         return { stdout: '', stderr: verbose ? stderr : '', exitCode: ports.some((p) => serviceAt(p)) ? 0 : 1 };
       }
@@ -68,7 +75,8 @@ export function networkCommands(env: CommandEnv) {
 
   const openssl = defineCommand('openssl', async (args, ctx) => {
     const [sub, ...rest] = args;
-    if (sub !== 's_client') return fail(`openssl: the practice range emulates only "openssl s_client"${sub ? `, not "${sub}"` : ''}`);
+    if (sub !== 's_client')
+      return fail(`openssl: the practice range emulates only "openssl s_client"${sub ? `, not "${sub}"` : ''}`);
     let target = '';
     for (let i = 0; i < rest.length; i++) {
       if (rest[i] === '-connect') target = rest[++i] ?? '';
@@ -81,26 +89,38 @@ export function networkCommands(env: CommandEnv) {
     if (!isLocalHost(host)) return fail(`BIO_lookup_ex:system lib\nconnect:errno=2`);
     const port = Number(portText);
     const service = serviceAt(port);
-    if (!service) return fail('40E7B2F7FFFF0000:error:8000006F:system library:BIO_connect:Connection refused\nconnect:errno=111');
+    if (!service)
+      return fail('40E7B2F7FFFF0000:error:8000006F:system library:BIO_connect:Connection refused\nconnect:errno=111');
     if (!service.tls) {
-      return fail(`CONNECTED(00000003)\n40E7B2F7FFFF0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../ssl/record/ssl3_record.c:354:\n---\nno peer certificate available\n---`);
+      return fail(
+        `CONNECTED(00000003)\n40E7B2F7FFFF0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../ssl/record/ssl3_record.c:354:\n---\nno peer certificate available\n---`,
+      );
     }
     const answer = service.answer(latin1FromBytes(ctx.stdin));
-    return ok(quiet ? answer : `${CERT_BANNER(port)}${answer}closed\n`, quiet ? 'depth=0 CN = localhost\nverify error:num=18:self-signed certificate\n' : '');
+    return ok(
+      quiet ? answer : `${CERT_BANNER(port)}${answer}closed\n`,
+      quiet ? 'depth=0 CN = localhost\nverify error:num=18:self-signed certificate\n' : '',
+    );
   });
 
   const nmap = defineCommand('nmap', async (args) => {
     const { flags, operands } = parseFlags(args, ['p']);
     const host = operands[0];
-    if (!host) return fail('Nmap 7.94 ( https://nmap.org )\nUsage: nmap [Scan Type(s)] [Options] {target specification}');
-    if (!isLocalHost(host)) return ok(`Starting Nmap 7.94 ( https://nmap.org )\nFailed to resolve "${host}".\nWARNING: No targets were specified, so 0 hosts scanned.\nNmap done: 0 IP addresses (0 hosts up) scanned\n`);
+    if (!host)
+      return fail('Nmap 7.94 ( https://nmap.org )\nUsage: nmap [Scan Type(s)] [Options] {target specification}');
+    if (!isLocalHost(host))
+      return ok(
+        `Starting Nmap 7.94 ( https://nmap.org )\nFailed to resolve "${host}".\nWARNING: No targets were specified, so 0 hosts scanned.\nNmap done: 0 IP addresses (0 hosts up) scanned\n`,
+      );
     const spec = flags.get('p');
-    const ports = typeof spec === 'string' ? (spec === '-' ? parsePorts('1-65535') : parsePorts(spec)) : parsePorts('1-1000');
+    const ports =
+      typeof spec === 'string' ? (spec === '-' ? parsePorts('1-65535') : parsePorts(spec)) : parsePorts('1-1000');
     if (!ports) return fail('Error #487: Your port specifications are illegal.');
     const open = ports.filter((p) => serviceAt(p));
     const versions = flags.has('s') || flags.has('sV');
     let out = `Starting Nmap 7.94 ( https://nmap.org )\nNmap scan report for ${host} (127.0.0.1)\nHost is up (0.00011s latency).\n`;
-    if (ports.length - open.length > 0) out += `Not shown: ${ports.length - open.length} closed tcp ports (conn-refused)\n`;
+    if (ports.length - open.length > 0)
+      out += `Not shown: ${ports.length - open.length} closed tcp ports (conn-refused)\n`;
     if (open.length) {
       out += `PORT      STATE SERVICE${versions ? '     VERSION' : ''}\n`;
       for (const port of open) {

@@ -18,10 +18,19 @@ export async function askPassword(env: CommandEnv, ctx: Ctx, prompt: string): Pr
 }
 
 /** Up to three tries, as OpenSSH allows; true once `check` accepts one. */
-export async function passwordLogin(env: CommandEnv, ctx: Ctx, prompt: string, check: (password: string) => boolean): Promise<boolean> {
+export async function passwordLogin(
+  env: CommandEnv,
+  ctx: Ctx,
+  prompt: string,
+  check: (password: string) => boolean,
+): Promise<boolean> {
   for (let attempt = 0; attempt < 3; attempt++) {
     // At a terminal OpenSSH says why it asks again; an askpass program is simply asked again.
-    const password = await askPassword(env, ctx, attempt > 0 && env.ask ? `Permission denied, please try again.\n${prompt}` : prompt);
+    const password = await askPassword(
+      env,
+      ctx,
+      attempt > 0 && env.ask ? `Permission denied, please try again.\n${prompt}` : prompt,
+    );
     if (password === null) return false;
     if (check(password)) return true;
   }

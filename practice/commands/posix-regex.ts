@@ -6,8 +6,18 @@
 export class PatternError extends Error {}
 
 const CLASSES: Record<string, string> = {
-  alpha: 'A-Za-z', digit: '0-9', alnum: '0-9A-Za-z', upper: 'A-Z', lower: 'a-z', space: ' \\t\\n\\r\\f\\v',
-  blank: ' \\t', punct: '!-\\/:-@\\[-`{-~', print: ' -~', graph: '!-~', cntrl: '\\x00-\\x1f\\x7f', xdigit: '0-9A-Fa-f',
+  alpha: 'A-Za-z',
+  digit: '0-9',
+  alnum: '0-9A-Za-z',
+  upper: 'A-Z',
+  lower: 'a-z',
+  space: ' \\t\\n\\r\\f\\v',
+  blank: ' \\t',
+  punct: '!-\\/:-@\\[-`{-~',
+  print: ' -~',
+  graph: '!-~',
+  cntrl: '\\x00-\\x1f\\x7f',
+  xdigit: '0-9A-Fa-f',
 };
 
 /** JS source for one POSIX pattern; `extended` for ERE (grep -E), otherwise BRE. */
@@ -56,7 +66,15 @@ export function posixToJs(pattern: string, extended: boolean): string {
       out += startHere ? '\\*' : /(^|[^\\])[*+?}]$/.test(out) ? '' : '*';
       continue;
     }
-    if (extended && (c === '(' || c === ')' || c === '|' || c === '+' || c === '?' || (c === '{' && /^\{\d*(,\d*)?\}/.test(pattern.slice(i))))) {
+    if (
+      extended &&
+      (c === '(' ||
+        c === ')' ||
+        c === '|' ||
+        c === '+' ||
+        c === '?' ||
+        (c === '{' && /^\{\d*(,\d*)?\}/.test(pattern.slice(i))))
+    ) {
       [out, depth, atStart] = special(c, out, depth, pattern, i, extended);
       if (c === '{') i = pattern.indexOf('}', i);
       continue;
@@ -67,7 +85,14 @@ export function posixToJs(pattern: string, extended: boolean): string {
   return out;
 }
 
-function special(c: string, out: string, depth: number, pattern: string, at: number, extended: boolean): [string, number, boolean] {
+function special(
+  c: string,
+  out: string,
+  depth: number,
+  pattern: string,
+  at: number,
+  extended: boolean,
+): [string, number, boolean] {
   switch (c) {
     case '(':
       return [`${out}(`, depth + 1, true];
@@ -83,7 +108,8 @@ function special(c: string, out: string, depth: number, pattern: string, at: num
       const close = extended ? '}' : '\\}';
       const end = pattern.indexOf(close, at);
       const body = end < 0 ? '' : pattern.slice(at + 1, end);
-      if (!/^\d*(,\d*)?$/.test(body) || body === '' || body === ',') throw new PatternError(end < 0 ? 'Unmatched \\{' : 'Invalid content of \\{\\}');
+      if (!/^\d*(,\d*)?$/.test(body) || body === '' || body === ',')
+        throw new PatternError(end < 0 ? 'Unmatched \\{' : 'Invalid content of \\{\\}');
       return [`${out}{${body.startsWith(',') ? `0${body}` : body}}`, depth, false];
     }
     default:
@@ -123,7 +149,9 @@ function bracket(pattern: string, start: number): [string, number] {
     body += c === '\\' || c === '^' || c === '[' || c === ']' ? `\\${c}` : c;
   }
   // GNU's words differ for a pattern that ends at the [ itself.
-  throw new PatternError(start === pattern.length - 1 ? 'Invalid regular expression' : 'Unmatched [, [^, [:, [., or [=');
+  throw new PatternError(
+    start === pattern.length - 1 ? 'Invalid regular expression' : 'Unmatched [, [^, [:, [., or [=',
+  );
 }
 
 function escapeJs(c: string): string {

@@ -64,7 +64,20 @@ export function practiceShell(env: CommandEnv, cwd: string, maxOutputBytes: numb
     cwd,
     commands: BUILTINS,
     customCommands: practiceCommands(env),
-    env: { USER: who.user, LOGNAME: who.user, HOME: `/home/${who.user}`, SHELL: '/bin/bash', HOSTNAME: 'practice', TERM: 'xterm-256color' },
-    executionLimits: { maxOutputSize: maxOutputBytes * 4, maxCommandCount: 1_000_000, maxLoopIterations: 1_000_000, maxCallDepth: 50, maxStringLength: 8 * 1024 * 1024 },
+    env: {
+      USER: who.user,
+      LOGNAME: who.user,
+      HOME: `/home/${who.user}`,
+      SHELL: '/bin/bash',
+      HOSTNAME: 'practice',
+      TERM: 'xterm-256color',
+    },
+    executionLimits: {
+      maxOutputSize: maxOutputBytes * 4,
+      maxCommandCount: 1_000_000,
+      maxLoopIterations: 1_000_000,
+      maxCallDepth: 50,
+      maxStringLength: 8 * 1024 * 1024,
+    },
   });
 }

@@ -7,18 +7,58 @@ import type { CommandEnv } from './command-env.ts';
 import { binary, describeFsError, stdinBytes } from './command-env.ts';
 import { compareVersions } from './version-compare.ts';
 
-type Ordering = { b: boolean; d: boolean; f: boolean; g: boolean; h: boolean; i: boolean; M: boolean; n: boolean; r: boolean; V: boolean };
+type Ordering = {
+  b: boolean;
+  d: boolean;
+  f: boolean;
+  g: boolean;
+  h: boolean;
+  i: boolean;
+  M: boolean;
+  n: boolean;
+  r: boolean;
+  V: boolean;
+};
 type Key = Ordering & { startField: number; startChar: number; endField: number; endChar: number; own: boolean };
-type SortOptions = { global: Ordering; keys: Key[]; separator?: string; unique: boolean; stable: boolean; check: false | 'c' | 'C'; output?: string; zero: boolean; files: string[] };
+type SortOptions = {
+  global: Ordering;
+  keys: Key[];
+  separator?: string;
+  unique: boolean;
+  stable: boolean;
+  check: false | 'c' | 'C';
+  output?: string;
+  zero: boolean;
+  files: string[];
+};
 
 class UsageError extends Error {}
 /** A bad -k: GNU names the field specification and adds no usage hint. */
 class KeyError extends Error {}
 
-const noOrdering = (): Ordering => ({ b: false, d: false, f: false, g: false, h: false, i: false, M: false, n: false, r: false, V: false });
+const noOrdering = (): Ordering => ({
+  b: false,
+  d: false,
+  f: false,
+  g: false,
+  h: false,
+  i: false,
+  M: false,
+  n: false,
+  r: false,
+  V: false,
+});
 const ORDERING_LONG: Record<string, keyof Ordering> = {
-  'ignore-leading-blanks': 'b', 'dictionary-order': 'd', 'ignore-case': 'f', 'general-numeric-sort': 'g', 'human-numeric-sort': 'h',
-  'ignore-nonprinting': 'i', 'month-sort': 'M', 'numeric-sort': 'n', reverse: 'r', 'version-sort': 'V',
+  'ignore-leading-blanks': 'b',
+  'dictionary-order': 'd',
+  'ignore-case': 'f',
+  'general-numeric-sort': 'g',
+  'human-numeric-sort': 'h',
+  'ignore-nonprinting': 'i',
+  'month-sort': 'M',
+  'numeric-sort': 'n',
+  reverse: 'r',
+  'version-sort': 'V',
 };
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 const SUFFIXES = 'KMGTPEZYRQ';
@@ -53,13 +93,20 @@ export function sortCommand(env: CommandEnv) {
       for (let i = 1; i < lines.length; i++) {
         const c = full(lines[i - 1]!, lines[i]!);
         if (c > 0 || (o.unique && c === 0)) {
-          return { stdout: '', stderr: o.check === 'c' ? `sort: ${o.files[0] ?? '-'}:${i + 1}: disorder: ${lines[i]}\n` : '', exitCode: 1 };
+          return {
+            stdout: '',
+            stderr: o.check === 'c' ? `sort: ${o.files[0] ?? '-'}:${i + 1}: disorder: ${lines[i]}\n` : '',
+            exitCode: 1,
+          };
         }
       }
       return { stdout: '', stderr: '', exitCode: 0 };
     }
     // Array.prototype.sort is stable, which -s needs.
-    const sorted = lines.map((line, index) => ({ line, index })).sort((a, b) => full(a.line, b.line) || a.index - b.index).map((x) => x.line);
+    const sorted = lines
+      .map((line, index) => ({ line, index }))
+      .sort((a, b) => full(a.line, b.line) || a.index - b.index)
+      .map((x) => x.line);
     const kept = o.unique ? sorted.filter((line, i) => i === 0 || byKeys(sorted[i - 1]!, line) !== 0) : sorted;
     const out = kept.map((line) => `${line}${end}`).join('');
     if (o.output !== undefined) {
@@ -75,7 +122,15 @@ export function sortCommand(env: CommandEnv) {
 }
 
 function parseSortArgs(args: string[]): SortOptions {
-  const o: SortOptions = { global: noOrdering(), keys: [], unique: false, stable: false, check: false, zero: false, files: [] };
+  const o: SortOptions = {
+    global: noOrdering(),
+    keys: [],
+    unique: false,
+    stable: false,
+    check: false,
+    zero: false,
+    files: [],
+  };
   const shortFlag = (f: string) => {
     if ('bdfghiMnrV'.includes(f)) o.global[f as keyof Ordering] = true;
     else if (f === 'u') o.unique = true;
@@ -139,8 +194,16 @@ function parseKey(spec: string): Key {
   const m = /^(\d+)(?:\.(\d+))?([bdfghiMnrV]*)(?:,(\d+)(?:\.(\d+))?([bdfghiMnrV]*))?$/.exec(spec);
   if (!m) throw new KeyError(`invalid field specification ‘${spec}’`);
   if (Number(m[1]) === 0) throw new KeyError(`field number is zero: invalid field specification ‘${spec}’`);
-  if (m[2] !== undefined && Number(m[2]) === 0) throw new KeyError(`character offset is zero: invalid field specification ‘${spec}’`);
-  const key: Key = { ...noOrdering(), startField: Number(m[1]), startChar: Number(m[2] ?? 1), endField: m[4] ? Number(m[4]) : 0, endChar: Number(m[5] ?? 0), own: false };
+  if (m[2] !== undefined && Number(m[2]) === 0)
+    throw new KeyError(`character offset is zero: invalid field specification ‘${spec}’`);
+  const key: Key = {
+    ...noOrdering(),
+    startField: Number(m[1]),
+    startChar: Number(m[2] ?? 1),
+    endField: m[4] ? Number(m[4]) : 0,
+    endChar: Number(m[5] ?? 0),
+    own: false,
+  };
   const opts = `${m[3] ?? ''}${m[6] ?? ''}`;
   for (const c of opts) key[c as keyof Ordering] = true;
   key.own = opts !== '';
@@ -187,7 +250,9 @@ function keyText(line: string, key: Key, separator: string | undefined): string 
 }
 
 function compareKeys(a: string, b: string, o: SortOptions): number {
-  const keys: Key[] = o.keys.length ? o.keys : [{ ...o.global, startField: 1, startChar: 1, endField: 0, endChar: 0, own: true }];
+  const keys: Key[] = o.keys.length
+    ? o.keys
+    : [{ ...o.global, startField: 1, startChar: 1, endField: 0, endChar: 0, own: true }];
   for (const key of keys) {
     const x = o.keys.length ? keyText(a, key, o.separator) : a;
     const y = o.keys.length ? keyText(b, key, o.separator) : b;

@@ -23,7 +23,9 @@ export function textCommands(env: CommandEnv) {
     } else input = latin1FromBytes(ctx.stdin);
     const lines = input.split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
-    const same = flags.has('i') ? (a: string, b: string) => a.toLowerCase() === b.toLowerCase() : (a: string, b: string) => a === b;
+    const same = flags.has('i')
+      ? (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+      : (a: string, b: string) => a === b;
     let out = '';
     for (let i = 0; i < lines.length; ) {
       let j = i + 1;
@@ -38,7 +40,12 @@ export function textCommands(env: CommandEnv) {
 
   const stat = defineCommand('stat', async (args, ctx) => {
     const { flags, operands } = parseFlags(args, ['c', 'format']);
-    const format = typeof flags.get('c') === 'string' ? String(flags.get('c')) : typeof flags.get('format') === 'string' ? String(flags.get('format')) : undefined;
+    const format =
+      typeof flags.get('c') === 'string'
+        ? String(flags.get('c'))
+        : typeof flags.get('format') === 'string'
+          ? String(flags.get('format'))
+          : undefined;
     if (operands.length === 0) return fail("stat: missing operand\nTry 'stat --help' for more information.");
     let stdout = '';
     let stderr = '';
@@ -49,11 +56,29 @@ export function textCommands(env: CommandEnv) {
         const s = await fs.lstat(path);
         const o = await fs.ownership(path);
         const size = s.isDirectory ? 4096 : s.size;
-        const kind = s.isDirectory ? 'directory' : s.isSymbolicLink ? 'symbolic link' : size === 0 ? 'regular empty file' : 'regular file';
+        const kind = s.isDirectory
+          ? 'directory'
+          : s.isSymbolicLink
+            ? 'symbolic link'
+            : size === 0
+              ? 'regular empty file'
+              : 'regular file';
         const uid = (name: string) => String(uidOf(name));
         const mode = (s.mode & 0o7777).toString(8);
         const fields: Record<string, string> = {
-          s: String(size), a: mode, A: modeString(s), U: o.owner, G: o.group, u: uid(o.owner), g: uid(o.group), F: kind, n: operand, N: `'${operand}'`, h: s.isDirectory ? '2' : '1', b: String(Math.ceil(size / 4096) * 8), B: '512',
+          s: String(size),
+          a: mode,
+          A: modeString(s),
+          U: o.owner,
+          G: o.group,
+          u: uid(o.owner),
+          g: uid(o.group),
+          F: kind,
+          n: operand,
+          N: `'${operand}'`,
+          h: s.isDirectory ? '2' : '1',
+          b: String(Math.ceil(size / 4096) * 8),
+          B: '512',
         };
         if (format === undefined) {
           stdout += `  File: ${operand}\n  Size: ${size}\tBlocks: ${fields.b}\tIO Block: 4096   ${kind}\nAccess: (0${mode.padStart(3, '0')}/${fields.A})  Uid: (${uid(o.owner).padStart(5)}/${o.owner.padStart(8)})   Gid: (${uid(o.group).padStart(5)}/${o.group.padStart(8)})\n`;
@@ -76,13 +101,18 @@ export function textCommands(env: CommandEnv) {
       const name = operand ?? 'stdin';
       let data: Uint8Array;
       try {
-        data = operand === undefined || operand === '-' ? stdinBytes(ctx.stdin) : await fs.readFileBuffer(fs.resolvePath(ctx.cwd, operand));
+        data =
+          operand === undefined || operand === '-'
+            ? stdinBytes(ctx.stdin)
+            : await fs.readFileBuffer(fs.resolvePath(ctx.cwd, operand));
       } catch (err) {
         stderr += `rev: cannot open ${name}: ${describeFsError(err)}\n`;
         exitCode = 1;
         continue;
       }
-      const lines = Buffer.from(data).toString('latin1').split(/(?<=\n)/);
+      const lines = Buffer.from(data)
+        .toString('latin1')
+        .split(/(?<=\n)/);
       for (const [done, line] of lines.entries()) {
         let text: string;
         try {

@@ -69,7 +69,10 @@ function expand(spec: string, second: boolean): { bytes: number[]; fill?: { at: 
     const [first, next] = at(i);
     if (s[next] === 0x2d && next + 1 < s.length) {
       const [last, after] = at(next + 1);
-      if (last < first) throw new TrError(`range-endpoints of '${String.fromCharCode(first)}-${String.fromCharCode(last)}' are in reverse collating sequence order`);
+      if (last < first)
+        throw new TrError(
+          `range-endpoints of '${String.fromCharCode(first)}-${String.fromCharCode(last)}' are in reverse collating sequence order`,
+        );
       for (let b = first; b <= last; b++) bytes.push(b);
       i = after;
       continue;
@@ -102,17 +105,31 @@ export const trCommand = defineCommand('tr', async (args, ctx) => {
       squeeze ||= arg === '--squeeze-repeats';
       truncate ||= arg === '--truncate-set1';
     } else if (options && arg.startsWith('-') && arg.length > 1) {
-      return { stdout: '', stderr: `tr: invalid option -- '${arg[1]}'\nTry 'tr --help' for more information.\n`, exitCode: 1 };
+      return {
+        stdout: '',
+        stderr: `tr: invalid option -- '${arg[1]}'\nTry 'tr --help' for more information.\n`,
+        exitCode: 1,
+      };
     } else sets.push(arg);
   }
   const needed = del ? (squeeze ? 2 : 1) : squeeze && sets.length < 2 ? 1 : 2;
   const usage = "Try 'tr --help' for more information.\n";
   if (sets.length < needed) {
     const why = sets.length === 0 ? 'missing operand' : `missing operand after ‘${sets[sets.length - 1]}’`;
-    const more = needed === 2 && !del && sets.length === 1 ? (squeeze ? 'Two strings must be given when both deleting and squeezing repeats.\n' : 'Two strings must be given when translating.\n') : '';
+    const more =
+      needed === 2 && !del && sets.length === 1
+        ? squeeze
+          ? 'Two strings must be given when both deleting and squeezing repeats.\n'
+          : 'Two strings must be given when translating.\n'
+        : '';
     return { stdout: '', stderr: `tr: ${why}\n${more}${usage}`, exitCode: 1 };
   }
-  if (sets.length > needed) return { stdout: '', stderr: `tr: extra operand ‘${sets[needed]}’\n${needed === 1 && del ? 'Only one string may be given when deleting without squeezing repeats.\n' : ''}${usage}`, exitCode: 1 };
+  if (sets.length > needed)
+    return {
+      stdout: '',
+      stderr: `tr: extra operand ‘${sets[needed]}’\n${needed === 1 && del ? 'Only one string may be given when deleting without squeezing repeats.\n' : ''}${usage}`,
+      exitCode: 1,
+    };
 
   let set1: number[];
   let set2: number[] = [];
@@ -125,7 +142,8 @@ export const trCommand = defineCommand('tr', async (args, ctx) => {
     if (sets[1] !== undefined) {
       const second = expand(sets[1], true);
       set2 = second.bytes;
-      if (second.fill) set2.splice(second.fill.at, 0, ...Array(Math.max(0, set1.length - set2.length)).fill(second.fill.byte));
+      if (second.fill)
+        set2.splice(second.fill.at, 0, ...Array(Math.max(0, set1.length - set2.length)).fill(second.fill.byte));
     }
   } catch (err) {
     return { stdout: '', stderr: `tr: ${(err as Error).message}\n`, exitCode: 1 };
@@ -141,7 +159,8 @@ export const trCommand = defineCommand('tr', async (args, ctx) => {
     const gone = new Set(set1);
     for (const b of input) if (!gone.has(b)) push(b);
   } else if (sets.length === 2) {
-    if (set2.length === 0 && set1.length > 0 && !truncate) return { stdout: '', stderr: 'tr: when not truncating set1, string2 must be non-empty\n', exitCode: 1 };
+    if (set2.length === 0 && set1.length > 0 && !truncate)
+      return { stdout: '', stderr: 'tr: when not truncating set1, string2 must be non-empty\n', exitCode: 1 };
     const map = [...Array(256).keys()];
     const pairs = truncate ? Math.min(set1.length, set2.length) : set1.length;
     for (let i = 0; i < pairs; i++) map[set1[i]!] = set2[Math.min(i, set2.length - 1)]!;

@@ -10,11 +10,24 @@ import { describeFsError, parseFlags, stdinBytes } from './command-env.ts';
 type Counts = { lines: number; words: number; chars: number; bytes: number; longest: number };
 
 // The spaces glibc's iswspace knows beyond ASCII, and the no-break spaces wc separates words at too.
-const UNICODE_SPACES = new Set([0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x205f, 0x3000]);
+const UNICODE_SPACES = new Set([
+  0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x205f,
+  0x3000,
+]);
 const NO_BREAK_SPACES = new Set([0xa0, 0x2007, 0x202f, 0x2060]);
 const NOT_PRINTABLE = /[\p{Cc}\p{Cn}\p{Cs}]/u;
 const NO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
-const WIDE: [number, number][] = [[0x1100, 0x115f], [0x2e80, 0xa4cf], [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x1f300, 0x1f64f], [0x20000, 0x3fffd]];
+const WIDE: [number, number][] = [
+  [0x1100, 0x115f],
+  [0x2e80, 0xa4cf],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe30, 0xfe4f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x1f300, 0x1f64f],
+  [0x20000, 0x3fffd],
+];
 
 /** glibc's iswprint and wcwidth, near enough: -1 for a character that is not printable. */
 function width(code: number): number {
@@ -90,12 +103,23 @@ export function wcCommand(env: CommandEnv) {
     const { flags, operands } = parseFlags(args);
     for (const f of flags.keys()) {
       if (!['l', 'w', 'c', 'm', 'L', 'lines', 'words', 'bytes', 'chars', 'max-line-length'].includes(f)) {
-        return { stdout: '', stderr: `wc: ${f.length > 1 ? `unrecognized option '--${f}'` : `invalid option -- '${f}'`}\nTry 'wc --help' for more information.\n`, exitCode: 1 };
+        return {
+          stdout: '',
+          stderr: `wc: ${f.length > 1 ? `unrecognized option '--${f}'` : `invalid option -- '${f}'`}\nTry 'wc --help' for more information.\n`,
+          exitCode: 1,
+        };
       }
     }
     const has = (short: string, long: string) => flags.has(short) || flags.has(long);
-    let show = { lines: has('l', 'lines'), words: has('w', 'words'), chars: has('m', 'chars'), bytes: has('c', 'bytes'), longest: has('L', 'max-line-length') };
-    if (!Object.values(show).some(Boolean)) show = { lines: true, words: true, chars: false, bytes: true, longest: false };
+    let show = {
+      lines: has('l', 'lines'),
+      words: has('w', 'words'),
+      chars: has('m', 'chars'),
+      bytes: has('c', 'bytes'),
+      longest: has('L', 'max-line-length'),
+    };
+    if (!Object.values(show).some(Boolean))
+      show = { lines: true, words: true, chars: false, bytes: true, longest: false };
     const inputs = operands.length ? operands : [undefined];
     const results: { name?: string; counts: Counts }[] = [];
     let stderr = '';
@@ -119,7 +143,8 @@ export function wcCommand(env: CommandEnv) {
     }
     const shown = (Object.keys(show) as (keyof Counts)[]).filter((k) => show[k]);
     const width = shown.length === 1 && inputs.length === 1 ? 1 : Math.max(pipe ? 7 : 1, String(sizes).length);
-    const row = (counts: Counts, name?: string) => `${shown.map((k) => String(counts[k]).padStart(width)).join(' ')}${name === undefined ? '' : ` ${name}`}\n`;
+    const row = (counts: Counts, name?: string) =>
+      `${shown.map((k) => String(counts[k]).padStart(width)).join(' ')}${name === undefined ? '' : ` ${name}`}\n`;
     let stdout = results.map((r) => row(r.counts, r.name)).join('');
     if (inputs.length > 1) {
       const total: Counts = { lines: 0, words: 0, chars: 0, bytes: 0, longest: 0 };

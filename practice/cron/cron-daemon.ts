@@ -21,7 +21,13 @@ export function parseCronTab(text: string): CronJob[] {
       continue;
     }
     const timed = /^(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(.+)$/.exec(line);
-    if (timed) jobs.push({ user: timed[6]!, command: timed[7]!, atBoot: false, everyMinute: timed.slice(1, 6).every((f) => f === '*') });
+    if (timed)
+      jobs.push({
+        user: timed[6]!,
+        command: timed[7]!,
+        atBoot: false,
+        everyMinute: timed.slice(1, 6).every((f) => f === '*'),
+      });
   }
   return jobs;
 }
@@ -54,7 +60,9 @@ export class CronDaemon {
     const dir = '/etc/cron.d';
     for (const name of (await this.worldFs.fs.readdir(dir)).sort()) {
       if (name.startsWith('.')) continue;
-      this.jobs.push(...parseCronTab(await this.worldFs.fs.readFile(`${dir}/${name}`)).filter((job) => userExists(job.user)));
+      this.jobs.push(
+        ...parseCronTab(await this.worldFs.fs.readFile(`${dir}/${name}`)).filter((job) => userExists(job.user)),
+      );
     }
     await this.runJobs((job) => job.atBoot);
     this.timer = setInterval(() => this.tick(), this.intervalMs);
@@ -83,7 +91,17 @@ export class CronDaemon {
     for (const job of this.jobs.filter(which)) {
       const who = loginIdentity(job.user);
       await this.pool.run(
-        { connection: CRON_CONNECTION, who, command: job.command, stdin: '', cwd: `/home/${job.user}`, listeners: [], sshPort: 0, interactive: false, canAsk: false },
+        {
+          connection: CRON_CONNECTION,
+          who,
+          command: job.command,
+          stdin: '',
+          cwd: `/home/${job.user}`,
+          listeners: [],
+          sshPort: 0,
+          interactive: false,
+          canAsk: false,
+        },
         this.timeoutMs,
       );
     }

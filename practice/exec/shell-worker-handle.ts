@@ -16,7 +16,9 @@ export class ShellWorkerHandle {
   readonly ready: Promise<void>;
   private readonly worker: Worker;
   private readonly host: FsHost;
-  private current: { id: number; finish: (result: JobResult | Cutoff) => void; ask?: Asker; pause: () => void; resume: () => void } | undefined;
+  private current:
+    | { id: number; finish: (result: JobResult | Cutoff) => void; ask?: Asker; pause: () => void; resume: () => void }
+    | undefined;
   private nextJob = 0;
   private dead = false;
   private ended = false;
@@ -26,7 +28,10 @@ export class ShellWorkerHandle {
     this.host = host;
     this.worker = new Worker(new URL('./shell-worker.ts', import.meta.url), {
       workerData: { seed: settings.seed, maxOutputBytes: settings.maxOutputBytes },
-      resourceLimits: { maxOldGenerationSizeMb: settings.memoryMb, maxYoungGenerationSizeMb: Math.min(32, Math.max(4, settings.memoryMb / 8)) },
+      resourceLimits: {
+        maxOldGenerationSizeMb: settings.memoryMb,
+        maxYoungGenerationSizeMb: Math.min(32, Math.max(4, settings.memoryMb / 8)),
+      },
       // The worker must not inherit the host's environment: nothing a player types should see it.
       env: {},
     });
@@ -37,7 +42,9 @@ export class ShellWorkerHandle {
     });
     this.ready.catch(() => undefined);
     this.worker.on('message', (message: FromWorker) => this.receive(message));
-    this.worker.on('error', (err) => this.end((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'crash'));
+    this.worker.on('error', (err) =>
+      this.end((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'crash'),
+    );
     this.worker.on('exit', () => this.end('crash'));
   }
 
@@ -99,7 +106,9 @@ export class ShellWorkerHandle {
     if (message.type === 'done') this.current?.id === message.id && this.current.finish(message.result);
     else if (message.type === 'ask') this.answer(message.id, message.prompt);
     else if (message.type === 'fs') {
-      void this.host.handle(message.connection, message.who, message.op, message.args).then((reply) => this.send({ type: 'fs-reply', id: message.id, ...reply }));
+      void this.host
+        .handle(message.connection, message.who, message.op, message.args)
+        .then((reply) => this.send({ type: 'fs-reply', id: message.id, ...reply }));
     }
   }
 

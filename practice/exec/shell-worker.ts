@@ -70,11 +70,26 @@ async function run(job: ShellJob): Promise<JobResult> {
   };
   const terminal = new TerminalOutput(maxOutputBytes);
   try {
-    const r = await shellFor(job.who, job.cwd, terminal).exec(job.command, { stdin: job.stdin, ...(job.env ? { cwd: job.cwd, env: job.env } : {}) });
+    const r = await shellFor(job.who, job.cwd, terminal).exec(job.command, {
+      stdin: job.stdin,
+      ...(job.env ? { cwd: job.cwd, env: job.env } : {}),
+    });
     const stdout = terminal.bytes(r.stdout);
-    return { stdout, stderr: r.stderr, exitCode: r.exitCode, ...(r.env ? { env: r.env } : {}), listeners: [...state.listeners], ...(opened ? { openShell: opened } : {}) };
+    return {
+      stdout,
+      stderr: r.stderr,
+      exitCode: r.exitCode,
+      ...(r.env ? { env: r.env } : {}),
+      listeners: [...state.listeners],
+      ...(opened ? { openShell: opened } : {}),
+    };
   } catch (err) {
-    return { stdout: terminal.bytes(''), stderr: `bash: ${err instanceof Error ? err.message : String(err)}\n`, exitCode: 1, listeners: [...state.listeners] };
+    return {
+      stdout: terminal.bytes(''),
+      stderr: `bash: ${err instanceof Error ? err.message : String(err)}\n`,
+      exitCode: 1,
+      listeners: [...state.listeners],
+    };
   }
 }
 

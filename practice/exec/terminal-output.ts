@@ -60,7 +60,10 @@ export class TerminalOutput {
   /** A write or append to TTY_PATH, with the encoding just-bash passed ("binary" for bytes). */
   write(content: string | Uint8Array, options?: unknown): void {
     const encoding = typeof options === 'string' ? options : (options as { encoding?: string } | undefined)?.encoding;
-    const bytes = typeof content === 'string' ? Buffer.from(content, encoding === 'binary' || encoding === 'latin1' ? 'latin1' : 'utf8') : Buffer.from(content);
+    const bytes =
+      typeof content === 'string'
+        ? Buffer.from(content, encoding === 'binary' || encoding === 'latin1' ? 'latin1' : 'utf8')
+        : Buffer.from(content);
     if (bytes.length === 0 || this.size > this.limit) return;
     this.chunks.push(bytes);
     this.size += bytes.length;
@@ -103,5 +106,10 @@ export class TerminalOutput {
 }
 
 function ttyRedirection(): Redirection {
-  return { type: 'Redirection', fd: null, operator: '>>', target: { type: 'Word', parts: [{ type: 'Literal', value: TTY_PATH }] } };
+  return {
+    type: 'Redirection',
+    fd: null,
+    operator: '>>',
+    target: { type: 'Word', parts: [{ type: 'Literal', value: TTY_PATH }] },
+  };
 }

@@ -31,14 +31,26 @@ export class FsHost {
   }
 
   /** Runs one operation for a worker; errors come back as data, never as a throw. */
-  async handle(connection: number, who: Identity, op: FsOperation, args: unknown[]): Promise<{ value?: unknown; error?: SerializedFsError }> {
+  async handle(
+    connection: number,
+    who: Identity,
+    op: FsOperation,
+    args: unknown[],
+  ): Promise<{ value?: unknown; error?: SerializedFsError }> {
     try {
       const fs = this.view(connection, who);
       const method = fs[op] as (...a: unknown[]) => unknown;
       return { value: await method.apply(fs, args) };
     } catch (err) {
       const e = err as Error & { code?: string; path?: string; syscall?: string };
-      return { error: { message: e?.message ?? String(err), ...(e?.code ? { code: e.code } : {}), ...(e?.path ? { path: e.path } : {}), ...(e?.syscall ? { syscall: e.syscall } : {}) } };
+      return {
+        error: {
+          message: e?.message ?? String(err),
+          ...(e?.code ? { code: e.code } : {}),
+          ...(e?.path ? { path: e.path } : {}),
+          ...(e?.syscall ? { syscall: e.syscall } : {}),
+        },
+      };
     }
   }
 }

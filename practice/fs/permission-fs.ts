@@ -1,15 +1,7 @@
 // A filesystem wrapper that enforces Unix permissions for one identity: search permission on every
 // directory on the way, read/write/execute bits by owner, group and other, root bypasses all.
 // Denials throw EACCES, which the range's own commands turn into "Permission denied".
-import type {
-  BufferEncoding,
-  CpOptions,
-  FileContent,
-  FsStat,
-  IFileSystem,
-  MkdirOptions,
-  RmOptions,
-} from 'just-bash';
+import type { BufferEncoding, CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from 'just-bash';
 
 type ReadFileOptions = Exclude<Parameters<IFileSystem['readFile']>[1], BufferEncoding | undefined>;
 type WriteFileOptions = Exclude<Parameters<IFileSystem['writeFile']>[2], BufferEncoding | undefined>;
@@ -23,7 +15,12 @@ const EXEC = 1;
 /** An error shaped like Node's, so callers can test `code`. */
 export function fsError(code: 'EACCES' | 'ENOENT' | 'EPERM', op: string, path: string): Error {
   // The message is what coreutils print after the path; just-bash's built-ins print it as is.
-  const text = code === 'EACCES' ? 'Permission denied' : code === 'EPERM' ? 'Operation not permitted' : 'No such file or directory';
+  const text =
+    code === 'EACCES'
+      ? 'Permission denied'
+      : code === 'EPERM'
+        ? 'Operation not permitted'
+        : 'No such file or directory';
   return Object.assign(new Error(text), { code, syscall: op, path });
 }
 
@@ -83,7 +80,8 @@ export class PermissionFs implements IFileSystem {
     const stat = await this.inner.lstat(path);
     if (!stat.isDirectory) return ENTRY_BYTES + (stat.isSymbolicLink ? 0 : stat.size);
     let total = ENTRY_BYTES;
-    for (const name of await this.inner.readdir(path)) total += await this.footprint(`${path === '/' ? '' : path}/${name}`);
+    for (const name of await this.inner.readdir(path))
+      total += await this.footprint(`${path === '/' ? '' : path}/${name}`);
     return total;
   }
 

@@ -16,7 +16,26 @@ export type ShellFs = IFileSystem & {
 
 /** The operations a shell worker asks the range's thread to do on its behalf. */
 export const FS_OPERATIONS = [
-  'readFile', 'readFileBuffer', 'writeFile', 'appendFile', 'exists', 'stat', 'lstat', 'mkdir', 'readdir', 'rm', 'cp', 'mv',
-  'chmod', 'symlink', 'link', 'readlink', 'realpath', 'utimes', 'ownership', 'may', 'canAccess',
+  'readFile',
+  'readFileBuffer',
+  'writeFile',
+  'appendFile',
+  'exists',
+  'stat',
+  'lstat',
+  'mkdir',
+  'readdir',
+  'rm',
+  'cp',
+  'mv',
+  'chmod',
+  'symlink',
+  'link',
+  'readlink',
+  'realpath',
+  'utimes',
+  'ownership',
+  'may',
+  'canAccess',
 ] as const;
 export type FsOperation = (typeof FS_OPERATIONS)[number];

@@ -23,7 +23,10 @@ type GitStat = {
 
 function withCode(err: unknown): Error {
   const e = err instanceof Error ? err : new Error(String(err));
-  const code = (e as { code?: string }).code ?? /^(E[A-Z]+)\b/.exec(e.message)?.[1] ?? (/permission denied/i.test(e.message) ? 'EACCES' : /no such file/i.test(e.message) ? 'ENOENT' : undefined);
+  const code =
+    (e as { code?: string }).code ??
+    /^(E[A-Z]+)\b/.exec(e.message)?.[1] ??
+    (/permission denied/i.test(e.message) ? 'EACCES' : /no such file/i.test(e.message) ? 'ENOENT' : undefined);
   return code ? Object.assign(e, { code }) : e;
 }
 
@@ -71,7 +74,8 @@ export function gitFs(fs: IFileSystem) {
       rmdir: (path: string) => wrap(() => fs.rm(path)),
       mkdir: (path: string) =>
         wrap(async () => {
-          if (await fs.exists(path)) throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${path}'`), { code: 'EEXIST' });
+          if (await fs.exists(path))
+            throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${path}'`), { code: 'EEXIST' });
           await fs.mkdir(path);
         }),
       readdir: (path: string) => wrap(() => fs.readdir(path)),

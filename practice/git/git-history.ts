@@ -41,7 +41,8 @@ export async function resolveRev(repo: Repo, rev: string): Promise<string> {
     for (let i = 0; i < (step[0] === '~' ? count : 1); i++) {
       const { commit } = await git.readCommit({ ...repo, oid });
       const parent = commit.parent[step[0] === '^' ? count - 1 : 0];
-      if (!parent) throw new Error(`fatal: ambiguous argument '${rev}': unknown revision or path not in the working tree.`);
+      if (!parent)
+        throw new Error(`fatal: ambiguous argument '${rev}': unknown revision or path not in the working tree.`);
       oid = parent;
     }
   }
@@ -72,7 +73,8 @@ export async function blobText(repo: Repo, oid: string): Promise<string> {
 /** git's default funcname: the last line before the hunk that starts with a letter, _ or $. */
 function withFuncnames(diff: string, oldLines: string[]): string {
   return diff.replace(/^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@$/gm, (header, start: string) => {
-    for (let i = Number(start) - 2; i >= 0; i--) if (/^[A-Za-z_$]/.test(oldLines[i] ?? '')) return `${header} ${oldLines[i]}`;
+    for (let i = Number(start) - 2; i >= 0; i--)
+      if (/^[A-Za-z_$]/.test(oldLines[i] ?? '')) return `${header} ${oldLines[i]}`;
     return header;
   });
 }
@@ -102,7 +104,11 @@ export async function diffTrees(repo: Repo, from: Map<string, TreeEntry>, to: Ma
 /** One commit as `git log` prints it, with its patch if asked. */
 export async function formatCommit(repo: Repo, entry: ReadCommitResult, patch: boolean): Promise<string> {
   const { commit, oid } = entry;
-  const message = commit.message.replace(/\n+$/, '').split('\n').map((line) => (line ? `    ${line}` : '')).join('\n');
+  const message = commit.message
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map((line) => (line ? `    ${line}` : ''))
+    .join('\n');
   let out = `commit ${oid}\n${commit.parent.length > 1 ? `Merge: ${commit.parent.map(short).join(' ')}\n` : ''}Author: ${commit.author.name} <${commit.author.email}>\nDate:   ${gitDate(commit.author.timestamp, commit.author.timezoneOffset)}\n\n${message}\n`;
   if (patch) {
     const diff = await diffTrees(repo, await flattenTree(repo, commit.parent[0]), await flattenTree(repo, oid));

@@ -18,33 +18,54 @@ export function parseRemoteUrl(url: string): RemoteUrl | null {
   const ssh = /^ssh:\/\/(?:([^@/]+)@)?([^:/]+)(?::(\d+))?(\/.*)$/.exec(url);
   if (ssh) return { user: ssh[1] ?? '', host: ssh[2]!, port: Number(ssh[3] ?? 22), path: ssh[4]! };
   const scp = /^(?:([^@/]+)@)?([^:/]+):(.+)$/.exec(url);
-  if (scp) return { user: scp[1] ?? '', host: scp[2]!, port: 22, path: scp[3]!.startsWith('/') ? scp[3]! : `/home/${scp[1]}/${scp[3]}` };
+  if (scp)
+    return {
+      user: scp[1] ?? '',
+      host: scp[2]!,
+      port: 22,
+      path: scp[3]!.startsWith('/') ? scp[3]! : `/home/${scp[1]}/${scp[3]}`,
+    };
   return null;
 }
 
-const NO_ACCESS = 'fatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists.\n';
+const NO_ACCESS =
+  'fatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists.\n';
 
 type Ctx = { env: Map<string, string>; cwd: string };
 
 /** Logs in as the URL's user; the remote repository as that user sees it, or git's error. */
-export async function connect(env: CommandEnv, ctx: Ctx, url: string): Promise<{ remote: Repo; at: RemoteUrl } | { error: string }> {
+export async function connect(
+  env: CommandEnv,
+  ctx: Ctx,
+  url: string,
+): Promise<{ remote: Repo; at: RemoteUrl } | { error: string }> {
   const at = parseRemoteUrl(url);
   if (!at) return { error: `fatal: repository '${url}' does not exist\n` };
-  if (!isLocalHost(at.host)) return { error: `ssh: Could not resolve hostname ${at.host}: Name or service not known\n${NO_ACCESS}` };
-  if (at.port !== 22 && at.port !== 2220 && at.port !== env.session.sshPort) return { error: `ssh: connect to host ${at.host} port ${at.port}: Connection refused\n${NO_ACCESS}` };
+  if (!isLocalHost(at.host))
+    return { error: `ssh: Could not resolve hostname ${at.host}: Name or service not known\n${NO_ACCESS}` };
+  if (at.port !== 22 && at.port !== 2220 && at.port !== env.session.sshPort)
+    return { error: `ssh: connect to host ${at.host} port ${at.port}: Connection refused\n${NO_ACCESS}` };
   const user = at.user || env.fs.who.user;
   const level = passwordLevel(user);
-  const ok = level !== undefined && (await passwordLogin(env, ctx, `${user}@${at.host}'s password: `, (given) => given === env.world.passwords[level]));
+  const ok =
+    level !== undefined &&
+    (await passwordLogin(env, ctx, `${user}@${at.host}'s password: `, (given) => given === env.world.passwords[level]));
   if (!ok) return { error: `${user}@${at.host}: Permission denied (publickey,password).\r\n${NO_ACCESS}` };
   const fs = env.fs.as(loginIdentity(user));
-  if (!(await fs.exists(`${at.path}/HEAD`).catch(() => false))) return { error: `fatal: '${at.path}' does not appear to be a git repository\n${NO_ACCESS}` };
+  if (!(await fs.exists(`${at.path}/HEAD`).catch(() => false)))
+    return { error: `fatal: '${at.path}' does not appear to be a git repository\n${NO_ACCESS}` };
   return { remote: { fs: gitFs(fs), dir: at.path }, at };
 }
 
 const bare = (repo: Repo) => ({ fs: repo.fs, gitdir: repo.dir });
 
 /** Every object reachable from `oids` that `has` does not have (what a fetch or push sends). */
-async function missingObjects(from: Repo, oids: string[], has: (oid: string) => Promise<boolean>, gitdir = true): Promise<string[]> {
+async function missingObjects(
+  from: Repo,
+  oids: string[],
+  has: (oid: string) => Promise<boolean>,
+  gitdir = true,
+): Promise<string[]> {
   const repo = gitdir ? bare(from) : from;
   const seen = new Set<string>();
   const queue = [...oids];
@@ -61,7 +82,11 @@ async function missingObjects(from: Repo, oids: string[], has: (oid: string) => 
   return [...seen];
 }
 
-async function copyObjects(from: { fs: Repo['fs']; gitdir?: string; dir?: string }, to: { fs: Repo['fs']; gitdir?: string; dir?: string }, oids: string[]): Promise<void> {
+async function copyObjects(
+  from: { fs: Repo['fs']; gitdir?: string; dir?: string },
+  to: { fs: Repo['fs']; gitdir?: string; dir?: string },
+  oids: string[],
+): Promise<void> {
   for (const oid of oids) {
     const { object } = await git.readObject({ ...from, oid, format: 'deflated' });
     await git.writeObject({ ...to, oid, object: object as Uint8Array, format: 'deflated' });
@@ -78,10 +103,13 @@ const exists = (repo: { fs: Repo['fs']; gitdir?: string; dir?: string }) => asyn
 };
 
 /** The remote's branches and tags with their ids, and its HEAD branch. */
-async function remoteRefs(remote: Repo): Promise<{ head: string; branches: Map<string, string>; tags: Map<string, string> }> {
+async function remoteRefs(
+  remote: Repo,
+): Promise<{ head: string; branches: Map<string, string>; tags: Map<string, string> }> {
   const r = bare(remote);
   const branches = new Map<string, string>();
-  for (const name of await git.listBranches(r)) branches.set(name, await git.resolveRef({ ...r, ref: `refs/heads/${name}` }));
+  for (const name of await git.listBranches(r))
+    branches.set(name, await git.resolveRef({ ...r, ref: `refs/heads/${name}` }));
   const tags = new Map<string, string>();
   for (const name of await git.listTags(r)) tags.set(name, await git.resolveRef({ ...r, ref: `refs/tags/${name}` }));
   const head = (await git.currentBranch({ ...r, fullname: false })) ?? 'master';
@@ -93,9 +121,17 @@ export async function fetchInto(local: Repo, remote: Repo): Promise<{ head: stri
   const refs = await remoteRefs(remote);
   const missing = await missingObjects(remote, [...refs.branches.values(), ...refs.tags.values()], exists(local), true);
   await copyObjects(bare(remote), local, missing);
-  for (const [name, oid] of refs.branches) await git.writeRef({ ...local, ref: `refs/remotes/origin/${name}`, value: oid, force: true });
-  for (const [name, oid] of refs.tags) await git.writeRef({ ...local, ref: `refs/tags/${name}`, value: oid, force: true });
-  await git.writeRef({ ...local, ref: 'refs/remotes/origin/HEAD', value: `refs/remotes/origin/${refs.head}`, symbolic: true, force: true });
+  for (const [name, oid] of refs.branches)
+    await git.writeRef({ ...local, ref: `refs/remotes/origin/${name}`, value: oid, force: true });
+  for (const [name, oid] of refs.tags)
+    await git.writeRef({ ...local, ref: `refs/tags/${name}`, value: oid, force: true });
+  await git.writeRef({
+    ...local,
+    ref: 'refs/remotes/origin/HEAD',
+    value: `refs/remotes/origin/${refs.head}`,
+    symbolic: true,
+    force: true,
+  });
   return { head: refs.head, objects: missing.length };
 }
 
@@ -116,9 +152,19 @@ export async function cloneInto(local: Repo, remote: Repo, url: string): Promise
 }
 
 /** A push of `branch`: the hook's words and whether the remote took it. */
-export async function pushTo(local: Repo, remote: Repo, url: string, branch: string, hook: ((branch: string, files: Map<string, string>) => { accepted: boolean; lines: string[] }) | undefined): Promise<{ stderr: string; exitCode: number }> {
+export async function pushTo(
+  local: Repo,
+  remote: Repo,
+  url: string,
+  branch: string,
+  hook: ((branch: string, files: Map<string, string>) => { accepted: boolean; lines: string[] }) | undefined,
+): Promise<{ stderr: string; exitCode: number }> {
   const tip = await git.resolveRef({ ...local, ref: `refs/heads/${branch}` }).catch(() => undefined);
-  if (!tip) return { stderr: `error: src refspec ${branch} does not match any\nerror: failed to push some refs to '${url}'\n`, exitCode: 1 };
+  if (!tip)
+    return {
+      stderr: `error: src refspec ${branch} does not match any\nerror: failed to push some refs to '${url}'\n`,
+      exitCode: 1,
+    };
   const theirs = await git.resolveRef({ ...bare(remote), ref: `refs/heads/${branch}` }).catch(() => undefined);
   if (theirs === tip) return { stderr: 'Everything up-to-date\n', exitCode: 0 };
   const missing = await missingObjects(local, [tip], exists(bare(remote)), false);
@@ -129,17 +175,26 @@ export async function pushTo(local: Repo, remote: Repo, url: string, branch: str
     const verdict = hook(branch, files);
     stderr += verdict.lines.map((line) => `remote: ${line}\n`).join('');
     if (!verdict.accepted) {
-      return { stderr: `${stderr}To ${url}\n ! [remote rejected] ${branch} -> ${branch} (pre-receive hook declined)\nerror: failed to push some refs to '${url}'\n`, exitCode: 1 };
+      return {
+        stderr: `${stderr}To ${url}\n ! [remote rejected] ${branch} -> ${branch} (pre-receive hook declined)\nerror: failed to push some refs to '${url}'\n`,
+        exitCode: 1,
+      };
     }
   }
   if (theirs && !(await git.isDescendent({ ...local, oid: tip, ancestor: theirs }).catch(() => false))) {
-    return { stderr: `To ${url}\n ! [rejected]        ${branch} -> ${branch} (fetch first)\nerror: failed to push some refs to '${url}'\n`, exitCode: 1 };
+    return {
+      stderr: `To ${url}\n ! [rejected]        ${branch} -> ${branch} (fetch first)\nerror: failed to push some refs to '${url}'\n`,
+      exitCode: 1,
+    };
   }
   try {
     await copyObjects(local, bare(remote), missing);
     await git.writeRef({ ...bare(remote), ref: `refs/heads/${branch}`, value: tip, force: true });
   } catch {
-    return { stderr: `${stderr}remote: error: insufficient permission for adding an object to repository database ./objects\nerror: failed to push some refs to '${url}'\n`, exitCode: 1 };
+    return {
+      stderr: `${stderr}remote: error: insufficient permission for adding an object to repository database ./objects\nerror: failed to push some refs to '${url}'\n`,
+      exitCode: 1,
+    };
   }
   const range = theirs ? `   ${theirs.slice(0, 7)}..${tip.slice(0, 7)}  ` : ' * [new branch]      ';
   return { stderr: `${stderr}To ${url}\n${range}${branch} -> ${branch}\n`, exitCode: 0 };

@@ -134,7 +134,10 @@ export class LineShell implements TerminalApp {
     if (command === 'exit' || command === 'logout') return this.exit();
     if (command) {
       const frame = this.frame;
-      const result = await this.session.run(frame.who, command, frame, { interactive: true, ask: (prompt) => this.terminal.ask(prompt) });
+      const result = await this.session.run(frame.who, command, frame, {
+        interactive: true,
+        ask: (prompt) => this.terminal.ask(prompt),
+      });
       if (result.env) {
         frame.cwd = result.env.PWD ?? frame.cwd;
         frame.env = result.env;

@@ -8,12 +8,18 @@ import { MorePager } from './more-pager.ts';
 import type { Terminal } from './terminal.ts';
 import { UpperShell } from './upper-shell.ts';
 
-export const GIT_SHELL_REFUSAL = 'fatal: Interactive git shell is not enabled.\nhint: ~/git-shell-commands should exist and have read and execute access.\n';
+export const GIT_SHELL_REFUSAL =
+  'fatal: Interactive git shell is not enabled.\nhint: ~/git-shell-commands should exist and have read and execute access.\n';
 
 /** A login nested in the terminal (ssh from inside the range) says so when it ends. */
 export const NESTED_FAREWELL = 'Connection to localhost closed.\n';
 
-export function startLogin(terminal: Terminal, session: PracticeSession, who: Identity, options: { greeting?: string; farewell?: string } = {}): void {
+export function startLogin(
+  terminal: Terminal,
+  session: PracticeSession,
+  who: Identity,
+  options: { greeting?: string; farewell?: string } = {},
+): void {
   const shell = loginShell(who.user);
   if (options.greeting) terminal.write(options.greeting);
   const farewell = options.farewell ?? '';

@@ -124,7 +124,12 @@ export class MiniVi implements TerminalApp {
       if (announce) this.top = 0;
       this.message = `"${path}" ${this.lines.length}L, ${opened.text.length}B`;
     } else {
-      this.message = opened.error === 'EACCES' ? `"${path}" [Permission Denied]` : opened.error === 'EISDIR' ? `"${path}" is a directory` : `"${path}" [New]`;
+      this.message =
+        opened.error === 'EACCES'
+          ? `"${path}" [Permission Denied]`
+          : opened.error === 'EISDIR'
+            ? `"${path}" is a directory`
+            : `"${path}" [New]`;
       if (opened.error === 'ENOENT') {
         this.file = path;
         this.lines = [];
@@ -183,7 +188,12 @@ export class MiniVi implements TerminalApp {
       new MorePager(this.terminal, this.session, this.who, `/home/${this.who.user}/text.txt`);
       return;
     }
-    const result = await this.session.run(this.who, command, { cwd: `/home/${this.who.user}` }, { interactive: true, ask: (prompt) => this.terminal.ask(prompt) });
+    const result = await this.session.run(
+      this.who,
+      command,
+      { cwd: `/home/${this.who.user}` },
+      { interactive: true, ask: (prompt) => this.terminal.ask(prompt) },
+    );
     this.terminal.write(result.stdout);
     this.terminal.write(result.stderr);
     this.resume();

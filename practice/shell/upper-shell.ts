@@ -62,9 +62,17 @@ export class UpperShell implements TerminalApp {
       return this.terminal.release();
     }
     if (command) {
-      const result = await this.session.run(this.who, command, { cwd: `/home/${this.who.user}` }, { interactive: true });
+      const result = await this.session.run(
+        this.who,
+        command,
+        { cwd: `/home/${this.who.user}` },
+        { interactive: true },
+      );
       // sh, not bash, runs the line: its words for a command it cannot run.
-      const stderr = result.stderr.replace(/^bash: (?:line \d+: )?(\S+): command not found$/gm, 'sh: 1: $1: Permission denied');
+      const stderr = result.stderr.replace(
+        /^bash: (?:line \d+: )?(\S+): command not found$/gm,
+        'sh: 1: $1: Permission denied',
+      );
       this.terminal.write(result.stdout);
       this.terminal.write(stderr);
     }

@@ -5,20 +5,39 @@ import type { LevelBuilder } from './world.ts';
 export const PIN_PORT = 30002;
 
 /** A crontab line: run at boot and every minute, as `user`, the script of the next level. */
-const cronTab = (user: string) => `@reboot ${user} /usr/bin/cronjob_${user}.sh &> /dev/null\n* * * * * ${user} /usr/bin/cronjob_${user}.sh &> /dev/null\n`;
+const cronTab = (user: string) =>
+  `@reboot ${user} /usr/bin/cronjob_${user}.sh &> /dev/null\n* * * * * ${user} /usr/bin/cronjob_${user}.sh &> /dev/null\n`;
 
 export function buildCronLevels(b: LevelBuilder): void {
   b.dir('/etc/cron.d');
   b.dir('/usr/bin');
   b.dir('/var/spool');
   // Jobs that are not part of any level, as on a real host.
-  b.file('/etc/cron.d/e2scrub_all', '30 3 * * 0 root test -e /run/systemd/system || SERVICE_MODE=1 /usr/lib/x86_64-linux-gnu/e2fsprogs/e2scrub_all_cron\n', 'root', 'root', 0o644);
-  b.file('/etc/cron.d/.placeholder', '# DO NOT EDIT OR REMOVE\n# This file is a simple placeholder to keep dpkg from removing this directory\n', 'root', 'root', 0o644);
+  b.file(
+    '/etc/cron.d/e2scrub_all',
+    '30 3 * * 0 root test -e /run/systemd/system || SERVICE_MODE=1 /usr/lib/x86_64-linux-gnu/e2fsprogs/e2scrub_all_cron\n',
+    'root',
+    'root',
+    0o644,
+  );
+  b.file(
+    '/etc/cron.d/.placeholder',
+    '# DO NOT EDIT OR REMOVE\n# This file is a simple placeholder to keep dpkg from removing this directory\n',
+    'root',
+    'root',
+    0o644,
+  );
 
   // 21 → 22: the job copies the password to a fixed file in /tmp that anyone may read.
   const tmpName = `/tmp/${b.rng.alnum(32)}`;
   b.file('/etc/cron.d/cronjob_bandit22', cronTab('bandit22'), 'root', 'root', 0o644);
-  b.file('/usr/bin/cronjob_bandit22.sh', `#!/bin/bash\nchmod 644 ${tmpName}\ncat /etc/bandit_pass/bandit22 > ${tmpName}\n`, 'bandit22', 'bandit21', 0o750);
+  b.file(
+    '/usr/bin/cronjob_bandit22.sh',
+    `#!/bin/bash\nchmod 644 ${tmpName}\ncat /etc/bandit_pass/bandit22 > ${tmpName}\n`,
+    'bandit22',
+    'bandit21',
+    0o750,
+  );
 
   // 22 → 23: the file's name is computed from the user's name.
   b.file('/etc/cron.d/cronjob_bandit23', cronTab('bandit23'), 'root', 'root', 0o644);
@@ -49,12 +68,14 @@ export function buildCronLevels(b: LevelBuilder): void {
     port: PIN_PORT,
     tls: false,
     answer: (input) => {
-      let out = 'I am the pincode checker for user bandit25. Please enter the password for user bandit24 and the secret pincode on a single line, separated by a space.\n';
+      let out =
+        'I am the pincode checker for user bandit25. Please enter the password for user bandit24 and the secret pincode on a single line, separated by a space.\n';
       for (const line of input.split('\n')) {
         if (line.trim() === '') continue;
         const [password, code, ...rest] = line.trim().split(/\s+/);
         if (code === undefined || rest.length > 0) out += 'Fail! You did not supply enough data. Try again.\n';
-        else if (password === b.pass(24) && code === pin) return `${out}Correct!\nThe password of user bandit25 is ${b.pass(25)}\n\nExiting.\n`;
+        else if (password === b.pass(24) && code === pin)
+          return `${out}Correct!\nThe password of user bandit25 is ${b.pass(25)}\n\nExiting.\n`;
         else out += 'Wrong! Please enter the correct current password and pincode. Try again.\n';
       }
       return out;

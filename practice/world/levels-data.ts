@@ -5,9 +5,39 @@ import { bzip2, gzipNamed, rot13, tarOf, xxdDump } from './encoders.ts';
 import type { LevelBuilder } from './world.ts';
 
 const WORDS = [
-  'abandon', 'bracket', 'cascade', 'dolphin', 'ember', 'falcon', 'glacier', 'harbor', 'island', 'jasmine', 'kernel',
-  'lantern', 'meadow', 'nectar', 'orbit', 'pebble', 'quartz', 'ripple', 'saddle', 'thistle', 'umbra', 'velvet',
-  'willow', 'xenon', 'yonder', 'zephyr', 'anchor', 'beacon', 'cobalt', 'dagger', 'eclipse', 'fathom', 'garnet',
+  'abandon',
+  'bracket',
+  'cascade',
+  'dolphin',
+  'ember',
+  'falcon',
+  'glacier',
+  'harbor',
+  'island',
+  'jasmine',
+  'kernel',
+  'lantern',
+  'meadow',
+  'nectar',
+  'orbit',
+  'pebble',
+  'quartz',
+  'ripple',
+  'saddle',
+  'thistle',
+  'umbra',
+  'velvet',
+  'willow',
+  'xenon',
+  'yonder',
+  'zephyr',
+  'anchor',
+  'beacon',
+  'cobalt',
+  'dagger',
+  'eclipse',
+  'fathom',
+  'garnet',
 ];
 
 export function buildDataLevels(b: LevelBuilder): void {
@@ -37,7 +67,11 @@ export function buildDataLevels(b: LevelBuilder): void {
   b.file('/home/bandit9/data.txt', concat(chunks), ...owned(9));
 
   // 10 → 11: base64.
-  b.file('/home/bandit10/data.txt', `${Buffer.from(`The password is ${b.pass(11)}\n`).toString('base64')}\n`, ...owned(10));
+  b.file(
+    '/home/bandit10/data.txt',
+    `${Buffer.from(`The password is ${b.pass(11)}\n`).toString('base64')}\n`,
+    ...owned(10),
+  );
 
   // 11 → 12: rot13.
   b.file('/home/bandit11/data.txt', `${rot13(`The password is ${b.pass(12)}`)}\n`, ...owned(11));

@@ -2,7 +2,20 @@
 // finding files by size, owner and permissions.
 import type { LevelBuilder } from './world.ts';
 
-const TEXT_WORDS = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'range', 'shell', 'level', 'bandit', 'file', 'data', 'noise'];
+const TEXT_WORDS = [
+  'lorem',
+  'ipsum',
+  'dolor',
+  'sit',
+  'amet',
+  'range',
+  'shell',
+  'level',
+  'bandit',
+  'file',
+  'data',
+  'noise',
+];
 
 /** Bytes that `file` calls "data": control and high bytes, never valid text. */
 export function binaryNoise(b: LevelBuilder, length: number): Uint8Array {
@@ -53,7 +66,17 @@ export function buildBasicLevels(b: LevelBuilder): void {
 /** 5 → 6: human-readable, 1033 bytes, not executable — one file among many decoys. */
 function buildLevel5(b: LevelBuilder): void {
   b.dir('/home/bandit5/inhere', 'root', 'bandit5', 0o750);
-  const names = ['-file1', '-file2', '-file3', '.file1', '.file2', '.file3', 'spaces file1', 'spaces file2', 'spaces file3'];
+  const names = [
+    '-file1',
+    '-file2',
+    '-file3',
+    '.file1',
+    '.file2',
+    '.file3',
+    'spaces file1',
+    'spaces file2',
+    'spaces file3',
+  ];
   const target = { dir: b.rng.int(20), name: b.rng.pick(names) };
   const decoyExec = { dir: (target.dir + 7) % 20, name: b.rng.pick(names) };
   const decoyBinary = { dir: (target.dir + 13) % 20, name: b.rng.pick(names) };
@@ -74,7 +97,13 @@ function buildLevel5(b: LevelBuilder): void {
         let size = 1000 + b.rng.int(9000);
         if (size === 1033) size++;
         const executable = b.rng.int(3) === 0;
-        b.file(path, b.rng.int(2) ? prose(b, size) : binaryNoise(b, size), 'root', 'bandit5', executable ? 0o750 : 0o640);
+        b.file(
+          path,
+          b.rng.int(2) ? prose(b, size) : binaryNoise(b, size),
+          'root',
+          'bandit5',
+          executable ? 0o750 : 0o640,
+        );
       }
     }
   }
@@ -84,9 +113,26 @@ function buildLevel5(b: LevelBuilder): void {
 function buildLevel6(b: LevelBuilder): void {
   b.dir('/var/lib/dpkg');
   b.dir('/var/lib/dpkg/info');
-  for (const pkg of ['bash', 'coreutils', 'openssh-server', 'netcat', 'openssl', 'findutils', 'grep', 'gzip', 'bzip2', 'tar']) {
+  for (const pkg of [
+    'bash',
+    'coreutils',
+    'openssh-server',
+    'netcat',
+    'openssl',
+    'findutils',
+    'grep',
+    'gzip',
+    'bzip2',
+    'tar',
+  ]) {
     b.file(`/var/lib/dpkg/info/${pkg}.list`, `/usr/bin/${pkg}\n/usr/share/doc/${pkg}\n`, 'root', 'root', 0o644);
-    b.file(`/var/lib/dpkg/info/${pkg}.md5sums`, `${b.rng.alnum(32).toLowerCase()}  usr/bin/${pkg}\n`, 'root', 'root', 0o644);
+    b.file(
+      `/var/lib/dpkg/info/${pkg}.md5sums`,
+      `${b.rng.alnum(32).toLowerCase()}  usr/bin/${pkg}\n`,
+      'root',
+      'root',
+      0o644,
+    );
   }
   b.file('/var/lib/dpkg/info/bandit7.password', `${b.pass(7)}\n`, 'bandit7', 'bandit6', 0o640);
   // Decoys that match two of the three conditions, and places a search cannot enter.

@@ -23,10 +23,13 @@ export type RepoSpec = {
   pushHook?: (branch: string, files: Map<string, string>) => PushVerdict;
 };
 
-const README_31 = "This time your task is to push a file to the remote repository.\n\nDetails:\n    File name: key.txt\n    Content: 'May I come in?'\n    Branch: master\n\n";
+const README_31 =
+  "This time your task is to push a file to the remote repository.\n\nDetails:\n    File name: key.txt\n    Content: 'May I come in?'\n    Branch: master\n\n";
 
-const notes = (password: string) => `# Bandit Notes\nSome notes for level29 of bandit.\n\n## credentials\n\n- username: bandit29\n- password: ${password}\n\n`;
-const devNotes = (password: string) => `# Bandit Notes\nSome notes for bandit30 of bandit.\n\n## credentials\n\n- username: bandit30\n- password: ${password}\n\n`;
+const notes = (password: string) =>
+  `# Bandit Notes\nSome notes for level29 of bandit.\n\n## credentials\n\n- username: bandit29\n- password: ${password}\n\n`;
+const devNotes = (password: string) =>
+  `# Bandit Notes\nSome notes for bandit30 of bandit.\n\n## credentials\n\n- username: bandit30\n- password: ${password}\n\n`;
 
 export function buildGitLevels(b: LevelBuilder): void {
   const repo = (n: number, spec: Omit<RepoSpec, 'user' | 'path'>) => {
@@ -35,7 +38,20 @@ export function buildGitLevels(b: LevelBuilder): void {
     b.repo({ user, path: `/home/${user}/repo`, ...spec });
   };
 
-  repo(27, { branches: [{ name: 'master', commits: [{ message: 'initial commit of README', files: { README: `The password to the next level is: ${b.pass(28)}\n` } }] }], blobTags: [] });
+  repo(27, {
+    branches: [
+      {
+        name: 'master',
+        commits: [
+          {
+            message: 'initial commit of README',
+            files: { README: `The password to the next level is: ${b.pass(28)}\n` },
+          },
+        ],
+      },
+    ],
+    blobTags: [],
+  });
 
   repo(28, {
     branches: [
@@ -53,7 +69,12 @@ export function buildGitLevels(b: LevelBuilder): void {
 
   repo(29, {
     branches: [
-      { name: 'master', commits: [{ message: 'initial commit of README.md', files: { 'README.md': devNotes('<no passwords in production!>') } }] },
+      {
+        name: 'master',
+        commits: [
+          { message: 'initial commit of README.md', files: { 'README.md': devNotes('<no passwords in production!>') } },
+        ],
+      },
       {
         name: 'dev',
         commits: [
@@ -61,25 +82,49 @@ export function buildGitLevels(b: LevelBuilder): void {
           { message: 'add data needed for development', files: { 'README.md': devNotes(b.pass(30)) } },
         ],
       },
-      { name: 'sploits-dev', commits: [{ message: 'add some silly exploit, just for shit and giggles', files: { 'exploits/horde5.txt': 'Horde 5 remote code execution: left as an exercise.\n' } }] },
+      {
+        name: 'sploits-dev',
+        commits: [
+          {
+            message: 'add some silly exploit, just for shit and giggles',
+            files: { 'exploits/horde5.txt': 'Horde 5 remote code execution: left as an exercise.\n' },
+          },
+        ],
+      },
     ],
     blobTags: [],
   });
 
   repo(30, {
-    branches: [{ name: 'master', commits: [{ message: 'initial commit of README.md', files: { 'README.md': 'just an epmty file... muahaha\n' } }] }],
+    branches: [
+      {
+        name: 'master',
+        commits: [
+          { message: 'initial commit of README.md', files: { 'README.md': 'just an epmty file... muahaha\n' } },
+        ],
+      },
+    ],
     blobTags: [{ name: 'secret', content: `${b.pass(31)}\n` }],
   });
 
   repo(31, {
-    branches: [{ name: 'master', commits: [{ message: 'initial commit', files: { 'README.md': README_31, '.gitignore': '*.txt\n' } }] }],
+    branches: [
+      {
+        name: 'master',
+        commits: [{ message: 'initial commit', files: { 'README.md': README_31, '.gitignore': '*.txt\n' } }],
+      },
+    ],
     blobTags: [],
     pushHook: (branch, files) => {
       const content = files.get('key.txt');
-      const right = branch === 'master' && content !== undefined && content.trim().replace(/^'(.*)'$/, '$1') === 'May I come in?';
+      const right =
+        branch === 'master' && content !== undefined && content.trim().replace(/^'(.*)'$/, '$1') === 'May I come in?';
       const rule = '.oOo.oOo.oOo.oOo.oOo.oOo.oOo.oOo.oOo.oOo.';
       const verdict = right ? ['Well done! Here is the password for the next level:', b.pass(32)] : ['Wrong!'];
-      return { accepted: false, lines: ['### Attempting to validate files... ####', '', rule, '', ...verdict, '', rule, ''] };
+      return {
+        accepted: false,
+        lines: ['### Attempting to validate files... ####', '', rule, '', ...verdict, '', rule, ''],
+      };
     },
   });
 }

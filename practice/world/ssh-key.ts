@@ -22,7 +22,11 @@ function uint32(n: number): Buffer {
 
 /** The key pair for a 32-byte seed, labelled with `comment`. */
 export function ed25519KeyPair(seed: Uint8Array, comment: string): KeyPair {
-  const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, Buffer.from(seed)]), format: 'der', type: 'pkcs8' });
+  const key = createPrivateKey({
+    key: Buffer.concat([PKCS8_ED25519_PREFIX, Buffer.from(seed)]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   const spki = createPublicKey(key).export({ format: 'der', type: 'spki' });
   const publicKey = spki.subarray(spki.length - 32);
   const publicBlob = Buffer.concat([sshString('ssh-ed25519'), sshString(publicKey)]);

@@ -46,7 +46,14 @@ export type World = {
 export type LevelBuilder = {
   rng: SeededRandom;
   pass: (user: number) => string;
-  file: (path: string, content: string | Uint8Array, owner: string, group: string, mode: number, program?: string) => void;
+  file: (
+    path: string,
+    content: string | Uint8Array,
+    owner: string,
+    group: string,
+    mode: number,
+    program?: string,
+  ) => void;
   dir: (path: string, owner?: string, group?: string, mode?: number) => void;
   service: (service: Service) => void;
   key: (user: string, pair: KeyPair) => void;
@@ -93,7 +100,8 @@ export function buildWorld(seed: string): World {
 
 /** Directories every Unix host has, the password files, and the users' homes. */
 function buildSystem(b: LevelBuilder): void {
-  for (const dir of ['/etc', '/home', '/var', '/var/lib', '/var/log', '/usr', '/usr/share', '/usr/local', '/opt']) b.dir(dir);
+  for (const dir of ['/etc', '/home', '/var', '/var/lib', '/var/log', '/usr', '/usr/share', '/usr/local', '/opt'])
+    b.dir(dir);
   b.dir('/root', 'root', 'root', 0o700);
   // Like Bandit's /tmp: anyone may create files there, nobody may list it.
   b.dir('/tmp', 'root', 'root', 0o1733);
@@ -102,25 +110,41 @@ function buildSystem(b: LevelBuilder): void {
     const user = `bandit${n}`;
     b.file(`/etc/bandit_pass/${user}`, `${b.pass(n)}\n`, user, user, 0o400);
     b.dir(`/home/${user}`, 'root', 'root', 0o755);
-    b.file(`/home/${user}/.bashrc`, '# ~/.bashrc: executed by bash for interactive shells.\nalias ll="ls -alF"\n', 'root', 'root', 0o644);
+    b.file(
+      `/home/${user}/.bashrc`,
+      '# ~/.bashrc: executed by bash for interactive shells.\nalias ll="ls -alF"\n',
+      'root',
+      'root',
+      0o644,
+    );
     b.file(`/home/${user}/.profile`, '# ~/.profile: executed by the login shell.\n', 'root', 'root', 0o644);
   }
   b.file('/etc/hostname', 'practice\n', 'root', 'root', 0o644);
   b.file('/etc/passwd', passwdFile(), 'root', 'root', 0o644);
   b.file('/etc/group', groupFile(), 'root', 'root', 0o644);
-  b.file('/etc/motd', 'Welcome to the bandit-runner practice range.\nPasswords live in /etc/bandit_pass; each user can read only their own.\n', 'root', 'root', 0o644);
+  b.file(
+    '/etc/motd',
+    'Welcome to the bandit-runner practice range.\nPasswords live in /etc/bandit_pass; each user can read only their own.\n',
+    'root',
+    'root',
+    0o644,
+  );
 }
 
 function passwdFile(): string {
   let out = 'root:x:0:0:root:/root:/bin/bash\n';
   for (const user of allUsers()) {
     const uid = uidOf(user);
-    const about = user.endsWith('-git') ? `bandit level ${passwordLevel(user)} git` : `bandit level ${passwordLevel(user)}`;
+    const about = user.endsWith('-git')
+      ? `bandit level ${passwordLevel(user)} git`
+      : `bandit level ${passwordLevel(user)}`;
     out += `${user}:x:${uid}:${uid}:${about}:/home/${user}:${loginShell(user)}\n`;
   }
   return out;
 }
 
 function groupFile(): string {
-  return `root:x:0:\n${allUsers().map((user) => `${user}:x:${uidOf(user)}:\n`).join('')}`;
+  return `root:x:0:\n${allUsers()
+    .map((user) => `${user}:x:${uidOf(user)}:\n`)
+    .join('')}`;
 }

@@ -15,7 +15,8 @@ const baseline = new BaselineModel();
 
 /** What the plan request told the model, read back from its messages. */
 export function planInputFrom(messages: readonly Message[]): PlanInput {
-  const brief = messages.find((m) => m.role === 'user' && typeof m.content === 'string')?.content as string | undefined ?? '';
+  const brief =
+    (messages.find((m) => m.role === 'user' && typeof m.content === 'string')?.content as string | undefined) ?? '';
   const level = Number(/^Level (\d+):/m.exec(brief)?.[1] ?? 0);
   const history: Turn[] = [];
   for (const [i, message] of messages.entries()) {
@@ -26,12 +27,23 @@ export function planInputFrom(messages: readonly Message[]): PlanInput {
     const thinking = typeof message.content === 'string' ? message.content : '';
     if (call.function.name === 'run_command') {
       const exit = /^exit code (\S+)\n/.exec(result);
-      history.push({ kind: 'command', callId: call.id, thinking, command: args.command ?? '', output: exit ? result.slice(exit[0].length) : result, exitCode: exit && exit[1] !== 'none' ? Number(exit[1]) : null });
+      history.push({
+        kind: 'command',
+        callId: call.id,
+        thinking,
+        command: args.command ?? '',
+        output: exit ? result.slice(exit[0].length) : result,
+        exitCode: exit && exit[1] !== 'none' ? Number(exit[1]) : null,
+      });
     } else {
       history.push({ kind: 'submission', callId: call.id, thinking, password: args.password ?? '', verdict: result });
     }
   }
-  const lessons = [...brief.matchAll(/^- (\(hint from a person\) )?(.+)$/gm)].map((m) => ({ text: m[2]!, source: m[1] ? ('user' as const) : ('model' as const), level }));
+  const lessons = [...brief.matchAll(/^- (\(hint from a person\) )?(.+)$/gm)].map((m) => ({
+    text: m[2]!,
+    source: m[1] ? ('user' as const) : ('model' as const),
+    level,
+  }));
   return {
     level,
     goal: /^Goal: (.*)$/m.exec(brief)?.[1] ?? '',
@@ -44,7 +56,10 @@ export function planInputFrom(messages: readonly Message[]): PlanInput {
   };
 }
 
-export type ResponderOptions = { /** Milliseconds between streamed pieces of thinking. */ pieceDelayMs: number; /** Who is talking, in the thinking. */ persona: string };
+export type ResponderOptions = {
+  /** Milliseconds between streamed pieces of thinking. */ pieceDelayMs: number /** Who is talking, in the thinking. */;
+  persona: string;
+};
 
 export function baselineResponder(options: ResponderOptions): Responder {
   return async (request): Promise<FakeReply> => {
@@ -57,16 +72,32 @@ export function baselineResponder(options: ResponderOptions): Responder {
       return finalReply(commands, `${options.persona}: one last try with what the goal suggests.`);
     }
     const answer = await baseline.plan(input, AbortSignal.timeout(1_000));
-    if (!answer.ok || answer.value.kind === 'give_up') return toolCall('run_command', { command: 'ls -la' }, `${options.persona}: nothing obvious left; looking around once more.`);
+    if (!answer.ok || answer.value.kind === 'give_up')
+      return toolCall(
+        'run_command',
+        { command: 'ls -la' },
+        `${options.persona}: nothing obvious left; looking around once more.`,
+      );
     const decision = answer.value;
     const said = `${options.persona} on level ${input.level}, attempt ${input.attempt}. ${decision.thinking}`;
-    const reply = decision.kind === 'run_command' ? toolCall('run_command', { command: decision.command }, said) : toolCall('submit_password', { password: decision.password }, said);
+    const reply =
+      decision.kind === 'run_command'
+        ? toolCall('run_command', { command: decision.command }, said)
+        : toolCall('submit_password', { password: decision.password }, said);
     return { ...reply, pieces: said.split(/(?<= )/), pieceDelayMs: options.pieceDelayMs };
   };
 }
 
 function finalReply(commands: string[], thinking: string): FakeReply {
-  const reply = toolCall('run_command', {}, thinking) as { body: { choices: { message: { tool_calls: ToolCall[] } }[] } };
-  reply.body.choices[0]!.message.tool_calls = [{ id: 'call_final', type: 'function', function: { name: 'final_commands', arguments: JSON.stringify({ commands }) } } as ToolCall];
+  const reply = toolCall('run_command', {}, thinking) as {
+    body: { choices: { message: { tool_calls: ToolCall[] } }[] };
+  };
+  reply.body.choices[0]!.message.tool_calls = [
+    {
+      id: 'call_final',
+      type: 'function',
+      function: { name: 'final_commands', arguments: JSON.stringify({ commands }) },
+    } as ToolCall,
+  ];
   return reply as FakeReply;
 }

@@ -19,7 +19,15 @@ import { PAUSE_ENDS, pause } from './nodes/pause.ts';
 import { plan } from './nodes/plan.ts';
 import { reflect } from './nodes/reflect.ts';
 import { validate } from './nodes/validate.ts';
-import { afterAdvance, afterConnect, afterExecute, afterFinalAttempt, afterPlan, afterReflect, afterValidate } from './bandit-routing.ts';
+import {
+  afterAdvance,
+  afterConnect,
+  afterExecute,
+  afterFinalAttempt,
+  afterPlan,
+  afterReflect,
+  afterValidate,
+} from './bandit-routing.ts';
 import type { BanditState } from './bandit-state.ts';
 import { BANDIT_STATE_VERSION, banditStateSchema } from './bandit-state.ts';
 import { fitBanditCheckpoint } from './state-limit.ts';
@@ -28,23 +36,25 @@ import { StateGraph } from '../engine/state-graph.ts';
 import { END, START } from '../engine/types.ts';
 
 export function buildBanditGraph(): CompiledGraph<BanditState, BanditDeps> {
-  return new StateGraph<BanditState, BanditDeps>(banditStateSchema, BANDIT_STATE_VERSION)
-    .addNode('connect', connect)
-    .addNode('plan', plan)
-    .addNode('execute', execute)
-    .addNode('validate', validate)
-    .addNode('advance', advance)
-    .addNode('reflect', reflect)
-    .addNode('final_attempt', finalAttempt)
-    .addNode('pause', pause, { ends: PAUSE_ENDS })
-    .addEdge(START, 'connect')
-    .addConditionalEdges('connect', afterConnect, ['plan', 'pause'])
-    .addConditionalEdges('plan', afterPlan, ['execute', 'validate', 'reflect', 'pause'])
-    .addConditionalEdges('execute', afterExecute, ['plan', 'reflect', 'pause'])
-    .addConditionalEdges('validate', afterValidate, ['advance', 'plan', 'reflect', 'pause'])
-    .addConditionalEdges('advance', afterAdvance, ['connect', END])
-    .addConditionalEdges('reflect', afterReflect, ['plan', 'final_attempt', 'pause', END])
-    .addConditionalEdges('final_attempt', afterFinalAttempt, ['advance', 'pause'])
-    // A checkpoint too large for its line is cut, and the run pauses with state_too_large.
-    .compile({ fit: fitBanditCheckpoint });
+  return (
+    new StateGraph<BanditState, BanditDeps>(banditStateSchema, BANDIT_STATE_VERSION)
+      .addNode('connect', connect)
+      .addNode('plan', plan)
+      .addNode('execute', execute)
+      .addNode('validate', validate)
+      .addNode('advance', advance)
+      .addNode('reflect', reflect)
+      .addNode('final_attempt', finalAttempt)
+      .addNode('pause', pause, { ends: PAUSE_ENDS })
+      .addEdge(START, 'connect')
+      .addConditionalEdges('connect', afterConnect, ['plan', 'pause'])
+      .addConditionalEdges('plan', afterPlan, ['execute', 'validate', 'reflect', 'pause'])
+      .addConditionalEdges('execute', afterExecute, ['plan', 'reflect', 'pause'])
+      .addConditionalEdges('validate', afterValidate, ['advance', 'plan', 'reflect', 'pause'])
+      .addConditionalEdges('advance', afterAdvance, ['connect', END])
+      .addConditionalEdges('reflect', afterReflect, ['plan', 'final_attempt', 'pause', END])
+      .addConditionalEdges('final_attempt', afterFinalAttempt, ['advance', 'pause'])
+      // A checkpoint too large for its line is cut, and the run pauses with state_too_large.
+      .compile({ fit: fitBanditCheckpoint })
+  );
 }

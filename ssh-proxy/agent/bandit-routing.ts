@@ -27,13 +27,16 @@ export function afterValidate(s: BanditState): 'advance' | 'plan' | 'reflect' | 
   return s.failure ? 'reflect' : 'plan';
 }
 
-export const afterAdvance = (s: BanditState, { config }: Ctx): 'connect' | typeof END => (s.level > config.endLevel ? END : 'connect');
+export const afterAdvance = (s: BanditState, { config }: Ctx): 'connect' | typeof END =>
+  s.level > config.endLevel ? END : 'connect';
 
 /** Retries used up: one final attempt first (when on and not yet made since the last reset), then a person. */
 export function afterReflect(s: BanditState, { config }: Ctx): 'plan' | 'final_attempt' | 'pause' | typeof END {
   if (s.finished) return END;
   if (!s.fault) return 'plan';
-  return s.fault.reason === 'max_retries' && finalAttemptOn(config) && s.finalReport === null ? 'final_attempt' : 'pause';
+  return s.fault.reason === 'max_retries' && finalAttemptOn(config) && s.finalReport === null
+    ? 'final_attempt'
+    : 'pause';
 }
 
 export const afterFinalAttempt = (s: BanditState): 'advance' | 'pause' => (s.found !== null ? 'advance' : 'pause');

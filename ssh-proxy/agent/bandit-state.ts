@@ -9,15 +9,34 @@ export const BANDIT_STATE_VERSION = 1;
 
 /** One step of the current attempt, as the model sees it next time. */
 export const turnSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('command'), callId: z.string(), thinking: z.string(), command: z.string(), output: z.string(), exitCode: z.number().int().nullable() }),
-  z.object({ kind: z.literal('submission'), callId: z.string(), thinking: z.string(), password: z.string(), verdict: z.string() }),
+  z.object({
+    kind: z.literal('command'),
+    callId: z.string(),
+    thinking: z.string(),
+    command: z.string(),
+    output: z.string(),
+    exitCode: z.number().int().nullable(),
+  }),
+  z.object({
+    kind: z.literal('submission'),
+    callId: z.string(),
+    thinking: z.string(),
+    password: z.string(),
+    verdict: z.string(),
+  }),
 ]);
 export type Turn = z.infer<typeof turnSchema>;
 
 /** What `plan` chose, carried out by `execute` or `validate`. */
 export const decisionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('run_command'), callId: z.string(), thinking: z.string(), command: z.string() }),
-  z.object({ kind: z.literal('submit_password'), callId: z.string(), thinking: z.string(), password: z.string(), from: z.enum(['model', 'user']) }),
+  z.object({
+    kind: z.literal('submit_password'),
+    callId: z.string(),
+    thinking: z.string(),
+    password: z.string(),
+    from: z.enum(['model', 'user']),
+  }),
 ]);
 export type Decision = z.infer<typeof decisionSchema>;
 
@@ -64,7 +83,10 @@ export const banditStateSchema = z.object({
   /** The last commands of each failed attempt at this level, for the final attempt. */
   attemptTails: z.array(z.object({ attempt: z.number().int().min(1), commands: z.array(z.string()) })).default([]),
   /** The final attempt ran since retries were last reset; what it ran and how it ended. */
-  finalReport: z.object({ commands: z.array(z.string()), outcome: z.string() }).nullable().default(null),
+  finalReport: z
+    .object({ commands: z.array(z.string()), outcome: z.string() })
+    .nullable()
+    .default(null),
   /** Who proved `found`: the agent's attempts, its final attempt, or a person. */
   solvedBy: solvedBySchema.nullable().default(null),
   /** Why the run ended, when a node ended it (a verification run stopping at its first new error). */
@@ -100,7 +122,14 @@ export function levelStart(level: number, password: string | null, now: number) 
 /** The state a fresh run starts from. Level 0's password is public; others must be given. */
 export function initialBanditState(config: RunConfig, now: number): BanditState {
   const password = config.startLevel === 0 ? 'bandit0' : null;
-  return { ...levelStart(config.startLevel, password, now), levelsSolved: 0, serial: 0, finished: null, secrets: [], finishNote: null };
+  return {
+    ...levelStart(config.startLevel, password, now),
+    levelsSolved: 0,
+    serial: 0,
+    finished: null,
+    secrets: [],
+    finishNote: null,
+  };
 }
 
 /** A fresh attempt: empty history and budget, the same lessons. */

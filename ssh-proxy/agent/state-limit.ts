@@ -19,14 +19,17 @@ const NOTE_ROOM = 4 * 1024;
 /** Where `continue` goes after a state_too_large pause, from the node the run was about to run. */
 function resumeAfter(next: string, fault: Fault | null): Fault['resumeAt'] {
   if (next === 'pause' && fault) return fault.resumeAt;
-  if (next === 'connect' || next === 'plan' || next === 'reflect' || next === 'advance' || next === 'final_attempt') return next;
+  if (next === 'connect' || next === 'plan' || next === 'reflect' || next === 'advance' || next === 'final_attempt')
+    return next;
   // execute and validate act on a decision the pause drops: plan makes a new one.
   return 'plan';
 }
 
 /** What a person reads: each field cut, its size and what is left of it. */
 export function stateTooLargeMessage(cuts: readonly CutField[], bytes: number): string {
-  const named = cuts.slice(0, 3).map((c) => `${c.path} (${c.bytes.toLocaleString('en-US')} bytes, cut to ${c.kept.toLocaleString('en-US')})`);
+  const named = cuts
+    .slice(0, 3)
+    .map((c) => `${c.path} (${c.bytes.toLocaleString('en-US')} bytes, cut to ${c.kept.toLocaleString('en-US')})`);
   const more = cuts.length > 3 ? ` and ${cuts.length - 3} more` : '';
   const limit = MAX_CHECKPOINT_BYTES.toLocaleString('en-US');
   const what = named.length ? `${named.join(', ')}${more}` : 'no single text was large enough to cut';
@@ -34,7 +37,8 @@ export function stateTooLargeMessage(cuts: readonly CutField[], bytes: number): 
 }
 
 /** The Bandit graph's CheckpointFit: a checkpoint that fits is kept as it is (the common case, measured once per new part). */
-export const fitBanditCheckpoint: CheckpointFit<BanditState, BanditDeps> = (checkpoint, ctx) => fitCheckpoint(checkpoint, ctx, MAX_CHECKPOINT_BYTES);
+export const fitBanditCheckpoint: CheckpointFit<BanditState, BanditDeps> = (checkpoint, ctx) =>
+  fitCheckpoint(checkpoint, ctx, MAX_CHECKPOINT_BYTES);
 
 /** fitBanditCheckpoint with its limit given, for tests. */
 export function fitCheckpoint(
@@ -51,10 +55,18 @@ export function fitCheckpoint(
   const message = stateTooLargeMessage(cuts, bytes);
   ctx.emit({ type: 'error', code: 'state_too_large', message, level: original.level });
   const resumeAt = resumeAfter(checkpoint.next, original.fault);
-  const state: BanditState = { ...value.state, fault: { reason: 'state_too_large', message, resumeAt }, lastError: message };
+  const state: BanditState = {
+    ...value.state,
+    fault: { reason: 'state_too_large', message, resumeAt },
+    lastError: message,
+  };
   if (originalInterrupt !== undefined) {
     // Already pausing: the question stays, with this as its reason.
-    const interrupt = { ...(value.interrupt as Record<string, unknown>), reason: 'state_too_large', lastError: message };
+    const interrupt = {
+      ...(value.interrupt as Record<string, unknown>),
+      reason: 'state_too_large',
+      lastError: message,
+    };
     return { ...envelope, state, interrupt };
   }
   // A run that just ended keeps its end; the error event says what was cut.

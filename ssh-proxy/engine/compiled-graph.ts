@@ -60,13 +60,22 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
   }
 
   /** Checks a checkpoint from outside (version, node name, state shape). Never throws. */
-  loadCheckpoint(raw: { version: number; step: number; next: string; state: unknown; createdAt: string; interrupt?: unknown }):
-    | { ok: true; checkpoint: GraphCheckpoint<S> }
-    | { ok: false; message: string } {
+  loadCheckpoint(raw: {
+    version: number;
+    step: number;
+    next: string;
+    state: unknown;
+    createdAt: string;
+    interrupt?: unknown;
+  }): { ok: true; checkpoint: GraphCheckpoint<S> } | { ok: false; message: string } {
     if (raw.version !== this.version) {
-      return { ok: false, message: `checkpoint version ${raw.version} is not supported; this proxy reads version ${this.version}. Start a new run.` };
+      return {
+        ok: false,
+        message: `checkpoint version ${raw.version} is not supported; this proxy reads version ${this.version}. Start a new run.`,
+      };
     }
-    if (raw.next !== END && !this.nodes.has(raw.next)) return { ok: false, message: `checkpoint points at unknown node "${raw.next}"` };
+    if (raw.next !== END && !this.nodes.has(raw.next))
+      return { ok: false, message: `checkpoint points at unknown node "${raw.next}"` };
     const state = this.stateSchema.safeParse(raw.state);
     if (!state.success) return { ok: false, message: `checkpoint state is invalid: ${describeIssues(state.error)}` };
     return { ok: true, checkpoint: { ...raw, state: state.data } };
@@ -92,8 +101,10 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
     for (let ran = 0; ; ran++) {
       if (next === END) return { outcome: 'end', state, step };
       if (options.signal.aborted) return { outcome: 'aborted', state, step };
-      if (ran >= options.stepLimit) return { outcome: 'step_limit', state, step, error: `stopped after ${ran} steps without finishing` };
-      if (ran > 0 && options.deadline !== undefined && now() >= options.deadline) return { outcome: 'yielded', state, step };
+      if (ran >= options.stepLimit)
+        return { outcome: 'step_limit', state, step, error: `stopped after ${ran} steps without finishing` };
+      if (ran > 0 && options.deadline !== undefined && now() >= options.deadline)
+        return { outcome: 'yielded', state, step };
 
       const name = next;
       const before = state;
@@ -110,9 +121,12 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
 
       let result: NodeResult<S>;
       const cut = new AbortController();
-      const timer = options.cutAt === undefined ? undefined : setTimeout(() => cut.abort(), Math.max(0, options.cutAt - now()));
+      const timer =
+        options.cutAt === undefined ? undefined : setTimeout(() => cut.abort(), Math.max(0, options.cutAt - now()));
       const signal = options.cutAt === undefined ? options.signal : AbortSignal.any([options.signal, cut.signal]);
-      const ctx: NodeContext<Ctx> = resume ? { ...options.ctx, signal, resume: resume.resume } : { ...options.ctx, signal };
+      const ctx: NodeContext<Ctx> = resume
+        ? { ...options.ctx, signal, resume: resume.resume }
+        : { ...options.ctx, signal };
       try {
         result = await node(state, ctx);
       } catch (err) {
@@ -147,7 +161,12 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
         const edge = this.edges.get(name);
         if (goto !== undefined && edge?.kind === 'command' && !edge.targets.includes(goto)) {
           await options.onNode?.(record('error', `goto "${goto}" is not among its ends`), before);
-          return { outcome: 'error', state, step, error: `node "${name}" jumped to "${goto}", which is not among its ends` };
+          return {
+            outcome: 'error',
+            state,
+            step,
+            error: `node "${name}" jumped to "${goto}", which is not among its ends`,
+          };
         }
       } else {
         state = { ...state, ...result };
@@ -177,12 +196,19 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
     if (edge.kind === 'fixed') return edge.to;
     if (edge.kind === 'command') throw new Error(`graph: node "${from}" must return Command({ goto })`);
     const to = edge.route(state, ctx);
-    if (!edge.targets.includes(to)) throw new Error(`graph: router of "${from}" returned "${to}", which is not among its targets`);
+    if (!edge.targets.includes(to))
+      throw new Error(`graph: router of "${from}" returned "${to}", which is not among its targets`);
     return to;
   }
 
   private checkpoint(step: number, next: string, state: S, at: number, interrupt?: unknown): GraphCheckpoint<S> {
-    const checkpoint: GraphCheckpoint<S> = { version: this.version, step, next, state, createdAt: new Date(at).toISOString() };
+    const checkpoint: GraphCheckpoint<S> = {
+      version: this.version,
+      step,
+      next,
+      state,
+      createdAt: new Date(at).toISOString(),
+    };
     if (interrupt !== undefined) checkpoint.interrupt = interrupt;
     return checkpoint;
   }

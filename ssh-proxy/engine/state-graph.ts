@@ -57,7 +57,13 @@ export class StateGraph<S extends Record<string, unknown>, Ctx> {
     for (const name of this.nodes.keys()) {
       if (!this.edges.has(name)) throw new Error(`graph: node "${name}" has no outgoing edge`);
     }
-    return new CompiledGraph(new Map(this.nodes), new Map(this.edges), this.stateSchema, this.version, options.fit ?? null);
+    return new CompiledGraph(
+      new Map(this.nodes),
+      new Map(this.edges),
+      this.stateSchema,
+      this.version,
+      options.fit ?? null,
+    );
   }
 
   private setEdge(from: string, edge: Edge<S, Ctx>): this {

@@ -51,7 +51,9 @@ export type CallReport = {
 /** Why the model could not answer; `message` tells a person what to fix. */
 export type ModelFailure = { errorClass: LlmErrorClass | 'aborted'; message: string };
 
-export type ModelAnswer<T> = { ok: true; value: T; calls: CallReport[] } | { ok: false; failure: ModelFailure; calls: CallReport[] };
+export type ModelAnswer<T> =
+  | { ok: true; value: T; calls: CallReport[] }
+  | { ok: false; failure: ModelFailure; calls: CallReport[] };
 
 export interface AgentModel {
   readonly id: string;

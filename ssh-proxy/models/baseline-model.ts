@@ -4,7 +4,16 @@
 import { BASELINE_MODEL } from '../../schema/run.ts';
 import { passwordShapedTokens } from '../targets/target.ts';
 import type { Turn } from '../agent/bandit-state.ts';
-import type { AgentModel, CallReport, FinalInput, FinalPlan, ModelAnswer, ModelDecision, PlanInput, ReflectInput } from './agent-model.ts';
+import type {
+  AgentModel,
+  CallReport,
+  FinalInput,
+  FinalPlan,
+  ModelAnswer,
+  ModelDecision,
+  PlanInput,
+  ReflectInput,
+} from './agent-model.ts';
 import { FINAL_MAX_COMMANDS } from './agent-model.ts';
 import { decodedReadings } from './baseline/decoders.ts';
 import type { Step } from './baseline/follow-ups.ts';
@@ -34,7 +43,9 @@ export class BaselineModel implements AgentModel {
   /** Off by default for the baseline; when asked, it runs what a hint and the goal suggest once more. */
   async finalAttempt(input: FinalInput, _signal: AbortSignal): Promise<ModelAnswer<FinalPlan>> {
     const started = performance.now();
-    const commands = [...new Set([...hintSteps(input), ...goalSteps(input.goal, input.currentPassword)].map((s) => s.command))].slice(0, FINAL_MAX_COMMANDS);
+    const commands = [
+      ...new Set([...hintSteps(input), ...goalSteps(input.goal, input.currentPassword)].map((s) => s.command)),
+    ].slice(0, FINAL_MAX_COMMANDS);
     const value = { thinking: 'Running what the hints and the goal suggest, one last time.', commands };
     return { ok: true, value, calls: [this.report('final', input, value, started)] };
   }
@@ -58,7 +69,13 @@ export class BaselineModel implements AgentModel {
 export function decide(input: PlanInput): ModelDecision {
   const callId = `call_${input.level}_${input.attempt}_${input.history.length + 1}`;
   const candidate = freshCandidate(input);
-  if (candidate) return { kind: 'submit_password', callId, thinking: `"${candidate.token}" ${candidate.where}; submitting it.`, password: candidate.token };
+  if (candidate)
+    return {
+      kind: 'submit_password',
+      callId,
+      thinking: `"${candidate.token}" ${candidate.where}; submitting it.`,
+      password: candidate.token,
+    };
 
   const commands = input.history.filter((t): t is CommandTurn => t.kind === 'command');
   const ran = new Set(commands.map((t) => t.command));
@@ -70,7 +87,10 @@ export function decide(input: PlanInput): ModelDecision {
   ];
   const next = queue.find((step) => !ran.has(step.command));
   if (next) return { kind: 'run_command', callId, thinking: next.why, command: next.command };
-  return { kind: 'give_up', thinking: 'I have run every command I can think of for this goal without finding a password.' };
+  return {
+    kind: 'give_up',
+    thinking: 'I have run every command I can think of for this goal without finding a password.',
+  };
 }
 
 /** The newest password-shaped token not yet refused, from outputs that are not haystacks. */
@@ -116,7 +136,9 @@ function explorationSteps(attempt: number): Step[] {
 
 function lessonsFrom(input: ReflectInput): string[] {
   const commands = input.history.filter((t) => t.kind === 'command').map((t) => t.command);
-  const lessons = [`The attempt ended (${input.failure}) after: ${commands.slice(0, 6).join('; ') || 'no commands'}${commands.length > 6 ? '; …' : ''}.`];
+  const lessons = [
+    `The attempt ended (${input.failure}) after: ${commands.slice(0, 6).join('; ') || 'no commands'}${commands.length > 6 ? '; …' : ''}.`,
+  ];
   if (input.tried.length) lessons.push(`These candidates did not log in: ${input.tried.slice(-3).join(', ')}.`);
   lessons.push('A different approach is needed; a hint naming a command in `backticks` would help.');
   return lessons;

@@ -17,7 +17,11 @@ export type StreamedCompletion = {
 /** Some endpoints stream a model's reasoning beside its text (OpenRouter: reasoning; vLLM, DeepSeek: reasoning_content). */
 type ReasoningDelta = { reasoning?: string | null; reasoning_content?: string | null };
 
-export async function readChatStream(stream: AsyncIterable<Chunk>, startedAt: number, live?: (text: string) => void): Promise<StreamedCompletion> {
+export async function readChatStream(
+  stream: AsyncIterable<Chunk>,
+  startedAt: number,
+  live?: (text: string) => void,
+): Promise<StreamedCompletion> {
   let id = '';
   let model = '';
   let created = 0;
@@ -39,7 +43,8 @@ export async function readChatStream(stream: AsyncIterable<Chunk>, startedAt: nu
     const delta = choice.delta ?? {};
     const thought = (delta as ReasoningDelta).reasoning ?? (delta as ReasoningDelta).reasoning_content ?? '';
     const piece = delta.content ?? '';
-    if (ttftMs === null && (piece || thought || delta.tool_calls?.length)) ttftMs = Math.round(performance.now() - startedAt);
+    if (ttftMs === null && (piece || thought || delta.tool_calls?.length))
+      ttftMs = Math.round(performance.now() - startedAt);
     if (thought) {
       reasoning += thought;
       live?.(thought);
@@ -56,7 +61,9 @@ export async function readChatStream(stream: AsyncIterable<Chunk>, startedAt: nu
     }
     if (choice.finish_reason) finish = choice.finish_reason;
   }
-  const toolCalls = calls.filter(Boolean).map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }));
+  const toolCalls = calls
+    .filter(Boolean)
+    .map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }));
   // A model that only reasons out loud still shows its thinking; text it wrote wins when it wrote some.
   const text = content || reasoning;
   const completion: Completion = {
@@ -67,7 +74,12 @@ export async function readChatStream(stream: AsyncIterable<Chunk>, startedAt: nu
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: text || null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: 'assistant',
+          content: text || null,
+          refusal: null,
+          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+        },
         finish_reason: finish ?? 'stop',
         logprobs: null,
       },

@@ -43,16 +43,27 @@ export class ModelRegistry {
   list(): ModelInfo[] {
     const remote = this.providers.flatMap((p) => {
       const reason = unavailableReason(p);
-      return p.models.map((m): ModelInfo => ({
-        id: m.id,
-        provider: p.name,
-        available: reason === null,
-        ...(reason ? { reason } : {}),
-        maxConcurrent: p.maxConcurrent,
-        price: m.price,
-      }));
+      return p.models.map(
+        (m): ModelInfo => ({
+          id: m.id,
+          provider: p.name,
+          available: reason === null,
+          ...(reason ? { reason } : {}),
+          maxConcurrent: p.maxConcurrent,
+          price: m.price,
+        }),
+      );
     });
-    return [{ id: this.baseline.id, provider: 'baseline', available: true, maxConcurrent: null, price: { input: 0, output: 0 } }, ...remote];
+    return [
+      {
+        id: this.baseline.id,
+        provider: 'baseline',
+        available: true,
+        maxConcurrent: null,
+        price: { input: 0, output: 0 },
+      },
+      ...remote,
+    ];
   }
 
   /** The keys of every provider: never in a line the proxy sends. */

@@ -5,13 +5,33 @@
 import OpenAI from 'openai';
 import { describeIssues } from '../../schema/issues.ts';
 import type { LlmErrorClass } from '../../schema/protocol.ts';
-import type { AgentModel, CallReport, FinalInput, FinalPlan, ModelAnswer, ModelDecision, PlanInput, ReflectInput } from './agent-model.ts';
+import type {
+  AgentModel,
+  CallReport,
+  FinalInput,
+  FinalPlan,
+  ModelAnswer,
+  ModelDecision,
+  PlanInput,
+  ReflectInput,
+} from './agent-model.ts';
 import { backoffDelay, sleep } from './backoff.ts';
 import type { ClassifiedError } from './llm-errors.ts';
 import { classifyLlmError } from './llm-errors.ts';
 import { readChatStream } from './chat-stream.ts';
 import type { Provider, ProviderModel } from './providers.ts';
-import { FINAL_TOOL, FINAL_TOOL_NAME, finalCommandsArgsSchema, finalMessages, parseLessons, planMessages, reflectMessages, runCommandArgsSchema, submitPasswordArgsSchema, TOOLS } from './openai-prompts.ts';
+import {
+  FINAL_TOOL,
+  FINAL_TOOL_NAME,
+  finalCommandsArgsSchema,
+  finalMessages,
+  parseLessons,
+  planMessages,
+  reflectMessages,
+  runCommandArgsSchema,
+  submitPasswordArgsSchema,
+  TOOLS,
+} from './openai-prompts.ts';
 
 /** How every model call is made, whatever its provider. */
 export type CallSettings = {
@@ -46,7 +66,9 @@ export class OpenAiModel implements AgentModel {
     this.streaming = provider.stream;
     // An endpoint without keys (Ollama, a local vLLM) still gets a placeholder: the SDK requires one.
     const apiKey = provider.keyEnv ? provider.apiKey : 'none';
-    this.client = apiKey ? new OpenAI({ apiKey, baseURL: provider.baseUrl, maxRetries: 0, timeout: settings.timeoutMs }) : null;
+    this.client = apiKey
+      ? new OpenAI({ apiKey, baseURL: provider.baseUrl, maxRetries: 0, timeout: settings.timeoutMs })
+      : null;
   }
 
   plan(input: PlanInput, signal: AbortSignal, live?: TextSink): Promise<ModelAnswer<ModelDecision>> {
@@ -58,7 +80,9 @@ export class OpenAiModel implements AgentModel {
     const request = { model: this.remote, messages: reflectMessages(input) };
     return this.call('reflect', request, signal, (c) => {
       const lessons = parseLessons(c.choices[0]?.message?.content ?? '');
-      return lessons.length ? { ok: true, value: lessons } : { ok: false, errorClass: 'empty_response', message: `${this.id} wrote no lessons` };
+      return lessons.length
+        ? { ok: true, value: lessons }
+        : { ok: false, errorClass: 'empty_response', message: `${this.id} wrote no lessons` };
     });
   }
 
@@ -83,7 +107,15 @@ export class OpenAiModel implements AgentModel {
     // The request as it was sent (streaming adds its fields), so the record matches what the endpoint got.
     let sent: Request | StreamingRequest = request;
     const report = (fields: Partial<CallReport> & Pick<CallReport, 'latencyMs' | 'errorClass' | 'response'>): void => {
-      calls.push({ stage, promptTokens: 0, completionTokens: 0, costUsd: null, ttftMs: null, request: sent, ...fields });
+      calls.push({
+        stage,
+        promptTokens: 0,
+        completionTokens: 0,
+        costUsd: null,
+        ttftMs: null,
+        request: sent,
+        ...fields,
+      });
     };
     if (!this.client) {
       report({ latencyMs: 0, errorClass: 'missing_key', response: null });
@@ -94,7 +126,14 @@ export class OpenAiModel implements AgentModel {
       const started = performance.now();
       let failure: ClassifiedError;
       try {
-        const { completion, ttftMs } = await this.complete(this.client, request, signal, started, live, (r) => (sent = r));
+        const { completion, ttftMs } = await this.complete(
+          this.client,
+          request,
+          signal,
+          started,
+          live,
+          (r) => (sent = r),
+        );
         const parsed = parse(completion);
         const promptTokens = completion.usage?.prompt_tokens ?? 0;
         const completionTokens = completion.usage?.completion_tokens ?? 0;
@@ -112,7 +151,11 @@ export class OpenAiModel implements AgentModel {
       } catch (err) {
         failure = classifyLlmError(err, this.id, this.provider);
         if (failure.errorClass === 'aborted') return { ok: false, failure, calls };
-        report({ latencyMs: Math.round(performance.now() - started), errorClass: failure.errorClass, response: { error: failure.message } });
+        report({
+          latencyMs: Math.round(performance.now() - started),
+          errorClass: failure.errorClass,
+          response: { error: failure.message },
+        });
       }
       if (!failure.retryable || attempt >= this.settings.maxAttempts) {
         const tries = attempt > 1 ? ` (${attempt} tries)` : '';
@@ -122,7 +165,8 @@ export class OpenAiModel implements AgentModel {
         failure.retryAfterMs !== undefined
           ? Math.min(failure.retryAfterMs, this.settings.backoffMaxMs * 4)
           : backoffDelay(attempt, this.settings.backoffBaseMs, this.settings.backoffMaxMs);
-      if (!(await sleep(delay, signal))) return { ok: false, failure: { errorClass: 'aborted', message: 'the call was aborted' }, calls };
+      if (!(await sleep(delay, signal)))
+        return { ok: false, failure: { errorClass: 'aborted', message: 'the call was aborted' }, calls };
     }
   }
 
@@ -147,10 +191,13 @@ export class OpenAiModel implements AgentModel {
         if (streamed.chunks > 0) return { completion: streamed.completion, ttftMs: streamed.ttftMs };
       } catch (err) {
         // Only a refusal that is about streaming: a 400 for a long prompt must stay that error.
-        const aboutStreaming = err instanceof OpenAI.APIError && (err.status === 400 || err.status === 422) && /stream/i.test(err.message);
+        const aboutStreaming =
+          err instanceof OpenAI.APIError && (err.status === 400 || err.status === 422) && /stream/i.test(err.message);
         if (!aboutStreaming) throw err;
       }
-      console.warn(`ssh-proxy: ${this.provider.baseUrl} did not stream ${this.remote}; calling it without streaming from now on`);
+      console.warn(
+        `ssh-proxy: ${this.provider.baseUrl} did not stream ${this.remote}; calling it without streaming from now on`,
+      );
       this.streaming = false;
     }
     sending(request);
@@ -162,52 +209,100 @@ export class OpenAiModel implements AgentModel {
 
   private parseDecision(completion: Completion): Parsed<ModelDecision> {
     const message = completion.choices?.[0]?.message;
-    if (!message) return { ok: false, errorClass: 'empty_response', message: `${this.id} returned no message; try again or pick another model` };
+    if (!message)
+      return {
+        ok: false,
+        errorClass: 'empty_response',
+        message: `${this.id} returned no message; try again or pick another model`,
+      };
     const thinking = (message.content ?? '').trim();
     const call = message.tool_calls?.find((c) => c.type === 'function');
     // Cut at the output limit: whatever came is incomplete, whether text or half a tool call.
     if (completion.choices[0]?.finish_reason === 'length') {
-      return { ok: false, errorClass: 'truncated_response', message: `${this.id}'s answer was cut off at its output limit before a complete tool call; pick a model with a larger output limit` };
+      return {
+        ok: false,
+        errorClass: 'truncated_response',
+        message: `${this.id}'s answer was cut off at its output limit before a complete tool call; pick a model with a larger output limit`,
+      };
     }
     if (!call || call.type !== 'function') {
       return thinking
-        ? { ok: false, errorClass: 'malformed_response', message: `${this.id} answered in text without calling run_command or submit_password; pick a model that supports tool calls` }
-        : { ok: false, errorClass: 'empty_response', message: `${this.id} returned an empty answer; try again or pick another model` };
+        ? {
+            ok: false,
+            errorClass: 'malformed_response',
+            message: `${this.id} answered in text without calling run_command or submit_password; pick a model that supports tool calls`,
+          }
+        : {
+            ok: false,
+            errorClass: 'empty_response',
+            message: `${this.id} returned an empty answer; try again or pick another model`,
+          };
     }
     let args: unknown;
     try {
       args = JSON.parse(call.function.arguments || '{}');
     } catch {
-      return { ok: false, errorClass: 'malformed_response', message: `${this.id} sent ${call.function.name} arguments that are not JSON` };
+      return {
+        ok: false,
+        errorClass: 'malformed_response',
+        message: `${this.id} sent ${call.function.name} arguments that are not JSON`,
+      };
     }
     const callId = call.id || `call_${completion.id}`;
     if (call.function.name === 'run_command') {
       const parsed = runCommandArgsSchema.safeParse(args);
-      if (!parsed.success) return { ok: false, errorClass: 'malformed_response', message: `${this.id} sent bad run_command arguments: ${describeIssues(parsed.error)}` };
+      if (!parsed.success)
+        return {
+          ok: false,
+          errorClass: 'malformed_response',
+          message: `${this.id} sent bad run_command arguments: ${describeIssues(parsed.error)}`,
+        };
       return { ok: true, value: { kind: 'run_command', callId, thinking, command: parsed.data.command } };
     }
     if (call.function.name === 'submit_password') {
       const parsed = submitPasswordArgsSchema.safeParse(args);
-      if (!parsed.success) return { ok: false, errorClass: 'malformed_response', message: `${this.id} sent bad submit_password arguments: ${describeIssues(parsed.error)}` };
+      if (!parsed.success)
+        return {
+          ok: false,
+          errorClass: 'malformed_response',
+          message: `${this.id} sent bad submit_password arguments: ${describeIssues(parsed.error)}`,
+        };
       return { ok: true, value: { kind: 'submit_password', callId, thinking, password: parsed.data.password } };
     }
-    return { ok: false, errorClass: 'malformed_response', message: `${this.id} called an unknown tool "${call.function.name}"` };
+    return {
+      ok: false,
+      errorClass: 'malformed_response',
+      message: `${this.id} called an unknown tool "${call.function.name}"`,
+    };
   }
 
   private parseFinal(completion: Completion): Parsed<FinalPlan> {
     const message = completion.choices?.[0]?.message;
     const call = message?.tool_calls?.find((c) => c.type === 'function');
     if (!call || call.type !== 'function' || call.function.name !== FINAL_TOOL_NAME) {
-      return { ok: false, errorClass: 'malformed_response', message: `${this.id} did not call final_commands for the final attempt` };
+      return {
+        ok: false,
+        errorClass: 'malformed_response',
+        message: `${this.id} did not call final_commands for the final attempt`,
+      };
     }
     let args: unknown;
     try {
       args = JSON.parse(call.function.arguments || '{}');
     } catch {
-      return { ok: false, errorClass: 'malformed_response', message: `${this.id} sent final_commands arguments that are not JSON` };
+      return {
+        ok: false,
+        errorClass: 'malformed_response',
+        message: `${this.id} sent final_commands arguments that are not JSON`,
+      };
     }
     const parsed = finalCommandsArgsSchema.safeParse(args);
-    if (!parsed.success) return { ok: false, errorClass: 'malformed_response', message: `${this.id} sent bad final_commands arguments: ${describeIssues(parsed.error)}` };
+    if (!parsed.success)
+      return {
+        ok: false,
+        errorClass: 'malformed_response',
+        message: `${this.id} sent bad final_commands arguments: ${describeIssues(parsed.error)}`,
+      };
     return { ok: true, value: { thinking: (message?.content ?? '').trim(), commands: parsed.data.commands } };
   }
 

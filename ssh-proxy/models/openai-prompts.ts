@@ -13,9 +13,14 @@ const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 
 /** A NUL would cut a command where a shell reads it, and none belongs in a password: such a call is refused, not run. */
 const withoutControls = (schema: z.ZodString) =>
-  schema.refine((text) => !CONTROL.test(text), { error: (issue) => `must not hold control characters (found ${JSON.stringify(String(issue.input).match(CONTROL)?.[0])})` });
+  schema.refine((text) => !CONTROL.test(text), {
+    error: (issue) =>
+      `must not hold control characters (found ${JSON.stringify(String(issue.input).match(CONTROL)?.[0])})`,
+  });
 
-const commandSchema = withoutControls(z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters'));
+const commandSchema = withoutControls(
+  z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters'),
+);
 
 export const runCommandArgsSchema = z.strictObject({ command: commandSchema });
 export const submitPasswordArgsSchema = z.strictObject({
@@ -28,7 +33,12 @@ export const TOOLS: Tool[] = [
     function: {
       name: 'run_command',
       description: 'Run one shell command on the server as the current level user and read its output.',
-      parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { command: { type: 'string' } },
+        required: ['command'],
+        additionalProperties: false,
+      },
     },
   },
   {
@@ -36,7 +46,12 @@ export const TOOLS: Tool[] = [
     function: {
       name: 'submit_password',
       description: "Submit the next level's password. It is checked by logging in as the next level.",
-      parameters: { type: 'object', properties: { password: { type: 'string' } }, required: ['password'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { password: { type: 'string' } },
+        required: ['password'],
+        additionalProperties: false,
+      },
     },
   },
 ];
@@ -73,7 +88,9 @@ Each turn, call exactly one tool:
 Passwords are 32 letters and digits. Keep commands short and their output small. Think briefly before each call.`;
 
 function levelBrief(input: PlanInput): string {
-  const lessons = input.lessons.map((l) => `- ${l.source === 'user' ? '(hint from a person) ' : ''}${l.text}`).join('\n');
+  const lessons = input.lessons
+    .map((l) => `- ${l.source === 'user' ? '(hint from a person) ' : ''}${l.text}`)
+    .join('\n');
   return [
     `Level ${input.level}: you are bandit${input.level}; find the password of bandit${input.level + 1}.`,
     `Goal: ${input.goal}`,
@@ -110,10 +127,15 @@ export function planMessages(input: PlanInput): Message[] {
 /** The reflect request: what happened in the attempt, and a request for short lessons. */
 export function reflectMessages(input: ReflectInput): Message[] {
   const steps = input.history
-    .map((t) => (t.kind === 'command' ? `$ ${t.command}\n${t.output.slice(0, 600)}` : `submitted ${t.password}: ${t.verdict}`))
+    .map((t) =>
+      t.kind === 'command' ? `$ ${t.command}\n${t.output.slice(0, 600)}` : `submitted ${t.password}: ${t.verdict}`,
+    )
     .join('\n');
   return [
-    { role: 'system', content: 'You review a failed attempt at a Bandit level and write what to do differently next time.' },
+    {
+      role: 'system',
+      content: 'You review a failed attempt at a Bandit level and write what to do differently next time.',
+    },
     {
       role: 'user',
       content: `${levelBrief(input)}\n\nThe attempt ended: ${input.failure}.\nWhat it did:\n${steps || '(nothing)'}\n\nWrite at most three lessons, one per line, each under 200 characters. No preamble.`,
@@ -133,7 +155,9 @@ export function parseLessons(text: string): string[] {
 
 /** The final-attempt request: every lesson and the last commands of each attempt, one tool call back. */
 export function finalMessages(input: FinalInput): Message[] {
-  const attempts = input.attempts.map((a) => `Attempt ${a.attempt}:\n${a.commands.map((c) => `$ ${c}`).join('\n') || '(no commands)'}`).join('\n');
+  const attempts = input.attempts
+    .map((a) => `Attempt ${a.attempt}:\n${a.commands.map((c) => `$ ${c}`).join('\n') || '(no commands)'}`)
+    .join('\n');
   return [
     {
       role: 'system',

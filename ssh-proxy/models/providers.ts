@@ -30,40 +30,75 @@ const priceSchema = z.strictObject({
   output: z.number().min(0, 'must be 0 or more (USD per million output tokens)'),
 });
 
-const remoteNameSchema = z.string().trim().min(1, 'name the model as the endpoint knows it').max(90).regex(/^[\w.:/@+-]+$/, 'may hold letters, digits and . : / @ + - _ only');
+const remoteNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'name the model as the endpoint knows it')
+  .max(90)
+  .regex(/^[\w.:/@+-]+$/, 'may hold letters, digits and . : / @ + - _ only');
 
 const providerSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,30}$/, 'must be lower-case letters, digits, - and _ (it prefixes the model names, e.g. "openrouter")'),
-  baseUrl: z.url({ protocol: /^https?$/, error: 'must be the endpoint URL ending in /v1, e.g. https://openrouter.ai/api/v1' }),
+  name: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9_-]{0,30}$/,
+      'must be lower-case letters, digits, - and _ (it prefixes the model names, e.g. "openrouter")',
+    ),
+  baseUrl: z.url({
+    protocol: /^https?$/,
+    error: 'must be the endpoint URL ending in /v1, e.g. https://openrouter.ai/api/v1',
+  }),
   apiKeyEnv: z
     .string()
-    .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be the NAME of an environment variable, e.g. OPENROUTER_API_KEY, not the key itself')
+    .regex(
+      /^[A-Z_][A-Z0-9_]*$/,
+      'must be the NAME of an environment variable, e.g. OPENROUTER_API_KEY, not the key itself',
+    )
     .nullable()
     .default(null),
-  maxConcurrent: z.number().int('must be a whole number').min(1, 'must be at least 1').max(256, 'must be at most 256').default(4),
+  maxConcurrent: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(256, 'must be at most 256')
+    .default(4),
   stream: z.boolean({ error: 'must be true or false' }).default(true),
   models: z
     .array(z.union([remoteNameSchema, z.strictObject({ name: remoteNameSchema, price: priceSchema.optional() })]))
     .min(1, 'list at least one model'),
 });
 
-export const providersFileSchema = z.strictObject({ providers: z.array(providerSchema).min(1, 'list at least one provider') }).superRefine((file, ctx) => {
-  const seen = new Set<string>();
-  file.providers.forEach((p, i) => {
-    if (seen.has(p.name)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'name'], message: `"${p.name}" is listed twice` });
-    if (p.name === 'baseline' || p.name === 'replay') ctx.addIssue({ code: 'custom', path: ['providers', i, 'name'], message: `"${p.name}" is a built-in model's name` });
-    seen.add(p.name);
+export const providersFileSchema = z
+  .strictObject({ providers: z.array(providerSchema).min(1, 'list at least one provider') })
+  .superRefine((file, ctx) => {
+    const seen = new Set<string>();
+    file.providers.forEach((p, i) => {
+      if (seen.has(p.name))
+        ctx.addIssue({ code: 'custom', path: ['providers', i, 'name'], message: `"${p.name}" is listed twice` });
+      if (p.name === 'baseline' || p.name === 'replay')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['providers', i, 'name'],
+          message: `"${p.name}" is a built-in model's name`,
+        });
+      seen.add(p.name);
+    });
   });
-});
 export type ProvidersFile = z.infer<typeof providersFileSchema>;
 
 /** The providers a file's text describes, keys read from `env`; an Error naming what to fix. */
-export function parseProviders(text: string, source: string, env: Readonly<Record<string, string | undefined>>): Provider[] {
+export function parseProviders(
+  text: string,
+  source: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Provider[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${source} is not JSON (${err instanceof Error ? err.message : String(err)}); see docs/providers.md for the format`);
+    throw new Error(
+      `${source} is not JSON (${err instanceof Error ? err.message : String(err)}); see docs/providers.md for the format`,
+    );
   }
   const parsed = providersFileSchema.safeParse(json);
   if (!parsed.success) throw new Error(`${source} is invalid: ${describeIssues(parsed.error)}`);
@@ -85,7 +120,13 @@ export function parseProviders(text: string, source: string, env: Readonly<Recor
  * The OPENAI_* form: one provider named "openai" whose models keep their bare names, so runs and
  * scripts written before the providers file go on working.
  */
-export function legacyProvider(e: { baseUrl: string; apiKey: string | null; models: string[]; prices: Record<string, Price>; maxConcurrent: number }): Provider | null {
+export function legacyProvider(e: {
+  baseUrl: string;
+  apiKey: string | null;
+  models: string[];
+  prices: Record<string, Price>;
+  maxConcurrent: number;
+}): Provider | null {
   if (e.models.length === 0) return null;
   return {
     name: 'openai',
@@ -110,7 +151,10 @@ export function checkDistinctModels(providers: readonly Provider[]): void {
   for (const p of providers) {
     for (const m of p.models) {
       const other = owner.get(m.id);
-      if (other) throw new Error(`the model "${m.id}" is offered by both "${other}" and "${p.name}"; rename one provider or drop the model from one`);
+      if (other)
+        throw new Error(
+          `the model "${m.id}" is offered by both "${other}" and "${p.name}"; rename one provider or drop the model from one`,
+        );
       owner.set(m.id, p.name);
     }
   }

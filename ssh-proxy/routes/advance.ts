@@ -11,7 +11,9 @@ import { advanceStream } from '../advance-stream.ts';
 import type { GameTarget } from '../targets/target.ts';
 import type { Target } from '../../schema/run.ts';
 
-const fail = (code: string, message: string, issues?: unknown) => ({ error: { code, message, ...(issues ? { issues } : {}) } });
+const fail = (code: string, message: string, issues?: unknown) => ({
+  error: { code, message, ...(issues ? { issues } : {}) },
+});
 
 export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarget>) {
   return new Hono().post('/', async (c) => {
@@ -22,14 +24,18 @@ export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarg
       return c.json(fail('invalid_json', 'the body is not JSON; send {runId, config, checkpoint, resume?}'), 400);
     }
     const parsed = proxyRequestSchema.safeParse(body);
-    if (!parsed.success) return c.json(fail('invalid_request', describeIssues(parsed.error), issueList(parsed.error)), 400);
+    if (!parsed.success)
+      return c.json(fail('invalid_request', describeIssues(parsed.error), issueList(parsed.error)), 400);
     const request = parsed.data;
     const target = targets[request.config.target];
     const model = deps.models.get(request.config.model, request.config);
     const knowledgeId = request.config.knowledgeModel ?? request.config.model;
     const knowledge = knowledgeId === request.config.model ? model : deps.models.get(knowledgeId, request.config);
     if (!model || !knowledge) {
-      const offered = deps.models.list().map((m) => m.id).join(', ');
+      const offered = deps.models
+        .list()
+        .map((m) => m.id)
+        .join(', ');
       const [field, id] = model ? ['config.knowledgeModel', knowledgeId] : ['config.model', request.config.model];
       return c.json(fail('unknown_model', `${field}: "${id}" is not offered here; use one of: ${offered}`), 400);
     }
@@ -48,10 +54,15 @@ export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarg
     }
     // One call per run at a time: a second would share the run's SSH session and fork its state.
     if (deps.running.has(request.runId)) {
-      return c.json(fail('run_busy', `run ${request.runId} already has a call in progress; try again when it ends`), 409);
+      return c.json(
+        fail('run_busy', `run ${request.runId} already has a call in progress; try again when it ends`),
+        409,
+      );
     }
     deps.running.add(request.runId);
     const stream = advanceStream(request, target, { model, knowledge }, from, deps, c.req.raw.signal);
-    return new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' } });
+    return new Response(stream, {
+      headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' },
+    });
   });
 }

@@ -5,13 +5,23 @@ import type { Connected, ExecResult } from './ssh-session.ts';
 import { SshSession } from './ssh-session.ts';
 import type { SshFailure } from './ssh-failure.ts';
 
-export type PoolOptions = { connectTimeoutMs: number; commandTimeoutMs: number; maxOutputBytes: number; idleMs: number };
+export type PoolOptions = {
+  connectTimeoutMs: number;
+  commandTimeoutMs: number;
+  maxOutputBytes: number;
+  idleMs: number;
+};
 
 /** What the graph's nodes use: log in as a level, and run commands there. */
 export type LevelShell = {
   /** Logs in as `level` with `password`; on success this login becomes the run's session. */
   login(level: number, password: string, signal: AbortSignal): Promise<Connected>;
-  exec(level: number, password: string, command: string, signal: AbortSignal): Promise<ExecResult | { ok: false; failure: SshFailure }>;
+  exec(
+    level: number,
+    password: string,
+    command: string,
+    signal: AbortSignal,
+  ): Promise<ExecResult | { ok: false; failure: SshFailure }>;
 };
 
 export class SessionPool {
@@ -48,7 +58,11 @@ export class SessionPool {
           session = new SshSession({ ...options, connectTimeoutMs: this.options.connectTimeoutMs });
           this.replace(runId, session);
         }
-        return session.exec(command, { timeoutMs: this.options.commandTimeoutMs, maxBytes: this.options.maxOutputBytes, signal });
+        return session.exec(command, {
+          timeoutMs: this.options.commandTimeoutMs,
+          maxBytes: this.options.maxOutputBytes,
+          signal,
+        });
       },
     };
   }
@@ -83,7 +97,10 @@ export class SessionPool {
   }
 }
 
-function sameLogin(session: SshSession, o: { host: string; port: number; username: string; password: string }): boolean {
+function sameLogin(
+  session: SshSession,
+  o: { host: string; port: number; username: string; password: string },
+): boolean {
   const s = session.options;
   return s.host === o.host && s.port === o.port && s.username === o.username && s.password === o.password;
 }

@@ -8,11 +8,16 @@ type Ssh2Error = Error & { level?: string; code?: string };
 /** Classifies an error from ssh2's client. */
 export function classifySshError(err: unknown, where: string): SshFailure {
   const e = err as Ssh2Error;
-  if (e.level === 'client-authentication') return { kind: 'auth', message: `${where}: the login was refused (wrong password or user)` };
-  if (e.level === 'client-timeout') return { kind: 'timeout', message: `${where}: no SSH handshake in time; is the host up?` };
+  if (e.level === 'client-authentication')
+    return { kind: 'auth', message: `${where}: the login was refused (wrong password or user)` };
+  if (e.level === 'client-timeout')
+    return { kind: 'timeout', message: `${where}: no SSH handshake in time; is the host up?` };
   const code = e.code ?? '';
   if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'].includes(code)) {
-    return { kind: 'unreachable', message: `${where}: cannot reach the host (${code}); check the target's host and port` };
+    return {
+      kind: 'unreachable',
+      message: `${where}: cannot reach the host (${code}); check the target's host and port`,
+    };
   }
   if (code === 'ETIMEDOUT') return { kind: 'timeout', message: `${where}: the connection timed out` };
   return { kind: 'dropped', message: `${where}: ${e.message || 'the connection failed'}` };

@@ -5,7 +5,13 @@ import { OutputCollector } from './output-collector.ts';
 import type { SshFailure } from './ssh-failure.ts';
 import { classifySshError } from './ssh-failure.ts';
 
-export type SessionOptions = { host: string; port: number; username: string; password: string; connectTimeoutMs: number };
+export type SessionOptions = {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  connectTimeoutMs: number;
+};
 export type ExecOptions = { timeoutMs: number; maxBytes: number; signal: AbortSignal };
 export type ExecResult = {
   ok: true;
@@ -25,7 +31,10 @@ type TunableClient = ssh2.Client & { setNoDelay(noDelay?: boolean): void };
 /** How long a timed-out command may take to deliver its last output after we close it. */
 const CLOSE_GRACE_MS = 500;
 
-const aborted = (where: string): { ok: false; failure: SshFailure } => ({ ok: false, failure: { kind: 'aborted', message: `${where}: aborted` } });
+const aborted = (where: string): { ok: false; failure: SshFailure } => ({
+  ok: false,
+  failure: { kind: 'aborted', message: `${where}: aborted` },
+});
 
 export class SshSession {
   private client: TunableClient | null = null;
@@ -63,7 +72,11 @@ export class SshSession {
         this.reset();
         continue;
       }
-      if (result === 'dropped') return { ok: false, failure: { kind: 'dropped', message: `${this.where}: the connection dropped twice while running a command` } };
+      if (result === 'dropped')
+        return {
+          ok: false,
+          failure: { kind: 'dropped', message: `${this.where}: the connection dropped twice while running a command` },
+        };
       return result;
     }
   }
@@ -108,7 +121,10 @@ export class SshSession {
         .on('close', () => {
           // A drop after login: the next exec reconnects.
           if (this.client === client) this.reset();
-          settle({ ok: false, failure: { kind: 'dropped', message: `${this.where}: the server closed the connection` } });
+          settle({
+            ok: false,
+            failure: { kind: 'dropped', message: `${this.where}: the server closed the connection` },
+          });
         });
       client.connect({
         host: this.options.host,
@@ -123,7 +139,11 @@ export class SshSession {
     });
   }
 
-  private execOn(client: ssh2.Client, command: string, options: ExecOptions): Promise<ExecResult | 'dropped' | { ok: false; failure: SshFailure }> {
+  private execOn(
+    client: ssh2.Client,
+    command: string,
+    options: ExecOptions,
+  ): Promise<ExecResult | 'dropped' | { ok: false; failure: SshFailure }> {
     const started = performance.now();
     this.lastUsed = Date.now();
     return new Promise((resolve) => {
@@ -142,7 +162,9 @@ export class SshSession {
           options.signal.removeEventListener('abort', onAbort);
           this.lastUsed = Date.now();
           if (options.signal.aborted) return resolve(aborted(this.where));
-          const note = timedOut ? `\n[bandit-runner: no answer within ${options.timeoutMs / 1000} s; the command was stopped]` : '';
+          const note = timedOut
+            ? `\n[bandit-runner: no answer within ${options.timeoutMs / 1000} s; the command was stopped]`
+            : '';
           resolve({
             ok: true,
             stdout: stdout.text(),

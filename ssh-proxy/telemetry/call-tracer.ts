@@ -9,7 +9,14 @@ import type { Span, Tracer } from '@opentelemetry/api';
 import type { ProxyEvent } from '../../schema/protocol.ts';
 import type { Redactor } from '../redactor.ts';
 
-type Child = { name: string; start: number; end: number; kind: SpanKind; attributes: Record<string, string | number | boolean>; error: string | null };
+type Child = {
+  name: string;
+  start: number;
+  end: number;
+  kind: SpanKind;
+  attributes: Record<string, string | number | boolean>;
+  error: string | null;
+};
 
 export class CallTracer {
   private readonly tracer: Tracer;
@@ -23,8 +30,17 @@ export class CallTracer {
     this.redactor = redactor;
     const id = createHash('sha256').update(runId).digest('hex');
     // The run itself is the remote parent: its trace id and span id come from the run id.
-    const parent = trace.setSpanContext(context.active(), { traceId: id.slice(0, 32), spanId: id.slice(32, 48), traceFlags: TraceFlags.SAMPLED, isRemote: true });
-    this.call = tracer.startSpan('bandit.advance', { kind: SpanKind.SERVER, attributes: { 'bandit.run_id': runId, 'session.id': runId } }, parent);
+    const parent = trace.setSpanContext(context.active(), {
+      traceId: id.slice(0, 32),
+      spanId: id.slice(32, 48),
+      traceFlags: TraceFlags.SAMPLED,
+      isRemote: true,
+    });
+    this.call = tracer.startSpan(
+      'bandit.advance',
+      { kind: SpanKind.SERVER, attributes: { 'bandit.run_id': runId, 'session.id': runId } },
+      parent,
+    );
   }
 
   private text(value: string): string {
@@ -81,11 +97,23 @@ export class CallTracer {
       }
       case 'node': {
         const start = Date.parse(event.startedAt);
-        const node = this.tracer.startSpan(`bandit.node ${event.name}`, { startTime: start, attributes: { 'bandit.node': event.name, 'bandit.level': event.level, 'bandit.node.status': event.status } }, trace.setSpan(context.active(), this.call));
-        if (event.status === 'error') node.setStatus({ code: SpanStatusCode.ERROR, message: this.text(event.error ?? 'node failed') });
+        const node = this.tracer.startSpan(
+          `bandit.node ${event.name}`,
+          {
+            startTime: start,
+            attributes: { 'bandit.node': event.name, 'bandit.level': event.level, 'bandit.node.status': event.status },
+          },
+          trace.setSpan(context.active(), this.call),
+        );
+        if (event.status === 'error')
+          node.setStatus({ code: SpanStatusCode.ERROR, message: this.text(event.error ?? 'node failed') });
         const inNode = trace.setSpan(context.active(), node);
         for (const child of this.pending.splice(0)) {
-          const span = this.tracer.startSpan(child.name, { kind: child.kind, startTime: child.start, attributes: child.attributes }, inNode);
+          const span = this.tracer.startSpan(
+            child.name,
+            { kind: child.kind, startTime: child.start, attributes: child.attributes },
+            inNode,
+          );
           if (child.error) span.setStatus({ code: SpanStatusCode.ERROR, message: child.error });
           span.end(child.end);
         }

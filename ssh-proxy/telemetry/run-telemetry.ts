@@ -15,7 +15,12 @@ export class RunTelemetry {
   constructor(endpoint: string, serviceName: string) {
     this.provider = new TracerProvider({
       resource: resourceFromAttributes({ 'service.name': serviceName }),
-      spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` }), scheduledDelayMillis: 1_000 })],
+      spanProcessors: [
+        new BatchSpanProcessor({
+          exporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` }),
+          scheduledDelayMillis: 1_000,
+        }),
+      ],
     });
     // Not registered globally: nothing else in the proxy is traced, and tests run several proxies.
     this.tracer = this.provider.getTracer('bandit-runner', '1');

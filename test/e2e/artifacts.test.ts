@@ -18,7 +18,20 @@ import { startStackProcess, stackPorts } from '../support/stack-process.ts';
 
 const HINT = 'the key logs you in: `ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14`';
 const WAIT = { timeout: 60_000 };
-const FILES = ['manifest.json', 'summary.json', 'events.jsonl', 'run.log', 'transcript.md', 'tool_metrics.json', 'lessons.json', 'terminal.cast', 'replay/replay.sh', 'replay/lib.sh', 'replay/level00.sh', 'replay/level12.sh'];
+const FILES = [
+  'manifest.json',
+  'summary.json',
+  'events.jsonl',
+  'run.log',
+  'transcript.md',
+  'tool_metrics.json',
+  'lessons.json',
+  'terminal.cast',
+  'replay/replay.sh',
+  'replay/lib.sh',
+  'replay/level00.sh',
+  'replay/level12.sh',
+];
 
 const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-artifacts-'));
 let stack: StackProcess;
@@ -31,7 +44,10 @@ afterAll(async () => {
 });
 
 const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-  const response = await fetch(`${stack.url}${path}`, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
+  const response = await fetch(`${stack.url}${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...init.headers },
+  });
   if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 };
@@ -49,7 +65,9 @@ async function waitFor(id: string, done: (run: RunSummary) => boolean, timeoutMs
 async function allEvents(id: string): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
   for (let since = 0; ; ) {
-    const page = await api<{ events: RunEvent[]; nextSince: number | null }>(`/api/runs/${id}/events?since=${since}&limit=1000`);
+    const page = await api<{ events: RunEvent[]; nextSince: number | null }>(
+      `/api/runs/${id}/events?since=${since}&limit=1000`,
+    );
     events.push(...page.events);
     if (page.nextSince === null || page.events.length === 0) return events;
     since = page.nextSince;
@@ -57,7 +75,10 @@ async function allEvents(id: string): Promise<RunEvent[]> {
 }
 
 /** The archive unpacked into a fresh directory; its files as text. */
-async function download(id: string, query = ''): Promise<{ dir: string; files: Map<string, string>; response: Response }> {
+async function download(
+  id: string,
+  query = '',
+): Promise<{ dir: string; files: Map<string, string>; response: Response }> {
   const response = await fetch(`${stack.url}/api/runs/${id}/artifacts${query}`);
   expect(response.status).toBe(200);
   const entries = unzipSync(new Uint8Array(await response.clone().arrayBuffer()));
@@ -76,9 +97,15 @@ async function download(id: string, query = ''): Promise<{ dir: string; files: M
  * Runs replay.sh without blocking this process: a synchronous spawn kept the event loop from seeing
  * the stack close idle keep-alive sockets, and the next fetch went out on a closed one.
  */
-function replay(dir: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function replay(
+  dir: string,
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', [join(dir, 'replay/replay.sh')], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 180_000 });
+    const child = spawn('bash', [join(dir, 'replay/replay.sh')], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      timeout: 180_000,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -88,7 +115,14 @@ function replay(dir: string, env: Record<string, string>): Promise<{ status: num
   });
 }
 
-type Report = { runId: string; of: string; levels: { level: number; verdict: string; detail: string }[]; ok: boolean; reproduced: number; drifted: number };
+type Report = {
+  runId: string;
+  of: string;
+  levels: { level: number; verdict: string; detail: string }[];
+  ok: boolean;
+  reproduced: number;
+  drifted: number;
+};
 
 async function verify(id: string): Promise<{ run: RunSummary; report: Report }> {
   const created = await api<RunSummary>(`/api/runs/${id}/verify`, { method: 'POST', body: '{}' });
@@ -108,7 +142,10 @@ describe('artifacts, replay and verify', () => {
     runId = run.id;
     const paused = await waitFor(runId, (r) => r.status === 'paused_for_user_action');
     expect(paused.currentLevel).toBe(13);
-    await api(`/api/runs/${runId}/actions`, { method: 'POST', body: JSON.stringify({ action: 'continue', hint: HINT }) });
+    await api(`/api/runs/${runId}/actions`, {
+      method: 'POST',
+      body: JSON.stringify({ action: 'continue', hint: HINT }),
+    });
     const again = await waitFor(runId, (r) => r.status === 'paused_for_user_action' && r.currentLevel > 13);
     expect(again.levelsSolved).toBeGreaterThanOrEqual(14);
     const events = await allEvents(runId);
@@ -127,10 +164,20 @@ describe('artifacts, replay and verify', () => {
     expect([...files.keys()]).toContain('llm/0001-plan.json');
 
     const manifest = JSON.parse(files.get('manifest.json')!);
-    expect(manifest).toMatchObject({ format: 'bandit-runner-artifacts', secrets: 'redacted', run: { id: runId, status: 'paused_for_user_action' }, missing: [] });
+    expect(manifest).toMatchObject({
+      format: 'bandit-runner-artifacts',
+      secrets: 'redacted',
+      run: { id: runId, status: 'paused_for_user_action' },
+      missing: [],
+    });
     expect(manifest.replay.levels).toEqual(solvedLevels);
     // The run's log names where it played, and the manifest (and so replay.sh) takes it from there.
-    const started = files.get('events.jsonl')!.trim().split('\n').map((line) => JSON.parse(line)).filter((e) => e.type === 'level_started');
+    const started = files
+      .get('events.jsonl')!
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((e) => e.type === 'level_started');
     expect(started.length).toBeGreaterThan(0);
     for (const event of started) expect(event.address).toBe(`127.0.0.1:${stack.ports.practice}`);
     expect(manifest.target.address).toBe(`127.0.0.1:${stack.ports.practice}`);
@@ -143,18 +190,35 @@ describe('artifacts, replay and verify', () => {
     // Every password the run proved is a placeholder in every file; private keys too.
     expect(passwords.size).toBeGreaterThanOrEqual(15);
     for (const [path, text] of files) {
-      for (const [level, password] of passwords) if (level > 0) expect(text.includes(password), `${path} holds bandit${level}'s password`).toBe(false);
+      for (const [level, password] of passwords)
+        if (level > 0) expect(text.includes(password), `${path} holds bandit${level}'s password`).toBe(false);
       expect(text, path).not.toMatch(/BEGIN [A-Z ]*PRIVATE KEY/);
     }
     expect(files.get('events.jsonl')).toContain('[REDACTED:bandit1-password]');
     expect(files.get('events.jsonl')).toContain('[REDACTED:private-key-1]');
-    expect(manifest.redactions).toContainEqual({ placeholder: '[REDACTED:bandit14-password]', kind: 'password', level: 14 });
+    expect(manifest.redactions).toContainEqual({
+      placeholder: '[REDACTED:bandit14-password]',
+      kind: 'password',
+      level: 14,
+    });
 
     const summary = JSON.parse(files.get('summary.json')!);
     // Level 13 was solved after the hint; every other level alone.
-    expect(summary.levels).toMatchObject({ solved: solvedLevels.length, solvedAutonomously: solvedLevels.length - 1, solvedWithHelp: 1, solvedByFinalAttempt: 0 });
-    expect(summary.perLevel.find((l: { level: number }) => l.level === 13)).toMatchObject({ solved: true, helped: true });
-    expect(summary.pauses[0]).toMatchObject({ level: 13, reason: 'max_retries', resolution: { action: 'continue', hint: HINT } });
+    expect(summary.levels).toMatchObject({
+      solved: solvedLevels.length,
+      solvedAutonomously: solvedLevels.length - 1,
+      solvedWithHelp: 1,
+      solvedByFinalAttempt: 0,
+    });
+    expect(summary.perLevel.find((l: { level: number }) => l.level === 13)).toMatchObject({
+      solved: true,
+      helped: true,
+    });
+    expect(summary.pauses[0]).toMatchObject({
+      level: 13,
+      reason: 'max_retries',
+      resolution: { action: 'continue', hint: HINT },
+    });
     expect(summary.pauses.at(-1).resolution).toBeNull();
     const metrics = JSON.parse(files.get('tool_metrics.json')!);
     expect(metrics.tools.run_command.calls).toBe(summary.commands);
@@ -163,7 +227,9 @@ describe('artifacts, replay and verify', () => {
     expect(files.get('transcript.md')).toContain('## Level 13 → 14');
     expect(files.get('transcript.md')).toContain('**Hint from a person**');
     expect(files.get('run.log')!.split('\n').length).toBeGreaterThan(files.get('events.jsonl')!.split('\n').length - 2);
-    expect(JSON.parse(files.get('lessons.json')!).lessons).toContainEqual(expect.objectContaining({ source: 'user', level: 13, text: HINT }));
+    expect(JSON.parse(files.get('lessons.json')!).lessons).toContainEqual(
+      expect.objectContaining({ source: 'user', level: 13, text: HINT }),
+    );
     const call = JSON.parse(files.get('llm/0001-plan.json')!);
     expect(call).toMatchObject({ stage: 'plan', model: 'baseline', level: 0 });
     expect(call.request).toBeTruthy();
@@ -176,7 +242,9 @@ describe('artifacts, replay and verify', () => {
     expect(files.get('events.jsonl')).toContain(passwords.get(1)!);
     const bad = await fetch(`${stack.url}/api/runs/${runId}/artifacts?secrets=yes`);
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('must be "redacted" (the default) or "include"');
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain(
+      'must be "redacted" (the default) or "include"',
+    );
   });
 
   it("has a terminal.cast that Debian's asciinema reads", async () => {
@@ -185,7 +253,10 @@ describe('artifacts, replay and verify', () => {
     expect(JSON.parse(header!)).toMatchObject({ version: 2, width: 120, height: 36 });
     expect(JSON.parse(first!)).toEqual([expect.any(Number), 'o', expect.any(String)]);
     // asciinema opens /dev/tty, so it runs in a pseudo-terminal that script(1) gives it.
-    const cat = spawnSync('script', ['-qec', `asciinema cat ${join(dir, 'terminal.cast')}`, '/dev/null'], { encoding: 'utf8', timeout: 60_000 });
+    const cat = spawnSync('script', ['-qec', `asciinema cat ${join(dir, 'terminal.cast')}`, '/dev/null'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(cat.status, cat.stderr).toBe(0);
     expect(cat.stdout).toContain('bandit0@bandit');
     expect(cat.stdout).toContain('cat readme');
@@ -195,7 +266,9 @@ describe('artifacts, replay and verify', () => {
   it('re-solves the levels with replay/replay.sh through OpenSSH, the passwords from the environment', async () => {
     const { dir, files } = await download(runId);
     // The scripts hold no password; they read them from the environment.
-    for (const [path, text] of files) if (path.startsWith('replay/')) for (const [level, pw] of passwords) if (level > 0) expect(text).not.toContain(pw);
+    for (const [path, text] of files)
+      if (path.startsWith('replay/'))
+        for (const [level, pw] of passwords) if (level > 0) expect(text).not.toContain(pw);
     const env: Record<string, string> = { BANDIT_HOST: '127.0.0.1', BANDIT_PORT: String(stack.ports.practice) };
     for (const [level, password] of passwords) env[`BANDIT${level}_PASSWORD`] = password;
     const result = await replay(dir, env);
@@ -204,7 +277,9 @@ describe('artifacts, replay and verify', () => {
     expect(result.stdout).toContain('$ cat readme');
     // Without the environment, each level's password is the one the level before proved; and with no
     // BANDIT_HOST / BANDIT_PORT the scripts go where the run played (the range's own port, not 2220).
-    expect(files.get('replay/replay.sh')!.split('\n')[1]).toBe(`# played against 127.0.0.1:${stack.ports.practice}; override with BANDIT_HOST=... BANDIT_PORT=... bash replay.sh`);
+    expect(files.get('replay/replay.sh')!.split('\n')[1]).toBe(
+      `# played against 127.0.0.1:${stack.ports.practice}; override with BANDIT_HOST=... BANDIT_PORT=... bash replay.sh`,
+    );
     const chained = await replay(dir, {});
     expect(chained.status, chained.stderr).toBe(0);
     expect(chained.stderr).toContain(`replaying against 127.0.0.1:${stack.ports.practice}`);
@@ -248,7 +323,10 @@ describe('artifacts, replay and verify', () => {
       expect(saved.suggestedFilename()).toBe(`${runId}.zip`);
       const entries = unzipSync(new Uint8Array(readFileSync(await saved.path())));
       expect(Object.keys(entries)).toEqual(expect.arrayContaining(FILES));
-      expect(JSON.parse(new TextDecoder().decode(entries['manifest.json']))).toMatchObject({ run: { id: runId }, secrets: 'redacted' });
+      expect(JSON.parse(new TextDecoder().decode(entries['manifest.json']))).toMatchObject({
+        run: { id: runId },
+        secrets: 'redacted',
+      });
 
       await page.getByRole('button', { name: 'Replay terminal' }).click();
       await page.getByLabel('Replay speed').selectOption('4');
@@ -261,7 +339,9 @@ describe('artifacts, replay and verify', () => {
       // The verification run links its original, and the original lists it with its figures.
       const verifications = page.getByRole('list', { name: 'Verifications of this run' });
       await verifications.waitFor(WAIT);
-      expect(await verifications.textContent()).toContain(`${solvedLevels.length} reproduced, 0 drifted, 0 failed of ${solvedLevels.length}`);
+      expect(await verifications.textContent()).toContain(
+        `${solvedLevels.length} reproduced, 0 drifted, 0 failed of ${solvedLevels.length}`,
+      );
       await verifications.getByRole('link').first().click();
       await page.getByText('Verification of run').waitFor(WAIT);
       const rows = page.getByRole('table', { name: 'Verification report' }).locator('tbody tr');

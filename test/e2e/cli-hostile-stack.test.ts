@@ -38,11 +38,29 @@ let runId: string;
 
 beforeAll(async () => {
   openai = await startFakeOpenAi();
-  openai.respond((request, n) => (request.tools ? toolCall('run_command', { command: COMMANDS[n % COMMANDS.length] }, THINKING) : toolCall('run_command', { command: 'true' }, THINKING)));
-  stack = await startStackProcess(join(work, 'state'), undefined, { OPENAI_BASE_URL: openai.baseUrl, OPENAI_API_KEY: 'sk-hostile-e2e', OPENAI_MODELS: 'fake-model' });
-  const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'fake-model', budget: 3, maxRetries: 1, endLevel: 0, finalAttempt: false }) });
+  openai.respond((request, n) =>
+    request.tools
+      ? toolCall('run_command', { command: COMMANDS[n % COMMANDS.length] }, THINKING)
+      : toolCall('run_command', { command: 'true' }, THINKING),
+  );
+  stack = await startStackProcess(join(work, 'state'), undefined, {
+    OPENAI_BASE_URL: openai.baseUrl,
+    OPENAI_API_KEY: 'sk-hostile-e2e',
+    OPENAI_MODELS: 'fake-model',
+  });
+  const created = await fetch(`${stack.url}/api/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'fake-model', budget: 3, maxRetries: 1, endLevel: 0, finalAttempt: false }),
+  });
   runId = ((await created.json()) as RunSummary).id;
-  await vi.waitFor(async () => expect(((await (await fetch(`${stack.url}/api/runs/${runId}`)).json()) as RunSummary).status).toBe('paused_for_user_action'), { timeout: 120_000, interval: 250 });
+  await vi.waitFor(
+    async () =>
+      expect(((await (await fetch(`${stack.url}/api/runs/${runId}`)).json()) as RunSummary).status).toBe(
+        'paused_for_user_action',
+      ),
+    { timeout: 120_000, interval: 250 },
+  );
 });
 afterAll(async () => {
   await stack?.stop();
@@ -51,7 +69,9 @@ afterAll(async () => {
 });
 
 async function events(): Promise<RunEvent[]> {
-  return ((await (await fetch(`${stack.url}/api/runs/${runId}/events?since=0&limit=1000`)).json()) as { events: RunEvent[] }).events;
+  return (
+    (await (await fetch(`${stack.url}/api/runs/${runId}/events?since=0&limit=1000`)).json()) as { events: RunEvent[] }
+  ).events;
 }
 
 describe('a hostile target and model on the real stack', () => {
@@ -59,12 +79,20 @@ describe('a hostile target and model on the real stack', () => {
     const outputs = (await events()).flatMap((e) => (e.type === 'output' ? [e.stdout] : []));
     expect(outputs.some((o) => o.includes(`\x1b]52;c;${b64(`${MARK}-target`)}\x07`))).toBe(true);
     // Control: the stored stdout printed as is fills the clipboard buffer.
-    const raw = await inTmux(work, 'stack-raw', `${process.execPath} -e 'fetch("${stack.url}/api/runs/${runId}/events?since=0&limit=1000").then((r) => r.json()).then((j) => process.stdout.write(j.events.filter((e) => e.type === "output").map((e) => e.stdout).join("")))'`);
+    const raw = await inTmux(
+      work,
+      'stack-raw',
+      `${process.execPath} -e 'fetch("${stack.url}/api/runs/${runId}/events?since=0&limit=1000").then((r) => r.json()).then((j) => process.stdout.write(j.events.filter((e) => e.type === "output").map((e) => e.stdout).join("")))'`,
+    );
     expect(raw.buffers).toContain(`${MARK}-target`);
   });
 
   it('`watch` shows the escapes as text: clipboard empty, title unchanged', async () => {
-    const seen = await inTmux(work, 'stack-watch', `${process.execPath} ${CLI} --url ${stack.url} watch ${runId} --no-answer`);
+    const seen = await inTmux(
+      work,
+      'stack-watch',
+      `${process.execPath} ${CLI} --url ${stack.url} watch ${runId} --no-answer`,
+    );
     expect(seen.screen).toMatch(/EXIT=3/); // paused, nobody answered here
     expect(seen.buffers).toBe('');
     expect(seen.titleAfter).toBe(seen.titleBefore);
@@ -84,7 +112,12 @@ describe('a hostile target and model on the real stack', () => {
     });
     expect(exported.code).toBe(0);
     expect(exported.stdout.trim()).toBe(join(out, `${runId}.zip`));
-    const files = new Map(Object.entries(unzipSync(new Uint8Array(readFileSync(join(out, `${runId}.zip`))))).map(([path, bytes]) => [path, new TextDecoder().decode(bytes)]));
+    const files = new Map(
+      Object.entries(unzipSync(new Uint8Array(readFileSync(join(out, `${runId}.zip`))))).map(([path, bytes]) => [
+        path,
+        new TextDecoder().decode(bytes),
+      ]),
+    );
     for (const name of ['run.log', 'transcript.md']) {
       expect(forbiddenIn(files.get(name)!), name).toEqual([]);
       expect(files.get(name), name).not.toContain('\x1b');

@@ -5,7 +5,16 @@
 // clipboard buffers stay empty and the pane title unchanged. `export` is offered `../` names and a planted
 // symlink, and writes only its own file inside --out.
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +38,10 @@ afterAll(() => fake.close());
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, '--url', fake.url, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [CLI, '--url', fake.url, ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -40,7 +52,11 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 
 describe('a hostile stack at the terminal', () => {
   it('the tmux set-up would catch a payload: raw OSC 52 fills a buffer and OSC 2 sets the title', async () => {
-    const seen = await inTmux(work, 'control', `printf '\\033]52;c;%s\\007\\033]2;%s-title\\033\\\\' "$(printf ${MARK} | base64)" ${MARK}`);
+    const seen = await inTmux(
+      work,
+      'control',
+      `printf '\\033]52;c;%s\\007\\033]2;%s-title\\033\\\\' "$(printf ${MARK} | base64)" ${MARK}`,
+    );
     expect(seen.buffers).toContain(MARK);
     expect(seen.titleAfter).toBe(`${MARK}-title`);
   });
@@ -71,7 +87,11 @@ describe('a hostile stack at the terminal', () => {
   }
 
   it('the CLI writes no ESC outside colour, no C1, no bidi control and no NUL to a pipe either', async () => {
-    for (const args of [['watch', HOSTILE_RUN_ID, '--verbose'], ['list', 'models'], ['watch', 'run_unknown000000000000000000']]) {
+    for (const args of [
+      ['watch', HOSTILE_RUN_ID, '--verbose'],
+      ['list', 'models'],
+      ['watch', 'run_unknown000000000000000000'],
+    ]) {
       const { stdout, stderr } = await cli(args);
       expect(forbiddenIn(stdout + stderr), args.join(' ')).toEqual([]);
       expect(stdout + stderr).toMatch(/\^\[|<binary, /);
@@ -82,11 +102,24 @@ describe('a hostile stack at the terminal', () => {
     const { code, stdout } = await cli(['watch', HOSTILE_RUN_ID, '--json']);
     expect(code).toBe(4);
     expect(forbiddenIn(stdout)).toEqual([]);
-    expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(hostileEvents());
+    expect(
+      stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual(hostileEvents());
   });
 
   it("`asciinema play` of the archive's terminal.cast leaves the clipboard empty and the title as it was", async () => {
-    const { files } = await archiveFiles({ run: hostileSummary(), events: hostileEvents(), calls: [], report: null, verifiedBy: [], target: { address: null, host: '127.0.0.1' }, includeSecrets: false });
+    const { files } = await archiveFiles({
+      run: hostileSummary(),
+      events: hostileEvents(),
+      calls: [],
+      report: null,
+      verifiedBy: [],
+      target: { address: null, host: '127.0.0.1' },
+      includeSecrets: false,
+    });
     const cast = join(work, 'terminal.cast');
     writeFileSync(cast, files.get('terminal.cast')!);
     const seen = await inTmux(work, 'asciinema', `asciinema play -s 50 -i 0.05 ${cast}`);
@@ -96,7 +129,16 @@ describe('a hostile stack at the terminal', () => {
     expect(seen.screen).toContain(`^[]0;${MARK}-title^G`);
     // The same payloads, recorded raw, would have acted: the cast is what keeps them out.
     const raw = join(work, 'raw.cast');
-    writeFileSync(raw, `${JSON.stringify({ version: 2, width: 80, height: 24 })}\n${JSON.stringify([0.1, 'o', HOSTILE.slice(0, 4).map((h) => h.text).join('')])}\n`);
+    writeFileSync(
+      raw,
+      `${JSON.stringify({ version: 2, width: 80, height: 24 })}\n${JSON.stringify([
+        0.1,
+        'o',
+        HOSTILE.slice(0, 4)
+          .map((h) => h.text)
+          .join(''),
+      ])}\n`,
+    );
     const rawSeen = await inTmux(work, 'asciinema-raw', `asciinema play ${raw}`);
     expect(rawSeen.buffers).toContain(MARK);
   });
@@ -123,7 +165,10 @@ describe('export against a server that names the file', () => {
       expect(stdout.trim()).toBe(join(out, `${HOSTILE_RUN_ID}.zip`));
     }
     // Nothing else anywhere under the export root, and nothing at the absolute path.
-    const all = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? all(join(dir, e.name)) : [join(dir, e.name)]));
+    const all = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? all(join(dir, e.name)) : [join(dir, e.name)],
+      );
     expect(all(join(work, 'exports'))).toEqual([join(out, `${HOSTILE_RUN_ID}.zip`)]);
     expect(existsSync('/tmp/absolute-escape.zip')).toBe(false);
     expect(new Uint8Array(readFileSync(join(out, `${HOSTILE_RUN_ID}.zip`)))).toEqual(fake.zip);

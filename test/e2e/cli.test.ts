@@ -22,7 +22,10 @@ const stack = stackForFile('cli');
 /** The CLI as a script runs it: no terminal; resolves with its exit code and output. */
 function cli(args: string[], url = stack().url): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, '--url', url, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [CLI, '--url', url, ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -31,7 +34,8 @@ function cli(args: string[], url = stack().url): Promise<{ code: number | null; 
   });
 }
 
-const runCount = async () => runListSchema.parse(await (await fetch(`${stack().url}/api/runs?limit=100`)).json()).runs.length;
+const runCount = async () =>
+  runListSchema.parse(await (await fetch(`${stack().url}/api/runs?limit=100`)).json()).runs.length;
 
 describe('bandit-runner in a terminal', () => {
   it('shows a run, asks at its pause, and takes the hint typed at the prompt', async () => {
@@ -39,7 +43,17 @@ describe('bandit-runner in a terminal', () => {
     const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
     const screen = () => tmux('capture-pane', '-p', '-J', '-t', session, '-S', '-300');
     // Baseline solves 0-12 and runs out of its one retry at 13, where the hint gets it through.
-    tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '50', `${process.execPath} ${CLI} --url ${stack().url} run --levels 0-13 --model baseline --max-retries 1; echo EXIT=$?; sleep 120`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '200',
+      '-y',
+      '50',
+      `${process.execPath} ${CLI} --url ${stack().url} run --levels 0-13 --model baseline --max-retries 1; echo EXIT=$?; sleep 120`,
+    );
     try {
       await vi.waitFor(() => expect(screen()).toMatch(/What now\?/), { timeout: 90_000, interval: 200 });
       expect(screen()).toMatch(/waiting for you at level 13/);
@@ -65,7 +79,17 @@ describe('bandit-runner in a terminal, several runs', () => {
     const session = `cli-progress-${process.pid}`;
     const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
     const screen = () => tmux('capture-pane', '-p', '-J', '-t', session, '-S', '-100');
-    tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', `${process.execPath} ${CLI} --url ${stack().url} run --model baseline --repeats 2 --levels 0-4; echo EXIT=$?; sleep 60`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '160',
+      '-y',
+      '40',
+      `${process.execPath} ${CLI} --url ${stack().url} run --model baseline --repeats 2 --levels 0-4; echo EXIT=$?; sleep 60`,
+    );
     try {
       await vi.waitFor(() => expect(screen()).toMatch(/EXIT=\d/), { timeout: 60_000, interval: 200 });
       const text = screen();
@@ -81,7 +105,9 @@ describe('bandit-runner in a terminal, several runs', () => {
 
 describe('bandit-runner as a script', () => {
   it('export writes the archive of a run', async () => {
-    const runs = runListSchema.parse(await (await fetch(`${stack().url}/api/runs?status=completed&limit=1`)).json()).runs;
+    const runs = runListSchema.parse(
+      await (await fetch(`${stack().url}/api/runs?status=completed&limit=1`)).json(),
+    ).runs;
     const out = mkdtempSync(join(tmpdir(), 'bandit-runner-export-'));
     try {
       const result = await cli(['export', runs[0]!.id, '--out', out]);
@@ -97,9 +123,23 @@ describe('bandit-runner as a script', () => {
 
   it('--dry-run prints the plan and starts nothing', async () => {
     const before = await runCount();
-    const result = await cli(['run', '--model', 'baseline', '--repeats', '3', '--levels', '0-2', '--dry-run', '--json']);
+    const result = await cli([
+      'run',
+      '--model',
+      'baseline',
+      '--repeats',
+      '3',
+      '--levels',
+      '0-2',
+      '--dry-run',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ dryRun: true, kind: 'batch', batch: { models: ['baseline'], repeats: 3, startLevel: 0, endLevel: 2 } });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      dryRun: true,
+      kind: 'batch',
+      batch: { models: ['baseline'], repeats: 3, startLevel: 0, endLevel: 2 },
+    });
     expect(await runCount()).toBe(before);
   });
 
@@ -120,7 +160,22 @@ describe('bandit-runner as a script', () => {
       });
     }, 50);
     // Baseline solves 0-12 and pauses at 13 with one retry; hands-off, each run stops there.
-    const result = await cli(['run', '--model', 'baseline', '--repeats', '4', '--parallel', '3', '--levels', '0-13', '--max-retries', '1', '--on-pause', 'stop', '--json']);
+    const result = await cli([
+      'run',
+      '--model',
+      'baseline',
+      '--repeats',
+      '4',
+      '--parallel',
+      '3',
+      '--levels',
+      '0-13',
+      '--max-retries',
+      '1',
+      '--on-pause',
+      'stop',
+      '--json',
+    ]);
     clearInterval(poll);
     expect(result.code).toBe(4);
     const outcome = JSON.parse(result.stdout) as { batchId: string; runs: { status: string; levelsSolved: number }[] };
@@ -160,13 +215,22 @@ describe('bandit-runner as a script', () => {
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
     try {
       // Baseline plays 0-12 and pauses at 13; not a terminal, so watch ends at the pause with code 3.
-      const created = await fetch(`${stack().url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endLevel: 13, maxRetries: 1 }) });
+      const created = await fetch(`${stack().url}/api/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ endLevel: 13, maxRetries: 1 }),
+      });
       const { id } = (await created.json()) as { id: string };
       const result = await cli(['watch', id, '--json'], `http://127.0.0.1:${(relay.address() as AddressInfo).port}`);
       expect(result.code).toBe(3);
-      const seqs = result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { seq: number }).seq);
+      const seqs = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { seq: number }).seq);
       expect(seqs).toEqual(seqs.map((_, i) => i + 1));
-      const log = (await (await fetch(`${stack().url}/api/runs/${id}/events?limit=1000`)).json()) as { lastSeq: number };
+      const log = (await (await fetch(`${stack().url}/api/runs/${id}/events?limit=1000`)).json()) as {
+        lastSeq: number;
+      };
       expect(seqs.at(-1)).toBe(log.lastSeq);
       expect(cuts).toBe(3);
       expect(result.stderr.match(/reconnecting/g)).toHaveLength(3);

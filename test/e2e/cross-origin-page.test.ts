@@ -24,7 +24,13 @@ beforeAll(async () => {
     executablePath: '/usr/bin/chromium',
     headless: true,
     // evil.example is a name of its own (a page on another site) that resolves to this machine.
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--host-resolver-rules=MAP evil.example 127.0.0.1'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--host-resolver-rules=MAP evil.example 127.0.0.1',
+    ],
   });
 });
 afterAll(async () => {
@@ -34,9 +40,17 @@ afterAll(async () => {
 /** Opens the hostile page from another site and from another loopback port; returns what each posted back. */
 async function attack(stack: StackProcess, token: string | null): Promise<HostileReport[]> {
   const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ maxRetries: 1 }) });
+  const created = await fetch(`${stack.url}/api/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth },
+    body: JSON.stringify({ maxRetries: 1 }),
+  });
   const runId = runSummarySchema.parse(await created.json()).id;
-  const site = new HostileSite({ ports: listeningPorts(stack.pid).map((l) => l.port), workerPort: stack.ports.worker, runId });
+  const site = new HostileSite({
+    ports: listeningPorts(stack.pid).map((l) => l.port),
+    workerPort: stack.ports.worker,
+    runId,
+  });
   const sitePort = await site.listen();
   try {
     const origins = [`http://evil.example:${sitePort}`, `http://127.0.0.1:${sitePort}`];
@@ -66,7 +80,9 @@ describe.each(ACCESS_MODES)('a cross-origin page against a stack with $name', (m
   it('opens no socket and reads no secret, from another site or another loopback port', async () => {
     for (const report of await attack(stack(), mode.token)) {
       const read = readable(report);
-      console.log(`[hostile page] ${mode.name}, ${report.origin}: ${report.tries.length} tries, ${opened(report).length} sockets opened, ${read.length} answers readable`);
+      console.log(
+        `[hostile page] ${mode.name}, ${report.origin}: ${report.tries.length} tries, ${opened(report).length} sockets opened, ${read.length} answers readable`,
+      );
       expect(report.tries.length).toBeGreaterThan(60);
       expect(opened(report)).toEqual([]);
       // The worker sends no CORS headers, so not one answer was readable, let alone a secret.
@@ -84,7 +100,10 @@ describe('the same page against a stack started with WORKER_INSPECTOR_PORT (prof
   let inspectorPort = 0;
   beforeAll(async () => {
     inspectorPort = await freePort();
-    stack = await startStackProcess(stateDir, undefined, { PROXY_SECRET, WORKER_INSPECTOR_PORT: String(inspectorPort) });
+    stack = await startStackProcess(stateDir, undefined, {
+      PROXY_SECRET,
+      WORKER_INSPECTOR_PORT: String(inspectorPort),
+    });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -101,9 +120,13 @@ describe('the same page against a stack started with WORKER_INSPECTOR_PORT (prof
 
   it("lets the same page open sockets on wrangler's ports: why the inspector is off unless asked for", async () => {
     const reports = await attack(stack!, null);
-    const sessions = reports.flatMap((r) => opened(r).filter((t) => t.read.includes('Runtime.executionContextCreated')));
+    const sessions = reports.flatMap((r) =>
+      opened(r).filter((t) => t.read.includes('Runtime.executionContextCreated')),
+    );
     for (const report of reports) {
-      console.log(`[hostile page] WORKER_INSPECTOR_PORT set, ${report.origin}: ${report.tries.length} tries, ${opened(report).length} sockets opened, ${opened(report).filter((t) => t.read.includes('executionContextCreated')).length} DevTools sessions`);
+      console.log(
+        `[hostile page] WORKER_INSPECTOR_PORT set, ${report.origin}: ${report.tries.length} tries, ${opened(report).length} sockets opened, ${opened(report).filter((t) => t.read.includes('executionContextCreated')).length} DevTools sessions`,
+      );
     }
     // The fence above is what stops this: with the inspector on, wrangler's relay and inspectors are
     // back, and the page on another loopback port opens sockets on them (the relay's live-reload one

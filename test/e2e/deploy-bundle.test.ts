@@ -12,12 +12,16 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 describe('wrangler deploy --dry-run', () => {
   it('bundles the worker with its Durable Object class and bindings', () => {
-    const result = spawnSync(process.execPath, [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outdir], {
-      cwd: root,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outdir],
+      {
+        cwd: root,
+        env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     expect(result.status, result.stderr + result.stdout).toBe(0);
     expect(result.stdout).toMatch(/env\.RUN_SESSION \(RunSession\)\s+Durable Object/);
     expect(result.stdout).toMatch(/env\.DB \(bandit-runner\)\s+D1 Database/);

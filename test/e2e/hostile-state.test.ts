@@ -26,10 +26,14 @@ const thinking = 'think \x00\x1b[2J "q" `id` $(whoami) 🎉\n'.repeat(80_000);
 function flooder(request: ChatRequest): FakeReply {
   if (!request.tools) return textReply('- read the readme');
   const results = request.messages.filter((m) => m.role === 'tool');
-  if (results.length === 0) return { ...toolCall('run_command', { command: flood(0) }, thinking), pieces: splitText(thinking, 256 * 1024) };
-  if (results.length < FLOODS) return toolCall('run_command', { command: flood(results.length) }, `flood ${results.length}`);
+  if (results.length === 0)
+    return { ...toolCall('run_command', { command: flood(0) }, thinking), pieces: splitText(thinking, 256 * 1024) };
+  if (results.length < FLOODS)
+    return toolCall('run_command', { command: flood(results.length) }, `flood ${results.length}`);
   const found = passwordShapedTokens(String(results.at(-1)?.content ?? ''));
-  return found[0] ? toolCall('submit_password', { password: found[0] }) : toolCall('run_command', { command: 'cat readme' });
+  return found[0]
+    ? toolCall('submit_password', { password: found[0] })
+    : toolCall('run_command', { command: 'cat readme' });
 }
 
 const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-hostile-state-'));
@@ -39,7 +43,12 @@ beforeAll(async () => {
   openai = await startFakeOpenAi();
   openai.respond(flooder);
   // Short slices: many proxy calls, each opening with the whole checkpoint (the line that wedged runs).
-  stack = await startStackProcess(stateDir, undefined, { OPENAI_BASE_URL: openai.baseUrl, OPENAI_API_KEY: 'sk-hostile-e2e', OPENAI_MODELS: 'fake-model', PROXY_SLICE_MS: '500' });
+  stack = await startStackProcess(stateDir, undefined, {
+    OPENAI_BASE_URL: openai.baseUrl,
+    OPENAI_API_KEY: 'sk-hostile-e2e',
+    OPENAI_MODELS: 'fake-model',
+    PROXY_SLICE_MS: '500',
+  });
 }, 180_000);
 afterAll(async () => {
   await stack?.stop();
@@ -52,7 +61,13 @@ describe('a hostile model and target on the real stack', () => {
     const created = await fetch(`${stack.url}/api/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'fake-model', endLevel: 0, budget: FLOODS + 5, maxRetries: 1, finalAttempt: false }),
+      body: JSON.stringify({
+        model: 'fake-model',
+        endLevel: 0,
+        budget: FLOODS + 5,
+        maxRetries: 1,
+        finalAttempt: false,
+      }),
     });
     expect(created.status).toBe(201);
     const run = (await created.json()) as RunSummary;
@@ -66,13 +81,18 @@ describe('a hostile model and target on the real stack', () => {
     );
     const events: RunEvent[] = [];
     for (let since = 0; ; ) {
-      const page = (await (await fetch(`${stack.url}/api/runs/${run.id}/events?since=${since}&limit=1000`)).json()) as { events: RunEvent[] };
+      const page = (await (await fetch(`${stack.url}/api/runs/${run.id}/events?since=${since}&limit=1000`)).json()) as {
+        events: RunEvent[];
+      };
       if (!page.events.length) break;
       events.push(...page.events);
       since = page.events.at(-1)!.seq;
     }
     const errors = events.filter((e) => e.type === 'error');
-    expect(summary, `lastError: ${summary.lastError}; errors: ${JSON.stringify(errors.map((e) => (e as { message: string }).message.slice(0, 200)))}`).toMatchObject({ status: 'completed', levelsSolved: 1, lastError: null });
+    expect(
+      summary,
+      `lastError: ${summary.lastError}; errors: ${JSON.stringify(errors.map((e) => (e as { message: string }).message.slice(0, 200)))}`,
+    ).toMatchObject({ status: 'completed', levelsSolved: 1, lastError: null });
     expect(errors).toEqual([]);
     expect(events.filter((e) => e.type === 'user_action_required')).toEqual([]);
     const outputs = events.filter((e): e is Extract<RunEvent, { type: 'output' }> => e.type === 'output');

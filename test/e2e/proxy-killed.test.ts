@@ -28,7 +28,11 @@ describe('the proxy killed mid-run', () => {
     let settled = false;
     // Killed first as the runs start, then every 3 s: a run's retries back off 1 s, 2 s, 4 s….
     const kills = killProxyRepeatedly(stack, { firstAfterMs: 150, everyMs: 3_000, maxKills: 3, done: () => settled });
-    const summaries = await waitSettled(stack, runs.map((r) => r.id), 120_000);
+    const summaries = await waitSettled(
+      stack,
+      runs.map((r) => r.id),
+      120_000,
+    );
     settled = true;
     const killed = await kills;
     expect(killed).toBeGreaterThanOrEqual(1);
@@ -36,9 +40,19 @@ describe('the proxy killed mid-run', () => {
     expect(stack.output()).toMatch(/\[start\] proxy exited \(SIGKILL\); starting it again/);
 
     const audits = await Promise.all(summaries.map((run) => auditRun(stack, run)));
-    console.log(`proxy chaos: ${RUNS} runs, ${killed} kills, ${audits.reduce((n, a) => n + a.events, 0)} events, lost ${audits.reduce((n, a) => n + a.gaps, 0)}, repeated ${audits.reduce((n, a) => n + a.repeats + a.levelsTwice + a.commandsTwice, 0)}`);
+    console.log(
+      `proxy chaos: ${RUNS} runs, ${killed} kills, ${audits.reduce((n, a) => n + a.events, 0)} events, lost ${audits.reduce((n, a) => n + a.gaps, 0)}, repeated ${audits.reduce((n, a) => n + a.repeats + a.levelsTwice + a.commandsTwice, 0)}`,
+    );
     for (const audit of audits) {
-      expect(audit).toMatchObject({ status: 'paused_for_user_action', gaps: 0, repeats: 0, levelsTwice: 0, commandsTwice: 0, otherErrors: [], pauses: 1 });
+      expect(audit).toMatchObject({
+        status: 'paused_for_user_action',
+        gaps: 0,
+        repeats: 0,
+        levelsTwice: 0,
+        commandsTwice: 0,
+        otherErrors: [],
+        pauses: 1,
+      });
     }
   });
 });

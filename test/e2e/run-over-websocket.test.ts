@@ -25,7 +25,11 @@ const HINT = 'the key logs you in: `ssh -i sshkey.private bandit14@localhost cat
 
 describe('a run watched and steered over a WebSocket', () => {
   it('pauses at max retries, continues on a hint, pauses again, stops, and replays exactly', async () => {
-    const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ maxRetries: 1 }) });
+    const created = await fetch(`${stack.url}/api/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ maxRetries: 1 }),
+    });
     expect(created.status).toBe(201);
     const run = runSummarySchema.parse(await created.json());
     const socketUrl = `${stack.url.replace('http', 'ws')}/api/runs/${run.id}/ws`;
@@ -37,7 +41,9 @@ describe('a run watched and steered over a WebSocket', () => {
       (event, ws) => {
         if (event.type !== 'user_action_required') return;
         pauses += 1;
-        ws.send(JSON.stringify(pauses === 1 ? { type: 'user_action', action: 'continue', hint: HINT } : { type: 'stop' }));
+        ws.send(
+          JSON.stringify(pauses === 1 ? { type: 'user_action', action: 'continue', hint: HINT } : { type: 'stop' }),
+        );
       },
     );
     expect(messages.slice(0, 2).map((m) => m.type)).toEqual(['welcome', 'snapshot']);
@@ -62,7 +68,9 @@ describe('a run watched and steered over a WebSocket', () => {
     expect(events.filter((e) => e.type === 'run_complete')).toEqual([expect.objectContaining({ status: 'stopped' })]);
 
     // The REST history is the same log.
-    const history = (await (await fetch(`${stack.url}/api/runs/${run.id}/events?limit=1000`)).json()) as { events: RunEvent[] };
+    const history = (await (await fetch(`${stack.url}/api/runs/${run.id}/events?limit=1000`)).json()) as {
+      events: RunEvent[];
+    };
     expect(history.events).toEqual(events);
 
     // A client that saw half reconnects with since and gets exactly the rest.

@@ -33,11 +33,20 @@ describe('a run across a restart of the stack', () => {
   it('goes on from its last checkpoint with no event lost or repeated', async () => {
     stack = await startStackProcess(stateDir);
     const { ports } = stack;
-    const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ maxRetries: 1 }) });
+    const created = await fetch(`${stack.url}/api/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ maxRetries: 1 }),
+    });
     const run = runSummarySchema.parse(await created.json());
 
     // Cut the stack (worker, proxy and range) as soon as the agent has solved level 1.
-    const { events: before } = await watchEvents(`${stack.url.replace('http', 'ws')}/api/runs/${run.id}/ws?since=0`, (e) => e.type === 'level_complete' && e.level >= 1, undefined, 60_000);
+    const { events: before } = await watchEvents(
+      `${stack.url.replace('http', 'ws')}/api/runs/${run.id}/ws?since=0`,
+      (e) => e.type === 'level_complete' && e.level >= 1,
+      undefined,
+      60_000,
+    );
     expect(await stack.stop()).toBe(0);
     expect(before.some((e) => e.type === 'user_action_required' || e.type === 'run_complete')).toBe(false);
 
@@ -46,7 +55,9 @@ describe('a run across a restart of the stack', () => {
     const paused = await waitForStatus(`${stack.url}/api/runs/${run.id}`, 'paused_for_user_action', 90_000);
     expect(paused.status).toBe('paused_for_user_action');
 
-    const { events } = (await (await fetch(`${stack.url}/api/runs/${run.id}/events?limit=1000`)).json()) as { events: RunEvent[] };
+    const { events } = (await (await fetch(`${stack.url}/api/runs/${run.id}/events?limit=1000`)).json()) as {
+      events: RunEvent[];
+    };
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     // What a client saw before the cut is the start of the log, unchanged.
     expect(events.slice(0, before.length)).toEqual(before);
@@ -54,15 +65,26 @@ describe('a run across a restart of the stack', () => {
     const solved = events.filter((e) => e.type === 'level_complete').map((e) => e.level);
     expect(solved).toEqual(solved.map((_, i) => i));
     // On failure, say how the run stopped after the restart: a pause for an SSH fault reads differently from a wrong answer.
-    const why = JSON.stringify(events.slice(before.length).filter((e) => e.type === 'error' || e.type === 'user_action_required' || e.type === 'attempt_failed'));
+    const why = JSON.stringify(
+      events
+        .slice(before.length)
+        .filter((e) => e.type === 'error' || e.type === 'user_action_required' || e.type === 'attempt_failed'),
+    );
     expect(solved.length, why).toBeGreaterThan(before.filter((e) => e.type === 'level_complete').length);
     // Every command was answered once: no command id appears twice.
     const commandIds = events.filter((e) => e.type === 'command').map((e) => e.commandId);
     expect(new Set(commandIds).size).toBe(commandIds.length);
     // Depending on which process the cut reached first, the worker saw a broken stream (and said so
     // with a proxy_retry error event) or died mid-alarm; either way the run did not fail.
-    expect(events.filter((e) => e.type === 'error').map((e) => e.code).filter((c) => c !== 'proxy_retry')).toEqual([]);
-    expect(events.filter((e) => e.type === 'user_action_required')).toEqual([expect.objectContaining({ reason: 'max_retries' })]);
+    expect(
+      events
+        .filter((e) => e.type === 'error')
+        .map((e) => e.code)
+        .filter((c) => c !== 'proxy_retry'),
+    ).toEqual([]);
+    expect(events.filter((e) => e.type === 'user_action_required')).toEqual([
+      expect.objectContaining({ reason: 'max_retries' }),
+    ]);
     expect(events.some((e) => e.type === 'run_complete')).toBe(false);
   });
 });

@@ -31,7 +31,12 @@ const reversed = (text: string) => [...text].reverse().join('');
 const spaced = (text: string) => [...text].join(' ');
 const percent = (text: string) => hex(text).replace(/(..)/g, '%$1').toUpperCase();
 /** What the level-18 model runs, one command a turn: each prints a transformed copy of the typed password. */
-const COMMANDS = [`echo ${TYPED} | base64`, `echo ${TYPED} | rev`, `echo ${TYPED} | xxd -p`, `echo ${TYPED} | sed 's/./& /g'`];
+const COMMANDS = [
+  `echo ${TYPED} | base64`,
+  `echo ${TYPED} | rev`,
+  `echo ${TYPED} | xxd -p`,
+  `echo ${TYPED} | sed 's/./& /g'`,
+];
 /** The model's own words carry copies too: of the typed password and of its API key. */
 const THINKING = `encoded ${b64(TYPED)} hex ${hex(TYPED).toUpperCase()} backwards ${reversed(TYPED)} spaced ${spaced(TYPED)} url ${percent(TYPED)} key ${b64(OPENAI_API_KEY)} ${reversed(OPENAI_API_KEY)}`;
 /** The pieces that must appear nowhere stored or shown (the shell's copies end in a newline's bytes). */
@@ -55,7 +60,8 @@ beforeAll(async () => {
   let turn = 0;
   openai.respond((request) => {
     if (!request.tools) return textReply('look in the home directory');
-    if (!JSON.stringify(request.messages).includes(TYPED)) return toolCall('run_command', { command: 'ls -la' }, 'looking around');
+    if (!JSON.stringify(request.messages).includes(TYPED))
+      return toolCall('run_command', { command: 'ls -la' }, 'looking around');
     return toolCall('run_command', { command: COMMANDS[turn++ % COMMANDS.length] }, THINKING);
   });
   stack = await startStackProcess(stateDir, undefined, {
@@ -74,18 +80,27 @@ afterAll(async () => {
 });
 
 const api = async (path: string, body?: unknown) => {
-  const response = await fetch(`${stack.url}${path}`, body === undefined ? { headers: auth } : { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(
+    `${stack.url}${path}`,
+    body === undefined
+      ? { headers: auth }
+      : { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   return { status: response.status, text: await response.text() };
 };
-const create = async (config: Record<string, unknown>) => JSON.parse((await api('/api/runs', config)).text) as RunSummary;
+const create = async (config: Record<string, unknown>) =>
+  JSON.parse((await api('/api/runs', config)).text) as RunSummary;
 const summary = async (id: string) => JSON.parse((await api(`/api/runs/${id}`)).text) as RunSummary;
 const waitPaused = (id: string, reason?: RegExp) =>
-  vi.waitFor(async () => {
-    const run = await summary(id);
-    expect(run.status).toBe('paused_for_user_action');
-    if (reason) expect(run.lastError ?? '').toMatch(reason);
-    return run;
-  }, { timeout: 90_000, interval: 200 });
+  vi.waitFor(
+    async () => {
+      const run = await summary(id);
+      expect(run.status).toBe('paused_for_user_action');
+      if (reason) expect(run.lastError ?? '').toMatch(reason);
+      return run;
+    },
+    { timeout: 90_000, interval: 200 },
+  );
 /** Every stored event of a run, through every page. */
 async function history(id: string): Promise<string> {
   const pages: string[] = [];
@@ -112,13 +127,22 @@ describe('secrets', () => {
 
     // 1. The baseline pauses at level 13; a wrong password, then the right one, each typed by a person.
     const first = await create({ maxRetries: 1 });
-    const watcher = watchEvents(ws(first.id), (e) => e.type === 'run_complete', () => {}, 180_000, protocols);
+    const watcher = watchEvents(
+      ws(first.id),
+      (e) => e.type === 'run_complete',
+      () => {},
+      180_000,
+      protocols,
+    );
     await waitPaused(first.id);
     expect((await api(`/api/runs/${first.id}/actions`, { action: 'password', value: WRONG })).status).toBe(200);
     const refused = await waitPaused(first.id, /the password you gave was refused \(login as bandit14 failed\)/);
     expect(refused.lastError).toBe('the password you gave was refused (login as bandit14 failed)');
     expect((await api(`/api/runs/${first.id}/actions`, { action: 'password', value: passwords[14] })).status).toBe(200);
-    await vi.waitFor(async () => expect((await summary(first.id)).levelsSolved).toBeGreaterThanOrEqual(14), { timeout: 60_000, interval: 200 });
+    await vi.waitFor(async () => expect((await summary(first.id)).levelsSolved).toBeGreaterThanOrEqual(14), {
+      timeout: 60_000,
+      interval: 200,
+    });
     await waitPaused(first.id);
     expect((await api(`/api/runs/${first.id}/actions`, { action: 'stop' })).status).toBe(200);
     const frames = (await watcher).frames.join('\n');
@@ -127,22 +151,45 @@ describe('secrets', () => {
     // password; the model's requests carry it.
     // The model then makes the shell print copies of it (and writes some itself): each reaches the model,
     // none is stored.
-    const second = await create({ model: 'fake-model', startLevel: 18, endLevel: 18, maxRetries: 1, budget: 8, finalAttempt: false });
+    const second = await create({
+      model: 'fake-model',
+      startLevel: 18,
+      endLevel: 18,
+      maxRetries: 1,
+      budget: 8,
+      finalAttempt: false,
+    });
     await waitPaused(second.id, /give bandit18's password/);
     expect((await api(`/api/runs/${second.id}/actions`, { action: 'password', value: TYPED })).status).toBe(200);
     const seenByModel = () => openai.requests.map((r) => JSON.stringify(r.body)).join('\n');
     await vi.waitFor(() => expect(seenByModel()).toContain(spaced(TYPED)), { timeout: 60_000, interval: 200 });
     expect(seenByModel()).toContain(TYPED); // the model needs it
     // The shell really printed each copy: base64, reversed, hex (xxd -p) and spaced.
-    for (const copy of [b64(`${TYPED}\n`), reversed(TYPED), hex(TYPED).slice(0, 56), spaced(TYPED)]) expect(seenByModel()).toContain(copy);
+    for (const copy of [b64(`${TYPED}\n`), reversed(TYPED), hex(TYPED).slice(0, 56), spaced(TYPED)])
+      expect(seenByModel()).toContain(copy);
     expect((await api(`/api/runs/${second.id}/actions`, { action: 'stop' })).status).toBe(200);
 
     // Let the D1 outbox drain, then read everything that was stored or shown.
-    await vi.waitFor(async () => {
-      const list = JSON.parse((await api('/api/runs?limit=10')).text) as { runs: RunSummary[] };
-      expect(list.runs.filter((r) => r.status === 'stopped').map((r) => r.id).sort()).toEqual([first.id, second.id].sort());
-    }, { timeout: 30_000, interval: 200 });
-    const shown = [frames, await history(first.id), await history(second.id), JSON.stringify(await summary(first.id)), JSON.stringify(await summary(second.id)), (await api('/api/runs')).text].join('\n');
+    await vi.waitFor(
+      async () => {
+        const list = JSON.parse((await api('/api/runs?limit=10')).text) as { runs: RunSummary[] };
+        expect(
+          list.runs
+            .filter((r) => r.status === 'stopped')
+            .map((r) => r.id)
+            .sort(),
+        ).toEqual([first.id, second.id].sort());
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    const shown = [
+      frames,
+      await history(first.id),
+      await history(second.id),
+      JSON.stringify(await summary(first.id)),
+      JSON.stringify(await summary(second.id)),
+      (await api('/api/runs')).text,
+    ].join('\n');
     const d1 = bytesUnder(join(stateDir, 'wrangler/v3/d1'));
     const output = stack.output();
 
@@ -154,7 +201,15 @@ describe('secrets', () => {
     expect(output).toContain('[proxy]');
 
     expect(shown).toContain('encoded [redacted]'); // the model's thinking, its copies replaced
-    const secrets = { WRONG, typed14: passwords[14]!, typed18: TYPED, OPENAI_API_KEY, PROXY_SECRET, API_TOKEN, ...COPIES };
+    const secrets = {
+      WRONG,
+      typed14: passwords[14]!,
+      typed18: TYPED,
+      OPENAI_API_KEY,
+      PROXY_SECRET,
+      API_TOKEN,
+      ...COPIES,
+    };
     for (const [name, secret] of Object.entries(secrets)) {
       expect(shown.includes(secret), `${name} in events, frames or summaries`).toBe(false);
       expect(d1.includes(secret), `${name} in D1`).toBe(false);

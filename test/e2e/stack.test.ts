@@ -60,19 +60,30 @@ describe('npm start', () => {
     const unknown = await fetch(`${stack.url}/api/does-not-exist`);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: 'not_found' } });
-    const wrongMethod = await fetch(`${stack.url}/api/health`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    const wrongMethod = await fetch(`${stack.url}/api/health`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(wrongMethod.status).toBe(405);
     expect(await wrongMethod.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
     const page = await fetch(`${stack.url}/no-such-page`, { headers: { Accept: 'text/html' } });
     expect(page.status).toBe(404);
     expect(await page.text()).toMatch(/Page not found/);
-    const badBody = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"budget": -1}' });
+    const badBody = await fetch(`${stack.url}/api/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"budget": -1}',
+    });
     expect(badBody.status).toBe(400);
     expect(JSON.stringify(await badBody.json())).not.toMatch(/\n\s+at /);
   });
 
   it('records a run in the Durable Object and D1', async () => {
-    const response = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ maxRetries: 1 }) });
+    const response = await fetch(`${stack.url}/api/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ maxRetries: 1 }),
+    });
     expect(response.status).toBe(201);
     runId = runSummarySchema.parse(await response.json()).id;
     const health = healthSchema.parse(await (await fetch(`${stack.url}/api/health`)).json());
@@ -80,13 +91,28 @@ describe('npm start', () => {
   });
 
   it('carries 40 baseline runs at once to their first pause with no error on the way (a short form of bench/stack --scale)', async () => {
-    const post = () => fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ maxRetries: 1 }) });
-    const ids = await Promise.all(Array.from({ length: 40 }, async () => runSummarySchema.parse(await (await post()).json()).id));
-    const statuses = async () => Promise.all(ids.map(async (id) => runSummarySchema.parse(await (await fetch(`${stack.url}/api/runs/${id}`)).json()).status));
-    await vi.waitFor(async () => expect((await statuses()).every((s) => s === 'paused_for_user_action')).toBe(true), { timeout: 120_000, interval: 500 });
+    const post = () =>
+      fetch(`${stack.url}/api/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ maxRetries: 1 }),
+      });
+    const ids = await Promise.all(
+      Array.from({ length: 40 }, async () => runSummarySchema.parse(await (await post()).json()).id),
+    );
+    const statuses = async () =>
+      Promise.all(
+        ids.map(async (id) => runSummarySchema.parse(await (await fetch(`${stack.url}/api/runs/${id}`)).json()).status),
+      );
+    await vi.waitFor(async () => expect((await statuses()).every((s) => s === 'paused_for_user_action')).toBe(true), {
+      timeout: 120_000,
+      interval: 500,
+    });
     // No retried proxy call, no SSH or model error: each run's log holds exactly its level-13 pause.
     for (const id of ids) {
-      const { events } = (await (await fetch(`${stack.url}/api/runs/${id}/events?limit=1000`)).json()) as { events: { type: string; reason?: string; code?: string }[] };
+      const { events } = (await (await fetch(`${stack.url}/api/runs/${id}/events?limit=1000`)).json()) as {
+        events: { type: string; reason?: string; code?: string }[];
+      };
       expect(events.filter((e) => e.type === 'error').map((e) => e.code)).toEqual([]);
       expect(events.filter((e) => e.type === 'user_action_required').map((e) => e.reason)).toEqual(['max_retries']);
     }
@@ -118,7 +144,13 @@ describe('npm start', () => {
     await new Promise((r) => blocker.once('listening', r));
     try {
       const result = spawnSync(process.execPath, ['scripts/start.ts'], {
-        env: { ...process.env, WORKER_PORT: String(ports.worker), PROXY_PORT: String(ports.proxy), PRACTICE_PORT: String(ports.practice), STATE_DIR: stateDir },
+        env: {
+          ...process.env,
+          WORKER_PORT: String(ports.worker),
+          PROXY_PORT: String(ports.proxy),
+          PRACTICE_PORT: String(ports.practice),
+          STATE_DIR: stateDir,
+        },
         encoding: 'utf8',
         timeout: 60_000,
       });

@@ -24,8 +24,16 @@ let page: Page;
 beforeAll(async () => {
   const d1 = ['--local', '--persist-to', join(stateDir, 'wrangler')];
   const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
-  execFileSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', ...d1], { cwd: root, env, stdio: 'ignore' });
-  execFileSync(process.execPath, [wrangler, 'd1', 'execute', 'DB', ...d1, '--file', join(root, 'test/fixtures/analytics.sql')], { cwd: root, env, stdio: 'ignore' });
+  execFileSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', ...d1], {
+    cwd: root,
+    env,
+    stdio: 'ignore',
+  });
+  execFileSync(
+    process.execPath,
+    [wrangler, 'd1', 'execute', 'DB', ...d1, '--file', join(root, 'test/fixtures/analytics.sql')],
+    { cwd: root, env, stdio: 'ignore' },
+  );
   [stack, browser] = await Promise.all([startStackProcess(stateDir), launchChromium()]);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${stack.url}/analytics`);
@@ -37,7 +45,11 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-const rows = (testId: string) => page.getByTestId(testId).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
+const rows = (testId: string) =>
+  page
+    .getByTestId(testId)
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
 
 describe('the Analytics page', () => {
   it('shows the headline figures worked out by hand', async () => {
@@ -69,15 +81,20 @@ describe('the Analytics page', () => {
     expect(await page.locator('[data-cell="fixture-b/1"]').count()).toBe(0);
   });
 
-  it('lists the failures with their fixes and links, and the slow executions with the model\'s share', async () => {
+  it("lists the failures with their fixes and links, and the slow executions with the model's share", async () => {
     const classes = await page.getByTestId('failure-classes').locator('li').allTextContents();
-    expect(classes).toEqual([`node_error × 1 — ${FAILURE_CLASSES.run_failed.fix}`, `timeout × 1 — ${FAILURE_CLASSES.model_timeout.fix}`]);
+    expect(classes).toEqual([
+      `node_error × 1 — ${FAILURE_CLASSES.run_failed.fix}`,
+      `timeout × 1 — ${FAILURE_CLASSES.model_timeout.fix}`,
+    ]);
     const failures = await rows('failures');
     expect(failures.map((r) => r.slice(1))).toEqual([
       ['node_error', 'validate', 'fixture-b', '0', 'node "validate" failed: boom', '#9'],
       ['timeout', 'plan', 'fixture-a', '0', 'the model did not answer within 60 s', '#5'],
     ]);
-    expect(await page.getByTestId('failures').locator('a').first().getAttribute('href')).toBe('/run?id=run_fixture0000000000000003#seq-9');
+    expect(await page.getByTestId('failures').locator('a').first().getAttribute('href')).toBe(
+      '/run?id=run_fixture0000000000000003#seq-9',
+    );
     // R2's plan node made the 40 and 100 ms calls; R1's the 10, 20 and 30 ms ones.
     expect((await rows('slow')).map((r) => [r[0], r[3], r[4], r[5]])).toEqual([
       ['plan', '7,000 ms', '140 ms', '6,860 ms'],

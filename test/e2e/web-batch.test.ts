@@ -34,8 +34,19 @@ beforeAll(async () => {
   ponder.respond(baselineResponder({ pieceDelayMs: 150, persona: 'Ponder' }));
   const providers = {
     providers: [
-      { name: 'quick', baseUrl: quick.baseUrl, apiKeyEnv: 'QUICK_API_KEY', maxConcurrent: 2, models: [{ name: 'mini', price: { input: 0.15, output: 0.6 } }] },
-      { name: 'ponder', baseUrl: ponder.baseUrl, maxConcurrent: 1, models: [{ name: 'deep', price: { input: 3, output: 15 } }] },
+      {
+        name: 'quick',
+        baseUrl: quick.baseUrl,
+        apiKeyEnv: 'QUICK_API_KEY',
+        maxConcurrent: 2,
+        models: [{ name: 'mini', price: { input: 0.15, output: 0.6 } }],
+      },
+      {
+        name: 'ponder',
+        baseUrl: ponder.baseUrl,
+        maxConcurrent: 1,
+        models: [{ name: 'deep', price: { input: 3, output: 15 } }],
+      },
     ],
   };
   env = { PROVIDERS: JSON.stringify(providers), QUICK_API_KEY: 'sk-quick-e2e', MAX_RUNNING_RUNS: '2' };
@@ -49,7 +60,8 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-const queue = async (): Promise<QueueStatus> => queueStatusSchema.parse(await (await fetch(`${stack.url}/api/queue`)).json());
+const queue = async (): Promise<QueueStatus> =>
+  queueStatusSchema.parse(await (await fetch(`${stack.url}/api/queue`)).json());
 
 describe('a batch from the UI', () => {
   it('queues, streams the thinking, keeps its line across a restart, and fills the board', async () => {
@@ -58,7 +70,8 @@ describe('a batch from the UI', () => {
     const form = page.getByRole('region', { name: 'Start a batch' });
     await form.getByLabel('ponder/deep').waitFor(WAIT);
     // Exactly the two providers' models, three runs each, levels 0–2, hands-off.
-    for (const model of ['baseline', 'quick/mini', 'ponder/deep']) await form.getByLabel(model).setChecked(model !== 'baseline');
+    for (const model of ['baseline', 'quick/mini', 'ponder/deep'])
+      await form.getByLabel(model).setChecked(model !== 'baseline');
     await form.getByLabel('To level').fill('2');
     await form.getByLabel('Runs per model').fill('3');
     await screenshot(page, 'batch-1-form');
@@ -67,7 +80,10 @@ describe('a batch from the UI', () => {
     const batchId = new URL(page.url()).searchParams.get('id')!;
 
     // Six runs, at most two at once: the rest wait with their places shown.
-    await page.getByText(/#\d+ in line/).first().waitFor(WAIT);
+    await page
+      .getByText(/#\d+ in line/)
+      .first()
+      .waitFor(WAIT);
     await screenshot(page, 'batch-2-queued');
     const line = await queue();
     expect(line.running.length).toBeLessThanOrEqual(2);
@@ -81,8 +97,14 @@ describe('a batch from the UI', () => {
     const live = runPage.locator('[data-live="true"]');
     await live.waitFor(WAIT);
     const first = (await live.textContent()) ?? '';
-    await vi.waitFor(async () => expect(((await live.textContent().catch(() => '')) ?? '').length).toBeGreaterThan(first.length), { timeout: 10_000, interval: 50 });
-    await vi.waitFor(async () => expect(await live.textContent({ timeout: 2_000 }).catch(() => '')).toMatch(/Ponder on level \d/), { timeout: 20_000, interval: 50 });
+    await vi.waitFor(
+      async () => expect(((await live.textContent().catch(() => '')) ?? '').length).toBeGreaterThan(first.length),
+      { timeout: 10_000, interval: 50 },
+    );
+    await vi.waitFor(
+      async () => expect(await live.textContent({ timeout: 2_000 }).catch(() => '')).toMatch(/Ponder on level \d/),
+      { timeout: 20_000, interval: 50 },
+    );
     await screenshot(runPage, 'batch-3-thinking-live');
     await runPage.close();
 
@@ -122,7 +144,9 @@ describe('a batch from the UI', () => {
     await screenshot(page, 'batch-4-results');
     await page.goto(`${stack.url}/board`);
     await page.locator('.board-models tbody tr').first().waitFor(WAIT);
-    const rows = await page.locator('.board-models tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-model')));
+    const rows = await page
+      .locator('.board-models tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-model')));
     expect(rows).toEqual(expect.arrayContaining(['ponder/deep', 'quick/mini']));
     await page.locator('.cost-chart svg').waitFor(WAIT);
     await screenshot(page, 'batch-5-board');

@@ -64,14 +64,17 @@ describe('the run page with hostile text', () => {
     const label = await charEdges(page, '[data-event="user_action_resolved"] .muted');
     expect(label.map((e) => e.ch).join('')).toBe('(user)');
     expect(ascending(label), JSON.stringify(label)).toBe(true);
-    const found = await page.evaluate((mark) => ({
-      scripts: [...document.querySelectorAll('script')].filter((s) => s.textContent?.includes(mark)).length,
-      jsLinks: document.querySelectorAll('a[href^="javascript:" i]').length,
-      onerror: document.querySelectorAll('[onerror]').length,
-      shownBidi: document.body.innerText.split('<U+202E>').length - 1,
-      rawBidi: (document.body.innerText.match(/[\u202a-\u202e\u2066-\u2069]/g) ?? []).length,
-      terminalShown: document.querySelector('.terminal')?.textContent?.includes('<U+202E>') ?? false,
-    }), MARK);
+    const found = await page.evaluate(
+      (mark) => ({
+        scripts: [...document.querySelectorAll('script')].filter((s) => s.textContent?.includes(mark)).length,
+        jsLinks: document.querySelectorAll('a[href^="javascript:" i]').length,
+        onerror: document.querySelectorAll('[onerror]').length,
+        shownBidi: document.body.innerText.split('<U+202E>').length - 1,
+        rawBidi: (document.body.innerText.match(/[\u202a-\u202e\u2066-\u2069]/g) ?? []).length,
+        terminalShown: document.querySelector('.terminal')?.textContent?.includes('<U+202E>') ?? false,
+      }),
+      MARK,
+    );
     await page.waitForTimeout(500);
     expect(dialogs).toEqual([]);
     expect(found).toMatchObject({ scripts: 0, jsLinks: 0, onerror: 0, rawBidi: 0, terminalShown: true });

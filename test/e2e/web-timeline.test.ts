@@ -20,9 +20,17 @@ let browser: Browser;
 let openai: FakeOpenAi;
 beforeAll(async () => {
   openai = await startFakeOpenAi();
-  openai.respond((request, n) => (request.tools ? toolCall('run_command', { command: `ls -la; echo turn ${n}` }, 'looking around') : textReply('look closer')));
+  openai.respond((request, n) =>
+    request.tools
+      ? toolCall('run_command', { command: `ls -la; echo turn ${n}` }, 'looking around')
+      : textReply('look closer'),
+  );
   [stack, browser] = await Promise.all([
-    startStackProcess(stateDir, undefined, { OPENAI_BASE_URL: openai.baseUrl, OPENAI_API_KEY: 'sk-timeline-e2e', OPENAI_MODELS: 'fake-model' }),
+    startStackProcess(stateDir, undefined, {
+      OPENAI_BASE_URL: openai.baseUrl,
+      OPENAI_API_KEY: 'sk-timeline-e2e',
+      OPENAI_MODELS: 'fake-model',
+    }),
     launchChromium(),
   ]);
 });
@@ -34,10 +42,20 @@ afterAll(async () => {
 });
 
 describe('the run timeline', () => {
-  it('draws the waterfall and opens a model call\'s request and response', async () => {
-    const created = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'fake-model', budget: 2, maxRetries: 1, endLevel: 0, finalAttempt: false }) });
+  it("draws the waterfall and opens a model call's request and response", async () => {
+    const created = await fetch(`${stack.url}/api/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'fake-model', budget: 2, maxRetries: 1, endLevel: 0, finalAttempt: false }),
+    });
     const run = (await created.json()) as RunSummary;
-    await vi.waitFor(async () => expect(((await (await fetch(`${stack.url}/api/runs/${run.id}`)).json()) as RunSummary).status).toBe('paused_for_user_action'), { timeout: 60_000, interval: 200 });
+    await vi.waitFor(
+      async () =>
+        expect(((await (await fetch(`${stack.url}/api/runs/${run.id}`)).json()) as RunSummary).status).toBe(
+          'paused_for_user_action',
+        ),
+      { timeout: 60_000, interval: 200 },
+    );
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${stack.url}/run?id=${run.id}`);

@@ -16,7 +16,10 @@ const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-token-'));
 let stack: StackProcess;
 let browser: Browser;
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStackProcess(stateDir, undefined, { API_TOKEN: TOKEN }), launchChromium()]);
+  [stack, browser] = await Promise.all([
+    startStackProcess(stateDir, undefined, { API_TOKEN: TOKEN }),
+    launchChromium(),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -28,7 +31,9 @@ describe('the web UI with API_TOKEN', () => {
   it('keeps the token out of URLs and links while REST and the socket carry it', async () => {
     // Without the token the API refuses, and health shows no reasons.
     expect((await fetch(`${stack.url}/api/runs`)).status).toBe(401);
-    const open = (await (await fetch(`${stack.url}/api/health`)).json()) as { components: Record<string, { reason: string }> };
+    const open = (await (await fetch(`${stack.url}/api/health`)).json()) as {
+      components: Record<string, { reason: string }>;
+    };
     expect(Object.values(open.components).every((c) => /^(ok|not ok; )/.test(c.reason))).toBe(true);
 
     const context = await browser.newContext();
@@ -78,14 +83,20 @@ describe('the web UI with API_TOKEN', () => {
     expect(requested.filter((url) => url.includes(TOKEN))).toEqual([`${stack.url}/?token=${TOKEN}`]);
     // No request names the page in a Referer: not the scripts and styles fetched before the hand-off
     // ran (at the first page's start), nor anything later.
-    const sent = await Promise.all(requests.map(async (request) => ({ url: request.url(), headers: await request.allHeaders() })));
+    const sent = await Promise.all(
+      requests.map(async (request) => ({ url: request.url(), headers: await request.allHeaders() })),
+    );
     const sameOrigin = sent.filter(({ url }) => url.startsWith(`${stack.url}/_next/`));
     expect(sameOrigin.length).toBeGreaterThanOrEqual(8);
     // A request cut short by the navigation (the run page's verification fetch, say) can report its
     // provisional headers, with an empty Referer: that names nothing, so only a non-empty one counts.
     expect(sent.filter(({ headers }) => (headers.referer ?? '') !== '')).toEqual([]);
     // Only Authorization (REST) carries the token; the socket's subprotocol is not a request event.
-    const leaks = sent.flatMap(({ url, headers }) => Object.entries(headers).filter(([name, value]) => name !== 'authorization' && value.includes(TOKEN)).map(([name]) => `${url} ${name}`));
+    const leaks = sent.flatMap(({ url, headers }) =>
+      Object.entries(headers)
+        .filter(([name, value]) => name !== 'authorization' && value.includes(TOKEN))
+        .map(([name]) => `${url} ${name}`),
+    );
     expect(leaks).toEqual([]);
     expect(sent.some(({ headers }) => headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
     await context.close();

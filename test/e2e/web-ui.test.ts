@@ -29,7 +29,8 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-const chatSeqs = (page: Page) => page.locator('.chat-log > li').evaluateAll((items) => items.map((li) => Number(li.getAttribute('data-seq'))));
+const chatSeqs = (page: Page) =>
+  page.locator('.chat-log > li').evaluateAll((items) => items.map((li) => Number(li.getAttribute('data-seq'))));
 
 describe('the web UI', () => {
   it('runs a run from the form to a stop, with the modal in every tab', async () => {
@@ -100,7 +101,9 @@ describe('the web UI', () => {
     const after = await chatSeqs(page);
     expect(after).toEqual(before);
     expect(new Set(after).size).toBe(after.length);
-    const log = (await (await fetch(`${stack.url}/api/runs/${runId}/events?limit=1000`)).json()) as { events: RunEvent[] };
+    const log = (await (await fetch(`${stack.url}/api/runs/${runId}/events?limit=1000`)).json()) as {
+      events: RunEvent[];
+    };
     expect(after).toEqual(log.events.filter((e) => !NOT_IN_CHAT.has(e.type)).map((e) => e.seq));
     expect(await page.locator('.level-solved').count()).toBe(16);
     await screenshot(page, '06-after-reload');

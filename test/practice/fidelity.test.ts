@@ -15,7 +15,11 @@ import { RealWorld, realSideUnavailable } from './fidelity/real-world.ts';
 
 const REPORT = 'docs/fidelity-report.md';
 const SEED = 'fidelity';
-type Outcome = CorpusLine & { same: boolean; real: { stdout: string; exitCode: number }; range: { stdout: string; exitCode: number } };
+type Outcome = CorpusLine & {
+  same: boolean;
+  real: { stdout: string; exitCode: number };
+  range: { stdout: string; exitCode: number };
+};
 
 const unavailable = realSideUnavailable();
 let range: RunningRange;

@@ -36,7 +36,9 @@ describe('hostile commands', () => {
   });
 
   it('reaches no other host', async () => {
-    const result = await run('nc 1.1.1.1 80 < /dev/null; ssh root@8.8.8.8; openssl s_client -connect example.com:443; curl http://example.com; nmap 10.0.0.1');
+    const result = await run(
+      'nc 1.1.1.1 80 < /dev/null; ssh root@8.8.8.8; openssl s_client -connect example.com:443; curl http://example.com; nmap 10.0.0.1',
+    );
     expect(result.stderr).toMatch(/nc: getaddrinfo for host "1\.1\.1\.1" port 80: Name or service not known/);
     expect(result.stderr).toMatch(/ssh: Could not resolve hostname 8\.8\.8\.8/);
     expect(result.stderr).toMatch(/curl: command not found/);
@@ -63,7 +65,13 @@ describe('hostile commands', () => {
   });
 
   it('refuses a huge file once the connection has written its quota', async () => {
-    const small = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'quota', limits: { maxWrittenBytes: 200 * 1024 } });
+    const small = await startRange({
+      host: '127.0.0.1',
+      port: 0,
+      hostKey: loadHostKey(null),
+      seed: 'quota',
+      limits: { maxWrittenBytes: 200 * 1024 },
+    });
     try {
       const login = { port: small.port, username: 'bandit0', password: 'bandit0' };
       const result = await sshExec(login, 'd=$(mktemp -d); for i in $(seq 1 20); do seq 1 15000 >> $d/big; done');
@@ -83,21 +91,37 @@ describe('hostile commands', () => {
 
 describe('connection limits', () => {
   it('gives a connection a short time to log in, and does not count it against the cap until it has', async () => {
-    const small = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'gate', maxConnections: 2, maxPending: 8, authTimeoutMs: 300 });
+    const small = await startRange({
+      host: '127.0.0.1',
+      port: 0,
+      hostKey: loadHostKey(null),
+      seed: 'gate',
+      maxConnections: 2,
+      maxPending: 8,
+      authTimeoutMs: 300,
+    });
     try {
       // Five sockets that connect and never log in.
       const idle = Array.from({ length: 5 }, () => connect(small.port, '127.0.0.1'));
       await Promise.all(idle.map((socket) => new Promise((r) => socket.once('data', r))));
       expect(small.connectionCounts()).toEqual({ admitted: 0, pending: 5 });
       // Agents still log in: the idle sockets hold none of the two places.
-      const agents = [await sshLogin(small.port, 'bandit0', 'bandit0'), await sshLogin(small.port, 'bandit0', 'bandit0')];
+      const agents = [
+        await sshLogin(small.port, 'bandit0', 'bandit0'),
+        await sshLogin(small.port, 'bandit0', 'bandit0'),
+      ];
       expect(agents.map((a) => a.ok)).toEqual([true, true]);
       expect(small.connectionCounts().admitted).toBe(2);
       // The idle ones are dropped once their time to log in is up.
-      const closed = await Promise.all(idle.map((socket) => new Promise<boolean>((resolve) => {
-        socket.on('close', () => resolve(true));
-        setTimeout(() => resolve(false), 3_000);
-      })));
+      const closed = await Promise.all(
+        idle.map(
+          (socket) =>
+            new Promise<boolean>((resolve) => {
+              socket.on('close', () => resolve(true));
+              setTimeout(() => resolve(false), 3_000);
+            }),
+        ),
+      );
       expect(closed.every(Boolean)).toBe(true);
       await vi.waitFor(() => expect(small.connectionCounts()).toEqual({ admitted: 2, pending: 0 }));
       for (const agent of agents) agent.end();
@@ -107,7 +131,14 @@ describe('connection limits', () => {
   });
 
   it('refuses connections past the cap with a message, and drops idle ones', async () => {
-    const small = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'cap', maxConnections: 1, idleTimeoutMs: 400 });
+    const small = await startRange({
+      host: '127.0.0.1',
+      port: 0,
+      hostKey: loadHostKey(null),
+      seed: 'cap',
+      maxConnections: 1,
+      idleTimeoutMs: 400,
+    });
     try {
       const first = await sshLogin(small.port, 'bandit0', 'bandit0');
       expect(first.ok).toBe(true);

@@ -47,7 +47,9 @@ describe('a command that keeps the CPU busy', () => {
     expect(result.code).toBe(124);
     expect(result.stdout).not.toContain('finished');
     expect(result.stderr).toBe('practice range: command timed out after 3 s\n');
-    console.log(`whoami (login + exec) while a CPU-bound command ran: max ${Math.max(...latencies).toFixed(1)} ms; hog cut after ${(performance.now() - started).toFixed(0)} ms`);
+    console.log(
+      `whoami (login + exec) while a CPU-bound command ran: max ${Math.max(...latencies).toFixed(1)} ms; hog cut after ${(performance.now() - started).toFixed(0)} ms`,
+    );
     // The worker that was cut off is replaced; the range keeps its warm workers.
     await vi.waitFor(() => expect(range.workerCounts()).toEqual({ workers: 2, busy: 0 }), { timeout: 10_000 });
     expect((await run('echo still here')).stdout).toBe('still here\n');
@@ -66,11 +68,20 @@ describe('a command that keeps the CPU busy', () => {
 describe('memory', () => {
   it('stops a command past its memory bound with exit 137 and keeps serving', async () => {
     // A long time limit, so that the memory bound is what stops the command.
-    const roomy = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'memory-test', limits: { commandTimeoutMs: 60_000, maxMemoryMb: 64 } });
+    const roomy = await startRange({
+      host: '127.0.0.1',
+      port: 0,
+      hostKey: loadHostKey(null),
+      seed: 'memory-test',
+      limits: { commandTimeoutMs: 60_000, maxMemoryMb: 64 },
+    });
     try {
       const there = { port: roomy.port, username: 'bandit0', password: 'bandit0' };
       // 2.6 MB strings, each a new copy, kept in an array until the worker's 64 MiB heap is full.
-      const result = await sshExec(there, 'x=0123456789; for i in $(seq 1 18); do x=$x$x; done; a=(); i=0; while true; do i=$((i+1)); a+=("${x/0/$i}"); done');
+      const result = await sshExec(
+        there,
+        'x=0123456789; for i in $(seq 1 18); do x=$x$x; done; a=(); i=0; while true; do i=$((i+1)); a+=("${x/0/$i}"); done',
+      );
       expect(result.code).toBe(137);
       expect(result.stderr).toBe('practice range: command ran out of memory (64 MiB per command) and was killed\n');
       expect((await sshExec(there, 'cat readme')).stdout).toContain(roomy.world.passwords[1]);
@@ -91,7 +102,9 @@ describe('the disk quota', () => {
 
   it('charges redirections, and gives the bytes back on rm', async () => {
     // just-bash ends the script at a failed redirection (bash would go on); a subshell contains it.
-    const result = await inTemp('(for i in $(seq 1 100); do seq 1 2000 >> f; done); echo subshell exit $?; wc -c < f; rm f; seq 1 2000 > g && echo written');
+    const result = await inTemp(
+      '(for i in $(seq 1 100); do seq 1 2000 >> f; done); echo subshell exit $?; wc -c < f; rm f; seq 1 2000 > g && echo written',
+    );
     expect(result.stderr).toMatch(full);
     expect(result.stdout).toMatch(/^subshell exit 1\n(\d+)\nwritten\n$/);
     expect(Number(result.stdout.split('\n')[1])).toBeLessThanOrEqual(QUOTA);
@@ -99,26 +112,36 @@ describe('the disk quota', () => {
 
   it('charges cp, and a file moved keeps its charge', async () => {
     // 33 KiB: the quota holds 9 copies.
-    const result = await inTemp('seq 1 6000 > f; for i in $(seq 1 40); do cp f c$i || { echo stopped at $i; break; }; done; mv c1 moved; cp f again || echo still full');
+    const result = await inTemp(
+      'seq 1 6000 > f; for i in $(seq 1 40); do cp f c$i || { echo stopped at $i; break; }; done; mv c1 moved; cp f again || echo still full',
+    );
     expect(result.stderr).toMatch(/cp: .*No space left on device/);
     expect(result.stdout).toMatch(/stopped at \d+\n/);
     expect(result.stdout).toContain('still full');
   });
 
   it('charges cp -r of a tree, mkdir, and symbolic and hard links', async () => {
-    const tree = await inTemp('mkdir d; seq 1 6000 > d/f; for i in $(seq 1 40); do cp -r d d$i || { echo stopped at $i; break; }; done');
+    const tree = await inTemp(
+      'mkdir d; seq 1 6000 > d/f; for i in $(seq 1 40); do cp -r d d$i || { echo stopped at $i; break; }; done',
+    );
     expect(tree.stdout).toMatch(/stopped at \d+/);
     const dirs = await inTemp('for i in $(seq 1 1000); do mkdir d$i || { echo stopped at $i; break; }; done');
     expect(dirs.stderr).toMatch(full);
     expect(Number(/stopped at (\d+)/.exec(dirs.stdout)?.[1])).toBeLessThan(QUOTA / 1024 + 2);
-    const links = await inTemp('echo x > f; for i in $(seq 1 1000); do ln -s f s$i || { echo stopped at $i; break; }; done');
+    const links = await inTemp(
+      'echo x > f; for i in $(seq 1 1000); do ln -s f s$i || { echo stopped at $i; break; }; done',
+    );
     expect(links.stdout).toMatch(/stopped at \d+/);
-    const hard = await inTemp('echo x > f; for i in $(seq 1 1000); do ln f h$i || { echo stopped at $i; break; }; done');
+    const hard = await inTemp(
+      'echo x > f; for i in $(seq 1 1000); do ln f h$i || { echo stopped at $i; break; }; done',
+    );
     expect(hard.stdout).toMatch(/stopped at \d+/);
   });
 
   it('charges what tar and gunzip write', async () => {
-    const tar = await inTemp('seq 1 30000 > f; for i in $(seq 1 40); do tar cf a$i.tar f || { echo stopped at $i; break; }; done');
+    const tar = await inTemp(
+      'seq 1 30000 > f; for i in $(seq 1 40); do tar cf a$i.tar f || { echo stopped at $i; break; }; done',
+    );
     expect(tar.stderr).toMatch(full);
     expect(tar.stdout).toMatch(/stopped at \d+/);
     // 200 KB of zeros compress to a few hundred bytes; with 150 KB kept, expanding them again is too much.
@@ -129,7 +152,9 @@ describe('the disk quota', () => {
 
   it('removes what a connection wrote, moved or copied when it leaves', async () => {
     const name = `left-${Date.now()}`;
-    await run(`mkdir /tmp/${name} && echo x > /tmp/${name}/a && mv /tmp/${name}/a /tmp/${name}/b && cp /tmp/${name}/b /tmp/${name}-copy`);
+    await run(
+      `mkdir /tmp/${name} && echo x > /tmp/${name}/a && mv /tmp/${name}/a /tmp/${name}/b && cp /tmp/${name}/b /tmp/${name}-copy`,
+    );
     const after = await run(`ls /tmp/${name} /tmp/${name}-copy`);
     expect(after.stderr).toMatch(new RegExp(`cannot access '/tmp/${name}'`));
     expect(after.stderr).toMatch(new RegExp(`cannot access '/tmp/${name}-copy'`));

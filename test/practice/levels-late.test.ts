@@ -16,12 +16,19 @@ import { sshExec } from '../support/ssh-client.ts';
 
 let range: RunningRange;
 beforeAll(async () => {
-  range = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'late-levels', cronIntervalMs: 200 });
+  range = await startRange({
+    host: '127.0.0.1',
+    port: 0,
+    hostKey: loadHostKey(null),
+    seed: 'late-levels',
+    cronIntervalMs: 200,
+  });
 });
 afterAll(() => range.close());
 
 const pass = (n: number) => range.world.passwords[n]!;
-const as = (n: number, command: string) => sshExec({ port: range.port, username: `bandit${n}`, password: pass(n) }, command);
+const as = (n: number, command: string) =>
+  sshExec({ port: range.port, username: `bandit${n}`, password: pass(n) }, command);
 const prompt = (user: string) => new RegExp(`${user}@practice:[^$]*\\$ $`);
 
 /** Types a line and waits for the shell's next prompt; returns what the command printed. */
@@ -47,16 +54,19 @@ describe('levels 21→24: cron and the PIN daemon', () => {
   });
 
   it('23→24: a script left in the spool directory runs as bandit24 on the next round and is deleted', async () => {
-    const setup = await as(23, [
-      'd=/tmp/late23',
-      'mkdir -p $d && chmod 777 $d',
-      'printf \'#!/bin/bash\\ncat /etc/bandit_pass/bandit24 > /tmp/late23/pass\\n\' > /var/spool/bandit24/foo/getpass.sh',
-      'chmod 777 /var/spool/bandit24/foo/getpass.sh',
-      // Wait for two rounds, as a player waits for the minute to turn.
-      'sleep 1',
-      'cat $d/pass',
-      'test -e /var/spool/bandit24/foo/getpass.sh && echo still-there || echo removed',
-    ].join('; '));
+    const setup = await as(
+      23,
+      [
+        'd=/tmp/late23',
+        'mkdir -p $d && chmod 777 $d',
+        "printf '#!/bin/bash\\ncat /etc/bandit_pass/bandit24 > /tmp/late23/pass\\n' > /var/spool/bandit24/foo/getpass.sh",
+        'chmod 777 /var/spool/bandit24/foo/getpass.sh',
+        // Wait for two rounds, as a player waits for the minute to turn.
+        'sleep 1',
+        'cat $d/pass',
+        'test -e /var/spool/bandit24/foo/getpass.sh && echo still-there || echo removed',
+      ].join('; '),
+    );
     expect(setup.stdout).toContain(pass(24));
     expect(setup.stdout).toContain('removed');
     expect(range.cronRounds()).toBeGreaterThan(0);
@@ -64,12 +74,18 @@ describe('levels 21→24: cron and the PIN daemon', () => {
 
   it('23→24: a script bandit23 does not own is deleted without running', async () => {
     // bandit22's file in the spool: cron's owner check must skip it.
-    const planted = await as(22, 'printf \'#!/bin/bash\\ntouch /tmp/late22-ran\\n\' > /var/spool/bandit24/foo/x.sh; chmod 777 /var/spool/bandit24/foo/x.sh; sleep 1; test -e /tmp/late22-ran && echo ran || echo skipped; test -e /var/spool/bandit24/foo/x.sh && echo still-there || echo removed');
+    const planted = await as(
+      22,
+      "printf '#!/bin/bash\\ntouch /tmp/late22-ran\\n' > /var/spool/bandit24/foo/x.sh; chmod 777 /var/spool/bandit24/foo/x.sh; sleep 1; test -e /tmp/late22-ran && echo ran || echo skipped; test -e /var/spool/bandit24/foo/x.sh && echo still-there || echo removed",
+    );
     expect(planted.stdout).toBe('skipped\nremoved\n');
   });
 
   it('24→25: brute-forcing the PIN with a loop over nc finishes within the command limit', async () => {
-    const result = await as(24, `for i in {0000..9999}; do echo "${pass(24)} $i"; done | nc localhost 30002 | grep -v Wrong`);
+    const result = await as(
+      24,
+      `for i in {0000..9999}; do echo "${pass(24)} $i"; done | nc localhost 30002 | grep -v Wrong`,
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`The password of user bandit25 is ${pass(25)}`);
   }, 30_000);
@@ -89,7 +105,10 @@ describe('levels 25→27: out of showtext through more and vi (OpenSSH in a 5-ro
     const dir = mkdtempSync(join(tmpdir(), 'late-key-'));
     writeFileSync(join(dir, 'key'), key);
     chmodSync(join(dir, 'key'), 0o600);
-    const exec = await sshExec({ port: range.port, username: 'bandit26', privateKey: key }, 'cat /etc/bandit_pass/bandit26');
+    const exec = await sshExec(
+      { port: range.port, username: 'bandit26', privateKey: key },
+      'cat /etc/bandit_pass/bandit26',
+    );
     expect(exec.stdout).not.toContain(pass(26));
     expect(exec.stdout).toContain('|_.__/');
   });
@@ -163,7 +182,9 @@ describe('levels 27→32: git over SSH, the password typed at the prompt (OpenSS
     const t = await cloneAs(28);
     expect(await type(t, 'cat README.md', 'bandit28')).toContain('password: xxxxxxxxxx');
     const log = await type(t, 'git log --oneline', 'bandit28');
-    expect(log).toMatch(/[0-9a-f]{7} fix info leak\n[0-9a-f]{7} add missing data\n[0-9a-f]{7} initial commit of README.md/);
+    expect(log).toMatch(
+      /[0-9a-f]{7} fix info leak\n[0-9a-f]{7} add missing data\n[0-9a-f]{7} initial commit of README.md/,
+    );
     const patch = await type(t, 'git show HEAD~1', 'bandit28');
     expect(patch).toContain(`+- password: ${pass(29)}`);
     expect(await type(t, 'git log -p', 'bandit28')).toContain(`-- password: ${pass(29)}`);

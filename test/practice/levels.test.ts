@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => range.close());
 
-const as = (n: number, command: string) => sshExec({ port: range.port, username: `bandit${n}`, password: range.world.passwords[n]! }, command);
+const as = (n: number, command: string) =>
+  sshExec({ port: range.port, username: `bandit${n}`, password: range.world.passwords[n]! }, command);
 
 /** The last 32-character password-looking token in some output. */
 function lastToken(text: string): string {
@@ -66,7 +67,10 @@ describe('practice range levels', () => {
 
   it('level 13: the private key also logs in from outside, as bandit14', async () => {
     const key = (await as(13, 'cat sshkey.private')).stdout;
-    const result = await sshExec({ port: range.port, username: 'bandit14', privateKey: key }, 'cat /etc/bandit_pass/bandit14');
+    const result = await sshExec(
+      { port: range.port, username: 'bandit14', privateKey: key },
+      'cat /etc/bandit_pass/bandit14',
+    );
     expect(result.stdout.trim()).toBe(range.world.passwords[14]);
   });
 
@@ -77,10 +81,14 @@ describe('practice range levels', () => {
     let key = '';
     for (const port of sslPorts) {
       const answer = await as(16, `cat /etc/bandit_pass/bandit16 | openssl s_client -connect localhost:${port} -quiet`);
-      if (answer.stdout.includes('BEGIN OPENSSH PRIVATE KEY')) key = answer.stdout.slice(answer.stdout.indexOf('-----BEGIN'));
+      if (answer.stdout.includes('BEGIN OPENSSH PRIVATE KEY'))
+        key = answer.stdout.slice(answer.stdout.indexOf('-----BEGIN'));
     }
     expect(key).toMatch(/^-----BEGIN OPENSSH PRIVATE KEY-----/);
-    const result = await sshExec({ port: range.port, username: 'bandit17', privateKey: key }, 'cat /etc/bandit_pass/bandit17');
+    const result = await sshExec(
+      { port: range.port, username: 'bandit17', privateKey: key },
+      'cat /etc/bandit_pass/bandit17',
+    );
     expect(result.stdout.trim()).toBe(range.world.passwords[17]);
   });
 
@@ -93,12 +101,15 @@ describe('practice range levels', () => {
 });
 
 describe('permissions', () => {
-  it.each(Array.from({ length: 21 }, (_, n) => n))('bandit%i reads its own pass file and not the next one', async (n) => {
-    const result = await as(n, `cat /etc/bandit_pass/bandit${n}; cat /etc/bandit_pass/bandit${n + 1}`);
-    expect(result.stdout.trim()).toBe(range.world.passwords[n]);
-    expect(result.stderr).toBe(`cat: /etc/bandit_pass/bandit${n + 1}: Permission denied\n`);
-    expect(result.code).toBe(1);
-  });
+  it.each(Array.from({ length: 21 }, (_, n) => n))(
+    'bandit%i reads its own pass file and not the next one',
+    async (n) => {
+      const result = await as(n, `cat /etc/bandit_pass/bandit${n}; cat /etc/bandit_pass/bandit${n + 1}`);
+      expect(result.stdout.trim()).toBe(range.world.passwords[n]);
+      expect(result.stderr).toBe(`cat: /etc/bandit_pass/bandit${n + 1}: Permission denied\n`);
+      expect(result.code).toBe(1);
+    },
+  );
 
   it('shows owners and modes, and refuses writes outside /tmp', async () => {
     const result = await as(1, 'ls -l /etc/bandit_pass/bandit1 ./-; rm ./-; ls /tmp; whoami; id');
@@ -114,8 +125,12 @@ describe('permissions', () => {
   });
 
   it('refuses a wrong password the SSH way', async () => {
-    await expect(sshExec({ port: range.port, username: 'bandit1', password: 'bandit0' }, 'true')).rejects.toThrow(/authentication methods failed/);
-    await expect(sshExec({ port: range.port, username: 'root', password: 'root' }, 'true')).rejects.toThrow(/authentication methods failed/);
+    await expect(sshExec({ port: range.port, username: 'bandit1', password: 'bandit0' }, 'true')).rejects.toThrow(
+      /authentication methods failed/,
+    );
+    await expect(sshExec({ port: range.port, username: 'root', password: 'root' }, 'true')).rejects.toThrow(
+      /authentication methods failed/,
+    );
   });
 
   it('keeps stdout and stderr apart and returns real exit codes', async () => {

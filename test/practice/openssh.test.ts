@@ -12,8 +12,21 @@ beforeAll(async () => {
 afterAll(() => range.close());
 
 /** Runs OpenSSH's client asynchronously: the range serves from this same process. */
-function openssh(password: string, args: string[], input = ''): Promise<{ stdout: string; stderr: string; status: number | null }> {
-  const sshArgs = ['-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR', '-p', String(range.port)];
+function openssh(
+  password: string,
+  args: string[],
+  input = '',
+): Promise<{ stdout: string; stderr: string; status: number | null }> {
+  const sshArgs = [
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'LogLevel=ERROR',
+    '-p',
+    String(range.port),
+  ];
   const child = spawn('sshpass', ['-p', password, 'ssh', ...sshArgs, ...args], { timeout: 20_000 });
   let stdout = '';
   let stderr = '';

@@ -35,13 +35,18 @@ describe('interactive shell', () => {
   });
 
   it('continues as bandit14 after ssh -i, and returns on exit', async () => {
-    const out = plain(await sshShell(login(13), 'ssh -i sshkey.private bandit14@localhost -p 2220\rwhoami\rcat /etc/bandit_pass/bandit14\rexit\rwhoami\rexit\r'));
+    const out = plain(
+      await sshShell(
+        login(13),
+        'ssh -i sshkey.private bandit14@localhost -p 2220\rwhoami\rcat /etc/bandit_pass/bandit14\rexit\rwhoami\rexit\r',
+      ),
+    );
     expect(out).toMatch(/bandit14@practice:~\$ whoami\nbandit14\n/);
     expect(out).toContain(range.world.passwords[14]);
     expect(out).toMatch(/Connection to localhost closed\.\nbandit13@practice:~\$ whoami\nbandit13\n/);
   });
 
-  it('hands a command\'s binary output to the terminal as its bytes, by exec and in a pty', async () => {
+  it("hands a command's binary output to the terminal as its bytes, by exec and in a pty", async () => {
     // Bytes that are not UTF-8 (ff, fe), then text from a second statement and its é.
     const exec = await sshExec(login(0), 'echo ff00fe0a | xxd -r -p; echo é; echo ff | xxd -r -p > /dev/null');
     expect(Buffer.from(exec.stdout, 'latin1')).toEqual(Buffer.from([0xff, 0x00, 0xfe, 0x0a, 0xc3, 0xa9, 0x0a]));

@@ -13,7 +13,15 @@ import { HOSTILE_RUN_ID, PW1, SHELL_HOSTILE, hostileEvents, hostileSummary } fro
 import { HOSTILE, MARK, forbiddenIn } from '../support/hostile-text.ts';
 
 async function build(address: string | null) {
-  return archiveFiles({ run: hostileSummary(), events: hostileEvents(), calls: [], report: null, verifiedBy: [], target: { address, host: '127.0.0.1' }, includeSecrets: true });
+  return archiveFiles({
+    run: hostileSummary(),
+    events: hostileEvents(),
+    calls: [],
+    report: null,
+    verifiedBy: [],
+    target: { address, host: '127.0.0.1' },
+    includeSecrets: true,
+  });
 }
 
 /** transcript.md without its fenced blocks (whose content markdown shows as text), and the blocks. */
@@ -64,7 +72,12 @@ describe('the archive of a hostile run', () => {
       expect(text, name).toContain('^[]52;c;');
     }
     expect(files.get('transcript.md')).toContain('&lt;binary, ');
-    expect(files.get('run.log')!.split('\n').every((line) => line.length < 2_000)).toBe(true);
+    expect(
+      files
+        .get('run.log')!
+        .split('\n')
+        .every((line) => line.length < 2_000),
+    ).toBe(true);
   });
 
   it("transcript.md's prose has no HTML tag and no link; code sits in fences it cannot close", async () => {
@@ -107,24 +120,35 @@ describe('the archive of a hostile run', () => {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     }
-    expect(files.get('replay/replay.sh')!.split('\n')[1]).toBe('# played against 127.0.0.1:32220; override with BANDIT_HOST=... BANDIT_PORT=... bash replay.sh');
+    expect(files.get('replay/replay.sh')!.split('\n')[1]).toBe(
+      '# played against 127.0.0.1:32220; override with BANDIT_HOST=... BANDIT_PORT=... bash replay.sh',
+    );
     // The shim ssh writes its argv (NUL-separated, one record per call) and prints the level's password.
     const bin = join(dir, 'bin');
     mkdirSync(bin);
     // Its output also holds what a hostile target prints: OSC 52, a screen clear, NUL, CR, C1 and bidi.
     const hostileOut = String.raw`\033]52;c;UFdORUQ=\007\033[2J\000\r\302\233x\342\200\256\342\201\247`;
-    writeFileSync(join(bin, 'ssh'), `#!/usr/bin/env bash\n{ printf '%s\\0' "$@"; printf '\\n--end--\\0'; } >> "$SSH_LOG"\necho ${PW1}\nprintf '${hostileOut}\\n'\n`);
+    writeFileSync(
+      join(bin, 'ssh'),
+      `#!/usr/bin/env bash\n{ printf '%s\\0' "$@"; printf '\\n--end--\\0'; } >> "$SSH_LOG"\necho ${PW1}\nprintf '${hostileOut}\\n'\n`,
+    );
     chmodSync(join(bin, 'ssh'), 0o755);
     const mark = join(dir, 'touched');
     const log = join(dir, 'ssh.log');
-    const run = spawnSync('bash', [join(dir, 'replay/replay.sh')], { encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, HOME: dir, SSH_LOG: log, REPLAY_MARK: mark } });
+    const run = spawnSync('bash', [join(dir, 'replay/replay.sh')], {
+      encoding: 'utf8',
+      env: { PATH: `${bin}:${process.env.PATH}`, HOME: dir, SSH_LOG: log, REPLAY_MARK: mark },
+    });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toContain('replaying against 127.0.0.1:32220');
     expect(existsSync(mark), 'a hostile command ran on this machine').toBe(false);
     // What replay.sh wrote to the terminal: the target's escapes shown, none obeyed.
     expect(forbiddenIn(run.stdout)).toEqual([]);
     expect(run.stdout).toContain('^[]52;c;UFdORUQ=^G^[[2J^@^M<C1>x<bidi><bidi>');
-    const calls = readFileSync(log, 'utf8').split('\n--end--\0').filter(Boolean).map((c) => c.split('\0').slice(0, -1));
+    const calls = readFileSync(log, 'utf8')
+      .split('\n--end--\0')
+      .filter(Boolean)
+      .map((c) => c.split('\0').slice(0, -1));
     for (const argv of calls) {
       expect(argv[argv.indexOf('-p') + 1]).toBe('32220');
       expect(argv.find((a) => a.startsWith('bandit'))).toMatch(/^bandit[01]@127\.0\.0\.1$/);
@@ -133,20 +157,42 @@ describe('the archive of a hostile run', () => {
     const commands = calls.map((argv) => argv.slice(argv.indexOf('--') + 1));
     for (const command of SHELL_HOSTILE) expect(commands).toContainEqual([command]);
     // An environment override still wins.
-    const moved = spawnSync('bash', [join(dir, 'replay/replay.sh')], { encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, HOME: dir, SSH_LOG: log, REPLAY_MARK: mark, BANDIT_HOST: 'localhost', BANDIT_PORT: '2299' } });
+    const moved = spawnSync('bash', [join(dir, 'replay/replay.sh')], {
+      encoding: 'utf8',
+      env: {
+        PATH: `${bin}:${process.env.PATH}`,
+        HOME: dir,
+        SSH_LOG: log,
+        REPLAY_MARK: mark,
+        BANDIT_HOST: 'localhost',
+        BANDIT_PORT: '2299',
+      },
+    });
     expect(moved.stderr).toContain('replaying against localhost:2299');
   });
 
   it('falls back to the default address when the one given is not a plain host and port', () => {
     expect(replayAddress('practice', '127.0.0.1:32220')).toEqual({ host: '127.0.0.1', port: 32220 });
     expect(replayAddress('practice', '[::1]:2222')).toEqual({ host: '::1', port: 2222 });
-    for (const bad of ['$(id):22', 'h"ost:22', 'host:99999', 'host', null, '`x`:1']) expect(replayAddress('practice', bad)).toEqual({ host: '127.0.0.1', port: 2220 });
+    for (const bad of ['$(id):22', 'h"ost:22', 'host:99999', 'host', null, '`x`:1'])
+      expect(replayAddress('practice', bad)).toEqual({ host: '127.0.0.1', port: 2220 });
   });
 
   it('reads the address a run played from its log: the last level_started that names one', () => {
     const started = (seq: number, address?: string) =>
-      ({ seq, ts: '2026-11-24T00:00:00.000Z', runId: HOSTILE_RUN_ID, type: 'level_started', level: seq, attempt: 1, retryCount: 0, ...(address ? { address } : {}) }) as const;
-    expect(playedAddress([started(1, '127.0.0.1:2220'), started(2, '127.0.0.1:32220'), started(3)])).toBe('127.0.0.1:32220');
+      ({
+        seq,
+        ts: '2026-11-24T00:00:00.000Z',
+        runId: HOSTILE_RUN_ID,
+        type: 'level_started',
+        level: seq,
+        attempt: 1,
+        retryCount: 0,
+        ...(address ? { address } : {}),
+      }) as const;
+    expect(playedAddress([started(1, '127.0.0.1:2220'), started(2, '127.0.0.1:32220'), started(3)])).toBe(
+      '127.0.0.1:32220',
+    );
     expect(playedAddress([started(1)])).toBeNull();
     expect(playedAddress(hostileEvents())).toBeNull();
   });

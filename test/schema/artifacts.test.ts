@@ -14,21 +14,60 @@ const PW1 = 'A'.repeat(32);
 const PW2 = 'B'.repeat(32);
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nabc\ndef\n-----END OPENSSH PRIVATE KEY-----';
 let seq = 0;
-const ev = (body: Record<string, unknown>): RunEvent => ({ seq: ++seq, ts: '2026-11-22T00:00:00.000Z', runId: 'run_00000000000000000000', ...body }) as RunEvent;
+const ev = (body: Record<string, unknown>): RunEvent =>
+  ({ seq: ++seq, ts: '2026-11-22T00:00:00.000Z', runId: 'run_00000000000000000000', ...body }) as RunEvent;
 
 const events: RunEvent[] = [
   ev({ type: 'level_started', level: 0, attempt: 1, retryCount: 0 }),
   ev({ type: 'command', level: 0, commandId: 'cmd_1', command: 'cat readme' }),
-  ev({ type: 'output', level: 0, commandId: 'cmd_1', stdout: `${PW1}\n`, stderr: '', exitCode: 0, durationMs: 3, truncated: false }),
+  ev({
+    type: 'output',
+    level: 0,
+    commandId: 'cmd_1',
+    stdout: `${PW1}\n`,
+    stderr: '',
+    exitCode: 0,
+    durationMs: 3,
+    truncated: false,
+  }),
   ev({ type: 'password_found', level: 0, password: PW1 }),
   ev({ type: 'level_complete', level: 0, nextLevel: 1, commands: 1, durationMs: 9, solvedBy: 'agent' }),
   ev({ type: 'level_started', level: 1, attempt: 1, retryCount: 0 }),
   ev({ type: 'command', level: 1, commandId: 'cmd_2', command: 'ls' }),
-  ev({ type: 'output', level: 1, commandId: 'cmd_2', stdout: KEY, stderr: '', exitCode: 0, durationMs: 3, truncated: false }),
+  ev({
+    type: 'output',
+    level: 1,
+    commandId: 'cmd_2',
+    stdout: KEY,
+    stderr: '',
+    exitCode: 0,
+    durationMs: 3,
+    truncated: false,
+  }),
   // The final attempt solved level 1: only its own commands solved it.
-  ev({ type: 'llm_call', callId: 'llm_3', model: 'm', stage: 'final', level: 1, promptTokens: 1, completionTokens: 1, latencyMs: 1, costUsd: null, errorClass: null }),
+  ev({
+    type: 'llm_call',
+    callId: 'llm_3',
+    model: 'm',
+    stage: 'final',
+    level: 1,
+    promptTokens: 1,
+    completionTokens: 1,
+    latencyMs: 1,
+    costUsd: null,
+    errorClass: null,
+  }),
   ev({ type: 'command', level: 1, commandId: 'cmd_4', command: `echo ${PW1} | nc localhost 30000` }),
-  ev({ type: 'output', level: 1, commandId: 'cmd_4', stdout: `${PW2}\n`, stderr: '', exitCode: 0, durationMs: 3, truncated: false }),
+  ev({
+    type: 'output',
+    level: 1,
+    commandId: 'cmd_4',
+    stdout: `${PW2}\n`,
+    stderr: '',
+    exitCode: 0,
+    durationMs: 3,
+    truncated: false,
+  }),
   ev({ type: 'password_found', level: 1, password: PW2 }),
   ev({ type: 'level_complete', level: 1, nextLevel: 2, commands: 2, durationMs: 9, solvedBy: 'final_attempt' }),
   ev({ type: 'password_found', level: 2, password: '[redacted]' }),
@@ -37,19 +76,25 @@ const events: RunEvent[] = [
 
 describe('the archive', () => {
   it('states the version package.json has', () => {
-    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(APP_VERSION).toBe(pkg.version);
   });
 
   it('redacts every proven password and private key, as written and inside JSON strings', () => {
     const secrets = secretsOf(events);
-    expect(secrets.map((s) => s.redaction.placeholder)).toEqual(['[REDACTED:bandit1-password]', '[REDACTED:private-key-1]', '[REDACTED:bandit2-password]']);
+    expect(secrets.map((s) => s.redaction.placeholder)).toEqual([
+      '[REDACTED:bandit1-password]',
+      '[REDACTED:private-key-1]',
+      '[REDACTED:bandit2-password]',
+    ]);
     const text = redact(`${JSON.stringify(events)}\n${KEY}\n${PW2}`, secrets);
     for (const secret of [PW1, PW2, 'abc\\ndef', 'abc\ndef']) expect(text).not.toContain(secret);
     expect(text).toContain('[REDACTED:private-key-1]');
   });
 
-  it('replays the solving commands of each level in a row, the final attempt\'s alone, up to a person\'s password', () => {
+  it("replays the solving commands of each level in a row, the final attempt's alone, up to a person's password", () => {
     const solved = solvedLevels(events);
     expect(solved.map((l) => [l.level, l.solvedBy, l.commands.map((c) => c.command)])).toEqual([
       [0, 'agent', ['cat readme']],

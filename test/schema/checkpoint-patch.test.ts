@@ -5,8 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { applyCheckpointPatch, diffCheckpoint } from '../../schema/checkpoint-patch.ts';
 import type { Checkpoint } from '../../schema/protocol.ts';
 
-const at = (step: number, state: Record<string, unknown>): Checkpoint => ({ version: 1, step, next: 'plan', state, createdAt: '2026-11-24T00:00:00.000Z' });
-const value = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.record({ turn: fc.string() }), { maxLength: 4 }));
+const at = (step: number, state: Record<string, unknown>): Checkpoint => ({
+  version: 1,
+  step,
+  next: 'plan',
+  state,
+  createdAt: '2026-11-24T00:00:00.000Z',
+});
+const value = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.constant(null),
+  fc.array(fc.record({ turn: fc.string() }), { maxLength: 4 }),
+);
 
 describe('checkpoint patches', () => {
   it('rebuild the next checkpoint from the previous one, sending appended items only', () => {

@@ -30,7 +30,9 @@ describe('event fixtures', () => {
     const parsed = runEventSchema.safeParse(fixture.event);
     expect(parsed.success).toBe(false);
     const message = parsed.success ? '' : describeIssues(parsed.error);
-    expect(message.startsWith(`${fixture.expectIssueAt}: `) || message.includes(`; ${fixture.expectIssueAt}: `)).toBe(true);
+    expect(message.startsWith(`${fixture.expectIssueAt}: `) || message.includes(`; ${fixture.expectIssueAt}: `)).toBe(
+      true,
+    );
     expect(message).not.toMatch(/\[object Object\]|undefined/);
   });
 

@@ -32,13 +32,22 @@ describe('client messages', () => {
 
   it('refuses unknown fields and empty hints', () => {
     expect(issues(clientMessageSchema.safeParse({ type: 'ping', typo: 1 }))).toMatch(/typo/);
-    expect(issues(clientMessageSchema.safeParse({ type: 'user_action', action: 'continue', hint: '   ' }))).toMatch(/^hint: must not be empty/);
+    expect(issues(clientMessageSchema.safeParse({ type: 'user_action', action: 'continue', hint: '   ' }))).toMatch(
+      /^hint: must not be empty/,
+    );
   });
 });
 
 describe('run config and actions', () => {
   it('fills every default', () => {
-    expect(runConfigSchema.parse({})).toEqual({ target: 'practice', startLevel: 0, endLevel: 20, model: 'baseline', maxRetries: 3, budget: 15 });
+    expect(runConfigSchema.parse({})).toEqual({
+      target: 'practice',
+      startLevel: 0,
+      endLevel: 20,
+      model: 'baseline',
+      maxRetries: 3,
+      budget: 15,
+    });
   });
 
   it('bounds every number and names the field', () => {
@@ -53,7 +62,10 @@ describe('run config and actions', () => {
   });
 
   it('takes the same actions over REST as over the socket', () => {
-    expect(runActionSchema.parse({ action: 'password', value: ' secret ' })).toEqual({ action: 'password', value: 'secret' });
+    expect(runActionSchema.parse({ action: 'password', value: ' secret ' })).toEqual({
+      action: 'password',
+      value: 'secret',
+    });
     expect(issues(runActionSchema.safeParse({ action: 'dance' }))).toMatch(/^action: /);
   });
 });
@@ -75,6 +87,8 @@ describe('proxy lines', () => {
 
   it('refuses an unknown outcome and a request without config', () => {
     expect(issues(proxyLineSchema.safeParse({ type: 'end', outcome: 'exploded' }))).toMatch(/^outcome: /);
-    expect(issues(proxyRequestSchema.safeParse({ runId: 'run_mhz1k2a0b3c4d5e6f7g8h9i0j', checkpoint: null }))).toMatch(/^config: /);
+    expect(issues(proxyRequestSchema.safeParse({ runId: 'run_mhz1k2a0b3c4d5e6f7g8h9i0j', checkpoint: null }))).toMatch(
+      /^config: /,
+    );
   });
 });

@@ -9,15 +9,47 @@ const runId = 'run_00000000000000000000test';
 const ts = '2026-11-21T12:00:00.000Z';
 const config = runConfigSchema.parse({ maxRetries: 1 });
 const snapshot: Snapshot = {
-  run: { id: runId, config, status: 'running', currentLevel: 0, levelsSolved: 0, createdAt: ts, updatedAt: ts, startedAt: ts, endedAt: null, lastError: null },
+  run: {
+    id: runId,
+    config,
+    status: 'running',
+    currentLevel: 0,
+    levelsSolved: 0,
+    createdAt: ts,
+    updatedAt: ts,
+    startedAt: ts,
+    endedAt: null,
+    lastError: null,
+  },
   lastSeq: 0,
   pendingAction: null,
 };
-const pause = { reason: 'max_retries' as const, level: 1, retryCount: 1, maxRetries: 1, lastError: 'no password', lessons: [] };
+const pause = {
+  reason: 'max_retries' as const,
+  level: 1,
+  retryCount: 1,
+  maxRetries: 1,
+  lastError: 'no password',
+  lessons: [],
+};
 
 const log: RunEvent[] = [
   { seq: 1, ts, runId, type: 'level_started', level: 0, attempt: 1, retryCount: 0 },
-  { seq: 2, ts, runId, type: 'llm_call', callId: 'c1', model: 'm', stage: 'plan', level: 0, promptTokens: 100, completionTokens: 20, latencyMs: 5, costUsd: 0.002, errorClass: null },
+  {
+    seq: 2,
+    ts,
+    runId,
+    type: 'llm_call',
+    callId: 'c1',
+    model: 'm',
+    stage: 'plan',
+    level: 0,
+    promptTokens: 100,
+    completionTokens: 20,
+    latencyMs: 5,
+    costUsd: 0.002,
+    errorClass: null,
+  },
   { seq: 3, ts, runId, type: 'level_complete', level: 0, nextLevel: 1, commands: 1, durationMs: 9 },
   { seq: 4, ts, runId, type: 'user_action_required', ...pause },
   { seq: 5, ts, runId, type: 'status_changed', from: 'running', to: 'paused_for_user_action', reason: 'max_retries' },
@@ -54,10 +86,14 @@ describe('run view state', () => {
     expect(state.lastSeq).toBe(2);
   });
 
-  it('keeps the live text of the call being written through the replay of older events, and ends it with the call\'s own', () => {
+  it("keeps the live text of the call being written through the replay of older events, and ends it with the call's own", () => {
     // A page joining mid-call: the snapshot (after seq 2) holds the text so far; the replay of seq 1-2
     // includes an older llm_call, which must not wipe it.
-    let state = applySnapshot(initialViewState, { ...snapshot, lastSeq: 2, live: { level: 0, stage: 'plan', text: 'Reading the ' } });
+    let state = applySnapshot(initialViewState, {
+      ...snapshot,
+      lastSeq: 2,
+      live: { level: 0, stage: 'plan', text: 'Reading the ' },
+    });
     state = applyEvents(state, log.slice(0, 2)).state;
     expect(state.live?.text).toBe('Reading the ');
     state = applyLive(state, { type: 'thinking_delta', level: 0, stage: 'plan', text: 'readme.' });
@@ -65,6 +101,8 @@ describe('run view state', () => {
     const own: RunEvent = { seq: 3, ts, runId, type: 'thinking', level: 0, text: 'Reading the readme.' };
     expect(applyEvents(state, [own]).state.live).toBeNull();
     // A delta of another call (the final attempt) starts afresh.
-    expect(applyLive(state, { type: 'thinking_delta', level: 0, stage: 'final', text: 'Last' }).live?.text).toBe('Last');
+    expect(applyLive(state, { type: 'thinking_delta', level: 0, stage: 'final', text: 'Last' }).live?.text).toBe(
+      'Last',
+    );
   });
 });

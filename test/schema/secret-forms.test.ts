@@ -43,7 +43,8 @@ describe('secret forms', () => {
         expect(out).toMatch(/^before [\s\S]* after$/);
         // Nothing of the secret's transform is left: a 12-character piece of it would be.
         const shown = transform(PW).replace(/\s/g, '');
-        for (let i = 0; i + 12 <= shown.length; i += 4) expect(out.replace(/\s/g, '')).not.toContain(shown.slice(i, i + 12));
+        for (let i = 0; i + 12 <= shown.length; i += 4)
+          expect(out.replace(/\s/g, '')).not.toContain(shown.slice(i, i + 12));
       }
     });
   }
@@ -51,7 +52,9 @@ describe('secret forms', () => {
   it('keeps a URL-encoded secret with reserved characters and a JSON-escaped one out', () => {
     const secret = 'p@ss "word"/&?=x';
     expect(replaceSecretForms(`?q=${encodeURIComponent(secret)}&next`, forms(false, secret))).toBe(`?q=${P}&next`);
-    expect(replaceSecretForms(JSON.stringify({ a: [...secret].reverse().join('') }), forms(true, secret))).toBe(`{"a":"${P}"}`);
+    expect(replaceSecretForms(JSON.stringify({ a: [...secret].reverse().join('') }), forms(true, secret))).toBe(
+      `{"a":"${P}"}`,
+    );
   });
 
   it('leaves ordinary text alone', () => {
@@ -61,18 +64,34 @@ describe('secret forms', () => {
   });
 
   it('gives each secret its own placeholder, the longer secret first', () => {
-    const compiled = compileSecretForms([{ value: 'abcdefgh', placeholder: '[A]' }, { value: 'xxabcdefghyy', placeholder: '[B]' }], { json: false });
+    const compiled = compileSecretForms(
+      [
+        { value: 'abcdefgh', placeholder: '[A]' },
+        { value: 'xxabcdefghyy', placeholder: '[B]' },
+      ],
+      { json: false },
+    );
     expect(replaceSecretForms(`xxabcdefghyy abcdefgh ${b64('abcdefgh')}`, compiled)).toBe('[B] [A] [A]');
   });
 
   it('is the one definition the archive uses too: its placeholders replace every form, raw and in JSON', () => {
-    const secrets = [{ value: PW, redaction: { placeholder: '[REDACTED:bandit5-password]', kind: 'password' as const, level: 5 } }];
+    const secrets = [
+      { value: PW, redaction: { placeholder: '[REDACTED:bandit5-password]', kind: 'password' as const, level: 5 } },
+    ];
     const text = `${b64(`${PW}\n`)}\n${[...PW].reverse().join('')}\n${JSON.stringify([...PW].join(' '))}`;
-    expect(redact(text, secrets).split('\n').map((l) => l.replace(/^"|[A-Za-z0-9=]{0,3}"?$/g, ''))).toEqual(Array(3).fill('[REDACTED:bandit5-password]'));
+    expect(
+      redact(text, secrets)
+        .split('\n')
+        .map((l) => l.replace(/^"|[A-Za-z0-9=]{0,3}"?$/g, '')),
+    ).toEqual(Array(3).fill('[REDACTED:bandit5-password]'));
   });
 
   it('property: no transform of any printable secret survives, in any surrounding text', () => {
-    const secret = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#%&*=?@^~'), minLength: 8, maxLength: 40 });
+    const secret = fc.string({
+      unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#%&*=?@^~'),
+      minLength: 8,
+      maxLength: 40,
+    });
     const around = fc.string({ maxLength: 30 });
     fc.assert(
       fc.property(secret, around, around, fc.constantFrom(...Object.keys(transforms)), (value, before, after, name) => {
@@ -90,40 +109,76 @@ describe('secret forms', () => {
 
   it('redacts several private keys (RSA-4096 among them) in one text, each with its own placeholder, wrapped copies too', () => {
     const pem = (type: 'rsa' | 'ed25519', modulusLength = 4096) =>
-      generateKeyPairSync(type as 'rsa', { modulusLength, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+      generateKeyPairSync(type as 'rsa', {
+        modulusLength,
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+      }).privateKey;
     const keys = [pem('rsa'), pem('rsa'), pem('rsa', 2048), pem('ed25519'), pem('ed25519')];
-    const events = keys.map((stdout, i) => ({ type: 'output', level: 3, stdout, stderr: '', exitCode: 0, seq: i + 1, at: '2026-01-01T00:00:00.000Z' })) as unknown as RunEvent[];
+    const events = keys.map((stdout, i) => ({
+      type: 'output',
+      level: 3,
+      stdout,
+      stderr: '',
+      exitCode: 0,
+      seq: i + 1,
+      at: '2026-01-01T00:00:00.000Z',
+    })) as unknown as RunEvent[];
     const secrets = secretsOf(events);
     expect(secrets.map((s) => s.redaction.placeholder)).toEqual(keys.map((_, i) => `[REDACTED:private-key-${i + 1}]`));
     // Each key raw, in JSON, base64-wrapped at 76 (`base64 id_rsa`) and hex-wrapped at 60 (`xxd -p id_rsa`).
-    const copies = keys.flatMap((key) => [key, JSON.stringify(key), wrap(b64(key), 76), wrap(Buffer.from(key).toString('hex'), 60)]);
+    const copies = keys.flatMap((key) => [
+      key,
+      JSON.stringify(key),
+      wrap(b64(key), 76),
+      wrap(Buffer.from(key).toString('hex'), 60),
+    ]);
     const text = copies.join('\n--\n');
     const started = performance.now();
     const out = redact(text, secrets);
-    console.log(`redacting ${keys.length} private keys (${text.length} characters, ${copies.length} copies): ${(performance.now() - started).toFixed(1)} ms`);
+    console.log(
+      `redacting ${keys.length} private keys (${text.length} characters, ${copies.length} copies): ${(performance.now() - started).toFixed(1)} ms`,
+    );
     for (const [i, key] of keys.entries()) {
       const body = key.split('\n').slice(1, -2).join('');
-      for (const piece of [body.slice(0, 40), body.slice(-40), b64(key).slice(100, 140), Buffer.from(key).toString('hex').slice(200, 240)]) expect(out.replace(/\s/g, '')).not.toContain(piece);
+      for (const piece of [
+        body.slice(0, 40),
+        body.slice(-40),
+        b64(key).slice(100, 140),
+        Buffer.from(key).toString('hex').slice(200, 240),
+      ])
+        expect(out.replace(/\s/g, '')).not.toContain(piece);
       expect(out.split(`[REDACTED:private-key-${i + 1}]`).length - 1, `key ${i + 1}`).toBeGreaterThanOrEqual(4);
     }
     // The same through the archive's JSON path: parsed back, no key left.
     const json = redact(JSON.stringify(events), secrets, { json: true });
-    expect((JSON.parse(json) as { stdout: string }[]).map((e) => e.stdout)).toEqual(keys.map((_, i) => `[REDACTED:private-key-${i + 1}]\n`));
+    expect((JSON.parse(json) as { stdout: string }[]).map((e) => e.stdout)).toEqual(
+      keys.map((_, i) => `[REDACTED:private-key-${i + 1}]\n`),
+    );
   });
 
-  it('keeps a long secret\'s spaced copy out of its pattern, so the pattern stays bounded, yet finds its literal and wrapped forms', () => {
+  it("keeps a long secret's spaced copy out of its pattern, so the pattern stays bounded, yet finds its literal and wrapped forms", () => {
     const long = 'k'.repeat(10) + 'Zq8'.repeat(2_000);
     const compiled = compileSecretForms([{ value: long, placeholder: P }], { json: false });
     expect(compiled.pattern).toBeNull();
-    expect(replaceSecretForms(`a ${long} b ${wrap(b64(long), 76)} c`, compiled)).toMatch(/^a \[redacted\] b \[redacted\][A-Za-z0-9=]{0,3} c$/);
+    expect(replaceSecretForms(`a ${long} b ${wrap(b64(long), 76)} c`, compiled)).toMatch(
+      /^a \[redacted\] b \[redacted\][A-Za-z0-9=]{0,3} c$/,
+    );
   });
 
   it('replaces each of many secrets (past the point where forms are found through an index) with its own placeholder', () => {
-    const secrets = Array.from({ length: 120 }, (_, i) => ({ value: `-----BEGIN PRIVATE KEY-----\n${b64(`key number ${i} `.repeat(12))}\n-----END PRIVATE KEY-----`, placeholder: `[K${i}]` }));
+    const secrets = Array.from({ length: 120 }, (_, i) => ({
+      value: `-----BEGIN PRIVATE KEY-----\n${b64(`key number ${i} `.repeat(12))}\n-----END PRIVATE KEY-----`,
+      placeholder: `[K${i}]`,
+    }));
     const text = secrets.map(({ value }, i) => (i % 2 ? value : wrap(b64(value), 76))).join('\n');
     const started = performance.now();
     const out = replaceSecretForms(text, compileSecretForms(secrets, { json: false }));
-    console.log(`${secrets.length} secrets in ${text.length} characters: ${(performance.now() - started).toFixed(1)} ms, compiling included`);
-    expect(out.split('\n').map((line) => line.replace(/[A-Za-z0-9=]{0,3}$/, ''))).toEqual(secrets.map((s) => s.placeholder));
+    console.log(
+      `${secrets.length} secrets in ${text.length} characters: ${(performance.now() - started).toFixed(1)} ms, compiling included`,
+    );
+    expect(out.split('\n').map((line) => line.replace(/[A-Za-z0-9=]{0,3}$/, ''))).toEqual(
+      secrets.map((s) => s.placeholder),
+    );
   });
 });

@@ -32,7 +32,9 @@ describe('terminalText', () => {
   it('shows C0, DEL, C1 (8-bit CSI and OSC) and bidi controls, and turns CR into a line break', () => {
     expect(terminalText('a\x00b\x07c\x08d\x7f')).toBe('a^@b^Gc^Hd^?');
     expect(terminalText('\u009b2J\u009d0;t\u009c')).toBe('<U+009B>2J<U+009D>0;t<U+009C>');
-    expect(terminalText('\u202e(user)\u202c \u2066x\u2069 \u200e\u200f\u061c')).toBe('<U+202E>(user)<U+202C> <U+2066>x<U+2069> <U+200E><U+200F><U+061C>');
+    expect(terminalText('\u202e(user)\u202c \u2066x\u2069 \u200e\u200f\u061c')).toBe(
+      '<U+202E>(user)<U+202C> <U+2066>x<U+2069> <U+200E><U+200F><U+061C>',
+    );
     expect(terminalText('one\r\ntwo\rfake$ ')).toBe('one\ntwo\nfake$ ');
     expect(terminalText('\ud800x\udc00')).toBe('<U+D800>x<U+DC00>');
   });
@@ -94,7 +96,37 @@ describe('safeJson', () => {
 describe('terminalText properties', () => {
   const anyText = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 200 }),
-    fc.array(fc.constantFrom('\x1b', '[', ']', '\\', 'P', '_', '^', 'X', '\x07', '\x9b', '\x9d', '\x9c', '\r', '\n', '\x00', '1', ';', 'm', 'H', '\u202e', '\u2066', '\ud800', 'a', '\ufffd'), { maxLength: 200 }).map((a) => a.join('')),
+    fc
+      .array(
+        fc.constantFrom(
+          '\x1b',
+          '[',
+          ']',
+          '\\',
+          'P',
+          '_',
+          '^',
+          'X',
+          '\x07',
+          '\x9b',
+          '\x9d',
+          '\x9c',
+          '\r',
+          '\n',
+          '\x00',
+          '1',
+          ';',
+          'm',
+          'H',
+          '\u202e',
+          '\u2066',
+          '\ud800',
+          'a',
+          '\ufffd',
+        ),
+        { maxLength: 200 },
+      )
+      .map((a) => a.join('')),
   );
 
   it('never lets through an ESC outside a well-formed SGR, a C1, a bidi control, a NUL or a CR', () => {

@@ -32,8 +32,12 @@ afterAll(async () => {
 describe('call limits', () => {
   it('refuses at start-up limits under which a model answer could never arrive', () => {
     const env = { PROXY_SECRET: 'a-secret-of-enough-length', PROXY_CALL_MAX_MS: '5000' };
-    expect(() => readProxySettings({ ...env, OPENAI_TIMEOUT_MS: '5000' })).toThrow(/OPENAI_TIMEOUT_MS: must be less than PROXY_CALL_MAX_MS \(5000\)/);
-    expect(() => readProxySettings({ ...env, PROXY_SLICE_MS: '6000', OPENAI_TIMEOUT_MS: '100' })).toThrow(/PROXY_CALL_MAX_MS: must be more than PROXY_SLICE_MS/);
+    expect(() => readProxySettings({ ...env, OPENAI_TIMEOUT_MS: '5000' })).toThrow(
+      /OPENAI_TIMEOUT_MS: must be less than PROXY_CALL_MAX_MS \(5000\)/,
+    );
+    expect(() => readProxySettings({ ...env, PROXY_SLICE_MS: '6000', OPENAI_TIMEOUT_MS: '100' })).toThrow(
+      /PROXY_CALL_MAX_MS: must be more than PROXY_SLICE_MS/,
+    );
   });
 
   it('cuts a model call that outlives the call and yields from the last checkpoint', async () => {
@@ -57,7 +61,9 @@ describe('call limits', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const second = await postAdvance(services, body);
     expect(second.status).toBe(409);
-    expect(await second.json()).toMatchObject({ error: { code: 'run_busy', message: expect.stringMatching(/already has a call in progress/) } });
+    expect(await second.json()).toMatchObject({
+      error: { code: 'run_busy', message: expect.stringMatching(/already has a call in progress/) },
+    });
     const firstReply = parseReply(await (await first).text());
     expect(firstReply.end.outcome).toBe('yielded');
     const third = await postAdvance(services, { ...body, checkpoint: firstReply.last });

@@ -17,12 +17,18 @@ const checkpoint = { version: 1, step: 3, next: 'plan', state: {}, createdAt: '2
 
 async function refused(body: unknown, init: { secret?: string } = {}) {
   const response = await postAdvance(services, body, init);
-  return { status: response.status, body: (await response.json()) as { error: { code: string; message: string; issues?: string[] } } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { error: { code: string; message: string; issues?: string[] } },
+  };
 }
 
 describe('POST /v1/advance refuses bad requests with a clear error', () => {
   it('401 without the shared secret, on every /v1 route', async () => {
-    expect(await refused(advanceBody(RUN, {}), { secret: 'not-the-secret' })).toMatchObject({ status: 401, body: { error: { code: 'unauthorized', message: expect.stringMatching(/PROXY_SECRET/) } } });
+    expect(await refused(advanceBody(RUN, {}), { secret: 'not-the-secret' })).toMatchObject({
+      status: 401,
+      body: { error: { code: 'unauthorized', message: expect.stringMatching(/PROXY_SECRET/) } },
+    });
     const models = await fetch(`${services.proxyUrl}/v1/models`);
     expect(models.status).toBe(401);
   });
@@ -36,7 +42,11 @@ describe('POST /v1/advance refuses bad requests with a clear error', () => {
     expect(result.status).toBe(400);
     expect(result.body.error.code).toBe('invalid_request');
     expect(result.body.error.issues).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^runId: /), expect.stringMatching(/^config\.maxRetries: must be at least 1/), expect.stringMatching(/extra/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^runId: /),
+        expect.stringMatching(/^config\.maxRetries: must be at least 1/),
+        expect.stringMatching(/extra/),
+      ]),
     );
   });
 
@@ -49,14 +59,33 @@ describe('POST /v1/advance refuses bad requests with a clear error', () => {
 
   it('400 for a model this proxy does not offer, so no client is made for it', async () => {
     const result = await refused(advanceBody(RUN, { model: 'made-up-model' }));
-    expect(result).toMatchObject({ status: 400, body: { error: { code: 'unknown_model', message: 'config.model: "made-up-model" is not offered here; use one of: baseline' } } });
+    expect(result).toMatchObject({
+      status: 400,
+      body: {
+        error: {
+          code: 'unknown_model',
+          message: 'config.model: "made-up-model" is not offered here; use one of: baseline',
+        },
+      },
+    });
   });
 
   it('400 for a checkpoint from another version or with a broken state', async () => {
     const foreign = await refused({ ...advanceBody(RUN, {}), checkpoint: { ...checkpoint, version: 99 } });
-    expect(foreign).toMatchObject({ status: 400, body: { error: { code: 'invalid_checkpoint', message: expect.stringMatching(/version 99 is not supported.*Start a new run/) } } });
+    expect(foreign).toMatchObject({
+      status: 400,
+      body: {
+        error: {
+          code: 'invalid_checkpoint',
+          message: expect.stringMatching(/version 99 is not supported.*Start a new run/),
+        },
+      },
+    });
     const broken = await refused({ ...advanceBody(RUN, {}), checkpoint });
-    expect(broken).toMatchObject({ status: 400, body: { error: { code: 'invalid_checkpoint', message: expect.stringMatching(/state is invalid: level: /) } } });
+    expect(broken).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_checkpoint', message: expect.stringMatching(/state is invalid: level: /) } },
+    });
   });
 
   it('413 for a body over the request cap', async () => {
@@ -68,7 +97,17 @@ describe('POST /v1/advance refuses bad requests with a clear error', () => {
     const value = fc.oneof(fc.jsonValue(), fc.string(), fc.constant(null), fc.constant(-1));
     const body = fc.oneof(
       fc.jsonValue().map((v) => JSON.stringify(v)),
-      fc.record({ runId: value, config: fc.oneof(value, fc.record({ model: value, endLevel: value, target: value }, { requiredKeys: [] })), checkpoint: value, resume: value }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+      fc
+        .record(
+          {
+            runId: value,
+            config: fc.oneof(value, fc.record({ model: value, endLevel: value, target: value }, { requiredKeys: [] })),
+            checkpoint: value,
+            resume: value,
+          },
+          { requiredKeys: [] },
+        )
+        .map((v) => JSON.stringify(v)),
       fc.string({ maxLength: 200 }),
     );
     const statuses = new Map<number, number>();

@@ -16,20 +16,29 @@ let fake: FakeOpenAi;
 let services: LoopbackServices;
 beforeAll(async () => {
   fake = await startFakeOpenAi();
-  services = await startLoopbackServices({ PROXY_SLICE_MS: '1', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODELS: 'fake-model' });
+  services = await startLoopbackServices({
+    PROXY_SLICE_MS: '1',
+    OPENAI_BASE_URL: fake.baseUrl,
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_MODELS: 'fake-model',
+  });
 });
 afterAll(async () => {
   await services.close();
   await fake.close();
 });
 
-const ofType = <T extends ProxyEvent['type']>(events: ProxyEvent[], type: T) => events.filter((e): e is Extract<ProxyEvent, { type: T }> => e.type === type);
+const ofType = <T extends ProxyEvent['type']>(events: ProxyEvent[], type: T) =>
+  events.filter((e): e is Extract<ProxyEvent, { type: T }> => e.type === type);
 type Saved = { level: number; history: unknown[] };
 
 /** Starts `node ssh-proxy/main.ts` as its own process and waits until it listens. */
 async function startProxyProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['ssh-proxy/main.ts'], { env: { ...process.env, ...env, PROXY_PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['ssh-proxy/main.ts'], {
+    env: { ...process.env, ...env, PROXY_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let printed = '';
   child.stdout?.on('data', (d: Buffer) => (printed += d.toString()));
   await vi.waitFor(() => expect(printed).toContain('listening'), { timeout: 15_000, interval: 50 });
@@ -51,9 +60,16 @@ describe('durability', () => {
     const state = checkpoint?.state as Saved;
     expect([state.level, state.history.length]).toEqual([3, 1]);
 
-    const fresh = await startProxyProcess({ PROXY_SECRET: services.proxySecret, PRACTICE_PORT: String(services.range.port), PROXY_SLICE_MS: '60000' });
+    const fresh = await startProxyProcess({
+      PROXY_SECRET: services.proxySecret,
+      PRACTICE_PORT: String(services.range.port),
+      PROXY_SLICE_MS: '60000',
+    });
     try {
-      const reply = await advance({ proxyUrl: fresh.url, proxySecret: services.proxySecret }, advanceBody(runId, config, checkpoint));
+      const reply = await advance(
+        { proxyUrl: fresh.url, proxySecret: services.proxySecret },
+        advanceBody(runId, config, checkpoint),
+      );
       expect(ofType(reply.events, 'level_complete').map((e) => e.level)).toEqual([3]);
       // It picked up where the checkpoint left off: the listing is not run again.
       expect(ofType(reply.events, 'command').map((c) => c.command)).toEqual(['cat inhere/...Hiding-From-You']);
@@ -66,7 +82,12 @@ describe('durability', () => {
 
   it('stops the graph mid-command when the caller hangs up', async () => {
     fake.respond(() => toolCall('run_command', { command: 'sleep 8' }));
-    const whole = await startLoopbackServices({ PROXY_SLICE_MS: '60000', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODELS: 'fake-model' });
+    const whole = await startLoopbackServices({
+      PROXY_SLICE_MS: '60000',
+      OPENAI_BASE_URL: fake.baseUrl,
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_MODELS: 'fake-model',
+    });
     try {
       await hangUpMidCommand(whole);
     } finally {
@@ -77,7 +98,11 @@ describe('durability', () => {
 
 async function hangUpMidCommand(services: LoopbackServices): Promise<void> {
   const abort = new AbortController();
-  const response = await postAdvance(services, advanceBody('run_abort00000000000000000', { model: 'fake-model', endLevel: 0 }), { signal: abort.signal });
+  const response = await postAdvance(
+    services,
+    advanceBody('run_abort00000000000000000', { model: 'fake-model', endLevel: 0 }),
+    { signal: abort.signal },
+  );
   const reader = response.body?.getReader();
   if (!reader) throw new Error('no body');
   let text = '';

@@ -35,9 +35,11 @@ afterAll(async () => {
   await fake.close();
 });
 
-const ofType = <T extends ProxyEvent['type']>(events: ProxyEvent[], type: T) => events.filter((e): e is Extract<ProxyEvent, { type: T }> => e.type === type);
+const ofType = <T extends ProxyEvent['type']>(events: ProxyEvent[], type: T) =>
+  events.filter((e): e is Extract<ProxyEvent, { type: T }> => e.type === type);
 const runId = () => `run_openai${String(++serial).padStart(16, '0')}`;
-const play = (config: Record<string, unknown>) => advance(services, advanceBody(runId(), { model: 'fake-model', ...config }));
+const play = (config: Record<string, unknown>) =>
+  advance(services, advanceBody(runId(), { model: 'fake-model', ...config }));
 
 /** A competent player for level 0: read the readme, then submit what it found. */
 function solver(request: ChatRequest): FakeReply {
@@ -53,7 +55,9 @@ const isFinalCall = (request: ChatRequest) => JSON.stringify(request.tools ?? []
 /** The knowledge model's answer to the final attempt: a final_commands tool call. */
 function finalCommands(commands: string[], thinking: string): FakeReply {
   const reply = toolCall('run_command', {}, thinking);
-  const body = reply.body as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] };
+  const body = reply.body as {
+    choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[];
+  };
   const fn = body.choices[0]!.message.tool_calls[0]!.function;
   fn.name = 'final_commands';
   fn.arguments = JSON.stringify({ commands });
@@ -68,10 +72,19 @@ describe('agent with an OpenAI-compatible model', () => {
     expect(reply.end.outcome).toBe('completed');
     expect(ofType(reply.events, 'command').map((c) => c.command)).toEqual(['cat readme']);
     expect(ofType(reply.events, 'password_found')[0]?.password).toBe(services.range.world.passwords[1]);
-    expect(ofType(reply.events, 'thinking').map((t) => t.text)).toEqual(['The goal says the password is in readme.', 'The readme holds it.']);
+    expect(ofType(reply.events, 'thinking').map((t) => t.text)).toEqual([
+      'The goal says the password is in readme.',
+      'The readme holds it.',
+    ]);
     const calls = ofType(reply.events, 'llm_call');
     expect(calls).toHaveLength(2);
-    expect(calls[0]).toMatchObject({ model: 'fake-model', stage: 'plan', promptTokens: 120, completionTokens: 30, errorClass: null });
+    expect(calls[0]).toMatchObject({
+      model: 'fake-model',
+      stage: 'plan',
+      promptTokens: 120,
+      completionTokens: 30,
+      errorClass: null,
+    });
 
     const sent = fake.requests.slice(before);
     expect(sent.every((r) => r.authorization === `Bearer ${API_KEY}`)).toBe(true);
@@ -80,13 +93,20 @@ describe('agent with an OpenAI-compatible model', () => {
     // Traces carry the raw request and response; the key is in no line.
     const traces = reply.lines.filter((l) => l.type === 'trace');
     expect(traces).toHaveLength(2);
-    expect(traces[0]).toMatchObject({ request: { model: 'fake-model', tools: expect.any(Array) }, response: { usage: { prompt_tokens: 120 } } });
+    expect(traces[0]).toMatchObject({
+      request: { model: 'fake-model', tools: expect.any(Array) },
+      response: { usage: { prompt_tokens: 120 } },
+    });
     expect(JSON.stringify(reply.lines)).not.toContain(API_KEY);
   });
 
   it('backs off on 429 and succeeds, reporting the refused call too', async () => {
     let refused = 0;
-    fake.respond((request) => (refused++ === 0 ? { status: 429, headers: { 'retry-after-ms': '10' }, body: { error: { message: 'slow down' } } } : solver(request)));
+    fake.respond((request) =>
+      refused++ === 0
+        ? { status: 429, headers: { 'retry-after-ms': '10' }, body: { error: { message: 'slow down' } } }
+        : solver(request),
+    );
     const reply = await play({ endLevel: 0 });
     expect(reply.end.outcome).toBe('completed');
     expect(ofType(reply.events, 'llm_call').map((c) => c.errorClass)).toEqual(['rate_limited', null, null]);
@@ -96,7 +116,10 @@ describe('agent with an OpenAI-compatible model', () => {
     fake.respond(() => ({ ...toolCall('run_command', { command: 'ls' }), delayMs: 2_000 }));
     const reply = await play({ endLevel: 0 });
     expect(ofType(reply.events, 'llm_call').map((c) => c.errorClass)).toEqual(['timeout', 'timeout', 'timeout']);
-    expect(reply.end.interrupt).toMatchObject({ reason: 'llm_error', lastError: expect.stringMatching(/OPENAI_TIMEOUT_MS.*\(3 tries\)/) });
+    expect(reply.end.interrupt).toMatchObject({
+      reason: 'llm_error',
+      lastError: expect.stringMatching(/OPENAI_TIMEOUT_MS.*\(3 tries\)/),
+    });
     expect(reply.events.at(-1)?.type).toBe('user_action_required');
   });
 
@@ -111,19 +134,33 @@ describe('agent with an OpenAI-compatible model', () => {
     const classes = ofType(reply.events, 'llm_call').map((c) => c.errorClass);
     expect(classes).toHaveLength(3);
     expect(classes.every((c) => c === 'malformed_response')).toBe(true);
-    expect(reply.end.interrupt).toMatchObject({ reason: 'llm_error', lastError: expect.stringMatching(/malformed|not JSON|arguments/) });
+    expect(reply.end.interrupt).toMatchObject({
+      reason: 'llm_error',
+      lastError: expect.stringMatching(/malformed|not JSON|arguments/),
+    });
   });
 
   it('pauses at once on a refused key, without retrying', async () => {
     const before = fake.requests.length;
-    fake.respond(() => ({ status: 401, body: { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } } }));
+    fake.respond(() => ({
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } },
+    }));
     const reply = await play({ endLevel: 0 });
     expect(fake.requests.length - before).toBe(1);
-    expect(reply.end.interrupt).toMatchObject({ reason: 'llm_error', lastError: expect.stringMatching(/set a valid OPENAI_API_KEY/) });
+    expect(reply.end.interrupt).toMatchObject({
+      reason: 'llm_error',
+      lastError: expect.stringMatching(/set a valid OPENAI_API_KEY/),
+    });
   });
 
   it('tells a context that is too long apart from other refusals', async () => {
-    fake.respond(() => ({ status: 400, body: { error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded' } } }));
+    fake.respond(() => ({
+      status: 400,
+      body: {
+        error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded' },
+      },
+    }));
     const reply = await play({ endLevel: 0 });
     expect(ofType(reply.events, 'llm_call')[0]?.errorClass).toBe('context_too_long');
     expect(reply.end.interrupt?.lastError).toMatch(/lower the run's budget/);
@@ -131,7 +168,9 @@ describe('agent with an OpenAI-compatible model', () => {
 
   it('pauses at max retries after wrong passwords: the pause is the last event and nothing completes', async () => {
     fake.respond((request, n) =>
-      request.tools ? toolCall('submit_password', { password: `Wrong${String(n).padStart(27, '0')}` }) : textReply('1. Guessing does not work.\n2. Read files first.'),
+      request.tools
+        ? toolCall('submit_password', { password: `Wrong${String(n).padStart(27, '0')}` })
+        : textReply('1. Guessing does not work.\n2. Read files first.'),
     );
     const reply = await play({ endLevel: 0, maxRetries: 2, budget: 3, finalAttempt: false });
     expect(ofType(reply.events, 'llm_call').filter((c) => c.stage === 'final')).toEqual([]);
@@ -144,17 +183,27 @@ describe('agent with an OpenAI-compatible model', () => {
       { text: 'Guessing does not work.', source: 'model', level: 0 },
       { text: 'Read files first.', source: 'model', level: 0 },
     ]);
-    expect(reply.events.at(-1)).toMatchObject({ type: 'user_action_required', reason: 'max_retries', retryCount: 2, maxRetries: 2 });
-    expect(reply.events.at(-1)).toHaveProperty('lessons', expect.arrayContaining([expect.objectContaining({ text: 'Read files first.' })]));
+    expect(reply.events.at(-1)).toMatchObject({
+      type: 'user_action_required',
+      reason: 'max_retries',
+      retryCount: 2,
+      maxRetries: 2,
+    });
+    expect(reply.events.at(-1)).toHaveProperty(
+      'lessons',
+      expect.arrayContaining([expect.objectContaining({ text: 'Read files first.' })]),
+    );
     expect(ofType(reply.events, 'run_complete')).toEqual([]);
     expect(reply.end.outcome).toBe('interrupted');
   });
 
-  it('makes a final attempt after the last retry: the knowledge model\'s commands run and their password solves the level', async () => {
+  it("makes a final attempt after the last retry: the knowledge model's commands run and their password solves the level", async () => {
     const before = fake.requests.length;
     fake.respond((request, n) => {
       if (isFinalCall(request)) return finalCommands(['ls -la', 'cat readme'], 'Every lesson says: read the readme.');
-      return request.tools ? toolCall('run_command', { command: `echo guess ${n}` }) : textReply('- the readme was never read');
+      return request.tools
+        ? toolCall('run_command', { command: `echo guess ${n}` })
+        : textReply('- the readme was never read');
     });
     const reply = await play({ endLevel: 0, maxRetries: 2, budget: 2, knowledgeModel: 'fake-knowledge' });
     const finals = ofType(reply.events, 'llm_call').filter((c) => c.stage === 'final');
@@ -169,8 +218,14 @@ describe('agent with an OpenAI-compatible model', () => {
     // Its commands ran after the second failed attempt, and the level is recorded as solved by it.
     const types = reply.events.map((e) => e.type);
     expect(types.lastIndexOf('attempt_failed')).toBeLessThan(types.indexOf('password_found'));
-    expect(ofType(reply.events, 'command').slice(-2).map((c) => c.command)).toEqual(['ls -la', 'cat readme']);
-    expect(ofType(reply.events, 'level_complete')).toEqual([expect.objectContaining({ level: 0, solvedBy: 'final_attempt' })]);
+    expect(
+      ofType(reply.events, 'command')
+        .slice(-2)
+        .map((c) => c.command),
+    ).toEqual(['ls -la', 'cat readme']);
+    expect(ofType(reply.events, 'level_complete')).toEqual([
+      expect.objectContaining({ level: 0, solvedBy: 'final_attempt' }),
+    ]);
     expect(ofType(reply.events, 'user_action_required')).toEqual([]);
     expect(reply.events.at(-1)).toMatchObject({ type: 'run_complete', status: 'completed', levelsSolved: 1 });
   });
@@ -181,26 +236,43 @@ describe('agent with an OpenAI-compatible model', () => {
       return request.tools ? toolCall('run_command', { command: 'echo nothing' }) : textReply('- nothing worked');
     });
     const reply = await play({ endLevel: 0, maxRetries: 1, budget: 1 });
-    expect(ofType(reply.events, 'llm_call').filter((c) => c.stage === 'final').map((c) => c.model)).toEqual(['fake-model']);
+    expect(
+      ofType(reply.events, 'llm_call')
+        .filter((c) => c.stage === 'final')
+        .map((c) => c.model),
+    ).toEqual(['fake-model']);
     const last = reply.events.at(-1);
-    expect(last).toMatchObject({ type: 'user_action_required', reason: 'max_retries', finalAttempt: { commands: ['ls'], outcome: expect.stringMatching(/printed nothing shaped like a password/) } });
+    expect(last).toMatchObject({
+      type: 'user_action_required',
+      reason: 'max_retries',
+      finalAttempt: { commands: ['ls'], outcome: expect.stringMatching(/printed nothing shaped like a password/) },
+    });
     expect(ofType(reply.events, 'run_complete')).toEqual([]);
     expect(ofType(reply.events, 'password_found')).toEqual([]);
     expect(reply.end).toMatchObject({ outcome: 'interrupted', interrupt: { finalAttempt: { commands: ['ls'] } } });
   });
 
   it('ends an attempt on a loop, and pauses with loop_detected when the loop survives a retry', async () => {
-    fake.respond((request) => (request.tools ? toolCall('run_command', { command: 'ls' }) : textReply('Stop repeating ls.')));
+    fake.respond((request) =>
+      request.tools ? toolCall('run_command', { command: 'ls' }) : textReply('Stop repeating ls.'),
+    );
     const reply = await play({ endLevel: 0, maxRetries: 5 });
     const failed = ofType(reply.events, 'attempt_failed');
     expect(failed.map((f) => f.reason)).toEqual(['loop_detected', 'loop_detected']);
     // Each attempt ran ls twice; the third was refused as a loop.
     expect(ofType(reply.events, 'command').map((c) => c.command)).toEqual(['ls', 'ls', 'ls', 'ls']);
-    expect(reply.end.interrupt).toMatchObject({ reason: 'loop_detected', retryCount: 2, maxRetries: 5, lastError: expect.stringMatching(/keeps repeating `ls`/) });
+    expect(reply.end.interrupt).toMatchObject({
+      reason: 'loop_detected',
+      retryCount: 2,
+      maxRetries: 5,
+      lastError: expect.stringMatching(/keeps repeating `ls`/),
+    });
   });
 
   it('lists the configured models next to baseline', async () => {
-    const response = await fetch(`${services.proxyUrl}/v1/models`, { headers: { authorization: `Bearer ${services.proxySecret}` } });
+    const response = await fetch(`${services.proxyUrl}/v1/models`, {
+      headers: { authorization: `Bearer ${services.proxySecret}` },
+    });
     expect(modelListSchema.parse(await response.json()).models).toEqual([
       { id: 'baseline', provider: 'baseline', available: true, maxConcurrent: null, price: { input: 0, output: 0 } },
       { id: 'fake-model', provider: 'openai', available: true, maxConcurrent: 4, price: null },
@@ -211,8 +283,23 @@ describe('agent with an OpenAI-compatible model', () => {
 
 describe('model failures the taxonomy names', () => {
   const cases: [string, () => FakeReply, string, RegExp][] = [
-    ['an account out of quota', () => ({ status: 429, body: { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } } }), 'quota_exceeded', /out of quota/],
-    ['a model the endpoint does not know', () => ({ status: 404, body: { error: { message: 'The model does not exist', code: 'model_not_found' } } }), 'unknown_model', /does not know the model "fake-model"/],
+    [
+      'an account out of quota',
+      () => ({
+        status: 429,
+        body: {
+          error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' },
+        },
+      }),
+      'quota_exceeded',
+      /out of quota/,
+    ],
+    [
+      'a model the endpoint does not know',
+      () => ({ status: 404, body: { error: { message: 'The model does not exist', code: 'model_not_found' } } }),
+      'unknown_model',
+      /does not know the model "fake-model"/,
+    ],
     [
       'an answer cut at the output limit',
       () => {
@@ -240,7 +327,10 @@ describe('agent that cannot reach its target', () => {
     try {
       const reply = await advance(nowhere, advanceBody(runId(), { endLevel: 0 }));
       expect(ofType(reply.events, 'error')[0]).toMatchObject({ code: 'ssh_unreachable', level: 0 });
-      expect(reply.end.interrupt).toMatchObject({ reason: 'ssh_error', lastError: expect.stringMatching(/cannot reach the host \(ECONNREFUSED\).*continue tries the login again/) });
+      expect(reply.end.interrupt).toMatchObject({
+        reason: 'ssh_error',
+        lastError: expect.stringMatching(/cannot reach the host \(ECONNREFUSED\).*continue tries the login again/),
+      });
     } finally {
       await nowhere.close();
     }
@@ -249,13 +339,28 @@ describe('agent that cannot reach its target', () => {
 
 describe('agent without an API key', () => {
   it('pauses with llm_error naming OPENAI_API_KEY, and lists the model as unavailable', async () => {
-    const keyless = await startLoopbackServices({ OPENAI_MODELS: 'fake-model', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+    const keyless = await startLoopbackServices({
+      OPENAI_MODELS: 'fake-model',
+      OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    });
     try {
       const reply = await advance(keyless, advanceBody(runId(), { model: 'fake-model', endLevel: 0 }));
       expect(ofType(reply.events, 'llm_call')[0]?.errorClass).toBe('missing_key');
-      expect(reply.end.interrupt).toMatchObject({ reason: 'llm_error', lastError: expect.stringMatching(/OPENAI_API_KEY is not set/) });
-      const models = await fetch(`${keyless.proxyUrl}/v1/models`, { headers: { authorization: `Bearer ${keyless.proxySecret}` } });
-      expect(modelListSchema.parse(await models.json()).models[1]).toEqual({ id: 'fake-model', provider: 'openai', available: false, reason: 'OPENAI_API_KEY is not set in the proxy', maxConcurrent: 4, price: null });
+      expect(reply.end.interrupt).toMatchObject({
+        reason: 'llm_error',
+        lastError: expect.stringMatching(/OPENAI_API_KEY is not set/),
+      });
+      const models = await fetch(`${keyless.proxyUrl}/v1/models`, {
+        headers: { authorization: `Bearer ${keyless.proxySecret}` },
+      });
+      expect(modelListSchema.parse(await models.json()).models[1]).toEqual({
+        id: 'fake-model',
+        provider: 'openai',
+        available: false,
+        reason: 'OPENAI_API_KEY is not set in the proxy',
+        maxConcurrent: 4,
+        price: null,
+      });
     } finally {
       await keyless.close();
     }

@@ -1,7 +1,15 @@
 // The Bandit graph's routers are pure: the same state always goes to the same node.
 import { describe, expect, it } from 'vitest';
 import { runConfigSchema } from '../../schema/run.ts';
-import { afterAdvance, afterConnect, afterExecute, afterFinalAttempt, afterPlan, afterReflect, afterValidate } from '../../ssh-proxy/agent/bandit-routing.ts';
+import {
+  afterAdvance,
+  afterConnect,
+  afterExecute,
+  afterFinalAttempt,
+  afterPlan,
+  afterReflect,
+  afterValidate,
+} from '../../ssh-proxy/agent/bandit-routing.ts';
 import type { BanditState } from '../../ssh-proxy/agent/bandit-state.ts';
 import { initialBanditState } from '../../ssh-proxy/agent/bandit-state.ts';
 import { buildBanditGraph } from '../../ssh-proxy/agent/bandit-graph.ts';
@@ -45,18 +53,28 @@ describe('bandit routers', () => {
 
   it('after reflect: a fresh attempt unless a pause is due', () => {
     expect(afterReflect(state(), { config })).toBe('plan');
-    expect(afterReflect(state({ fault: { reason: 'max_retries', message: null, resumeAt: 'connect' } }), { config })).toBe('pause');
+    expect(
+      afterReflect(state({ fault: { reason: 'max_retries', message: null, resumeAt: 'connect' } }), { config }),
+    ).toBe('pause');
   });
 
   it('after reflect at max retries: the final attempt once, when it is on; a verification run may end', () => {
     const maxed = { fault: { reason: 'max_retries', message: null, resumeAt: 'connect' } } as const;
     const modelRun = runConfigSchema.parse({ model: 'gpt-x' });
     expect(afterReflect(state(maxed), { config: modelRun })).toBe('final_attempt');
-    expect(afterReflect(state({ ...maxed, finalReport: { commands: [], outcome: 'none' } }), { config: modelRun })).toBe('pause');
-    expect(afterReflect(state(maxed), { config: runConfigSchema.parse({ model: 'gpt-x', finalAttempt: false }) })).toBe('pause');
+    expect(
+      afterReflect(state({ ...maxed, finalReport: { commands: [], outcome: 'none' } }), { config: modelRun }),
+    ).toBe('pause');
+    expect(afterReflect(state(maxed), { config: runConfigSchema.parse({ model: 'gpt-x', finalAttempt: false }) })).toBe(
+      'pause',
+    );
     expect(afterReflect(state(maxed), { config: runConfigSchema.parse({ finalAttempt: true }) })).toBe('final_attempt');
     // Only used-up retries call for it; a loop that survives a retry goes to a person.
-    expect(afterReflect(state({ fault: { reason: 'loop_detected', message: null, resumeAt: 'connect' } }), { config: modelRun })).toBe('pause');
+    expect(
+      afterReflect(state({ fault: { reason: 'loop_detected', message: null, resumeAt: 'connect' } }), {
+        config: modelRun,
+      }),
+    ).toBe('pause');
     expect(afterReflect(state({ finished: 'stopped' }), { config })).toBe(END);
     expect(afterFinalAttempt(state({ found: 'x' }))).toBe('advance');
     expect(afterFinalAttempt(state())).toBe('pause');

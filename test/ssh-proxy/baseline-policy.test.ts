@@ -12,7 +12,14 @@ import { quotePath } from '../../ssh-proxy/models/baseline/shell-quote.ts';
 const PW = 'Abcdefghijklmnopqrstuvwxyz012345';
 const OTHER = 'Zyxwvutsrqponmlkjihgfedcba987654';
 
-const ran = (command: string, output: string): Turn => ({ kind: 'command', callId: 'c', thinking: '', command, output, exitCode: 0 });
+const ran = (command: string, output: string): Turn => ({
+  kind: 'command',
+  callId: 'c',
+  thinking: '',
+  command,
+  output,
+  exitCode: 0,
+});
 const input = (patch: Partial<PlanInput> = {}): PlanInput => ({
   level: 3,
   goal: 'Find it.',
@@ -27,8 +34,13 @@ const input = (patch: Partial<PlanInput> = {}): PlanInput => ({
 
 describe('baseline policy', () => {
   it('submits a password-shaped token from the newest output, never a refused one or the current password', () => {
-    expect(decide(input({ history: [ran('cat a', `x ${PW} y`)] }))).toMatchObject({ kind: 'submit_password', password: PW });
-    expect(decide(input({ history: [ran('cat a', `${PW} ${OTHER}`)], tried: [PW] }))).toMatchObject({ password: OTHER });
+    expect(decide(input({ history: [ran('cat a', `x ${PW} y`)] }))).toMatchObject({
+      kind: 'submit_password',
+      password: PW,
+    });
+    expect(decide(input({ history: [ran('cat a', `${PW} ${OTHER}`)], tried: [PW] }))).toMatchObject({
+      password: OTHER,
+    });
     expect(decide(input({ history: [ran('cat a', input().currentPassword)] }))).toMatchObject({ kind: 'run_command' });
   });
 
@@ -47,8 +59,17 @@ describe('baseline policy', () => {
   });
 
   it('runs the commands a person names in backticks or after "try:" first', () => {
-    const lessons = [{ text: 'use the key: `ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14`', source: 'user', level: 13 } as const];
-    expect(decide(input({ lessons }))).toMatchObject({ kind: 'run_command', command: 'ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14' });
+    const lessons = [
+      {
+        text: 'use the key: `ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14`',
+        source: 'user',
+        level: 13,
+      } as const,
+    ];
+    expect(decide(input({ lessons }))).toMatchObject({
+      kind: 'run_command',
+      command: 'ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14',
+    });
     const said = [{ text: 'try: cat /tmp/notes', source: 'user', level: 3 } as const];
     expect(decide(input({ lessons: said }))).toMatchObject({ command: 'cat /tmp/notes' });
   });
@@ -56,20 +77,34 @@ describe('baseline policy', () => {
   it("follows the goal's wording with general shell know-how", () => {
     const first = (goal: string) => (decide(input({ goal })) as { command: string }).command;
     expect(first('The password is in a file called - in the home directory.')).toBe('cat ./-');
-    expect(first('The password is in a file called "spaces in this filename" in the home directory.')).toBe("cat 'spaces in this filename'");
-    expect(first('The password is stored somewhere on the server in a file owned by user bandit7, owned by group bandit6, and 33 bytes in size.')).toBe(
-      'find / -type f -user bandit7 -group bandit6 -size 33c 2>/dev/null',
+    expect(first('The password is in a file called "spaces in this filename" in the home directory.')).toBe(
+      "cat 'spaces in this filename'",
     );
+    expect(
+      first(
+        'The password is stored somewhere on the server in a file owned by user bandit7, owned by group bandit6, and 33 bytes in size.',
+      ),
+    ).toBe('find / -type f -user bandit7 -group bandit6 -size 33c 2>/dev/null');
     expect(first('The password is in data.txt, next to the word millionth.')).toBe('grep millionth data.txt');
   });
 
   it('reads what a listing, `file` or `find` points at, then explores, then gives up', () => {
-    const listing = ['total 4', 'drwxr-xr-x 1 root root 0 Nov 21 22:49 .', '-rw-r----- 1 bandit4 bandit3 33 Nov 21 22:49 ...Hiding-From-You'].join('\n');
-    expect(decide(input({ history: [ran('ls -la inhere', listing)] }))).toMatchObject({ command: 'cat inhere/...Hiding-From-You' });
-    expect(decide(input({ history: [ran('file ./inhere/*', './inhere/-file00: data\n./inhere/-file03: ASCII text')] }))).toMatchObject({ command: 'cat ./inhere/-file03' });
+    const listing = [
+      'total 4',
+      'drwxr-xr-x 1 root root 0 Nov 21 22:49 .',
+      '-rw-r----- 1 bandit4 bandit3 33 Nov 21 22:49 ...Hiding-From-You',
+    ].join('\n');
+    expect(decide(input({ history: [ran('ls -la inhere', listing)] }))).toMatchObject({
+      command: 'cat inhere/...Hiding-From-You',
+    });
+    expect(
+      decide(input({ history: [ran('file ./inhere/*', './inhere/-file00: data\n./inhere/-file03: ASCII text')] })),
+    ).toMatchObject({ command: 'cat ./inhere/-file03' });
     expect(decide(input())).toMatchObject({ command: 'ls -la' });
     expect(decide(input({ history: [ran('ls -la', 'total 0')] }))).toMatchObject({ kind: 'give_up' });
-    expect(decide(input({ attempt: 2, history: [ran('ls -la', 'total 0')] }))).toMatchObject({ command: 'find . -type f' });
+    expect(decide(input({ attempt: 2, history: [ran('ls -la', 'total 0')] }))).toMatchObject({
+      command: 'find . -type f',
+    });
   });
 
   it('quotes paths the way a careful person types them', () => {

@@ -20,10 +20,17 @@ function toyGraph(onCount?: (signal: AbortSignal) => Promise<void>, fit?: Checkp
       await onCount?.(ctx.signal);
       return { n: s.n + 1, log: [...s.log, `count ${s.n + 1}`] };
     })
-    .addNode('ask', (s, ctx) => {
-      if (ctx.resume === undefined) return interrupt({ question: `n is ${s.n}; go on?` });
-      return new Command({ update: { log: [...s.log, `answer ${String(ctx.resume)}`] }, goto: ctx.resume === 'again' ? 'count' : END });
-    }, { ends: ['count', END] })
+    .addNode(
+      'ask',
+      (s, ctx) => {
+        if (ctx.resume === undefined) return interrupt({ question: `n is ${s.n}; go on?` });
+        return new Command({
+          update: { log: [...s.log, `answer ${String(ctx.resume)}`] },
+          goto: ctx.resume === 'again' ? 'count' : END,
+        });
+      },
+      { ends: ['count', END] },
+    )
     .addEdge(START, 'count')
     .addConditionalEdges('count', (s, ctx) => (s.n < ctx.limit ? 'count' : 'ask'), ['count', 'ask'])
     .compile({ fit });
@@ -70,12 +77,19 @@ describe('graph engine', () => {
     const paused = first.checkpoints.at(-1);
     if (!paused) throw new Error('no checkpoint');
 
-    const again = runOptions({ from: { checkpoint: paused }, resume: new Command({ resume: 'again' }), ctx: { limit: 5 } });
+    const again = runOptions({
+      from: { checkpoint: paused },
+      resume: new Command({ resume: 'again' }),
+      ctx: { limit: 5 },
+    });
     const result = await graph.run(again.options);
     expect(result.outcome).toBe('interrupted');
     expect(result.state.log).toEqual(['count 1', 'count 2', 'count 3', 'answer again', 'count 4', 'count 5']);
 
-    const done = runOptions({ from: { checkpoint: again.checkpoints.at(-1)! }, resume: new Command({ resume: 'stop' }) });
+    const done = runOptions({
+      from: { checkpoint: again.checkpoints.at(-1)! },
+      resume: new Command({ resume: 'stop' }),
+    });
     const end = await graph.run(done.options);
     expect(end.outcome).toBe('end');
     expect(end.state.log.at(-1)).toBe('answer stop');
@@ -172,7 +186,10 @@ describe('graph engine', () => {
       .addEdge('b', END)
       .compile();
     const result = await graph.run(runOptions().options);
-    expect(result).toMatchObject({ outcome: 'error', error: expect.stringMatching(/returned "b", which is not among its targets/) });
+    expect(result).toMatchObject({
+      outcome: 'error',
+      error: expect.stringMatching(/returned "b", which is not among its targets/),
+    });
   });
 
   it('refuses to compile a graph with an edge to nowhere or a dead-end node', () => {
@@ -192,7 +209,11 @@ describe('graph engine', () => {
     });
     const { options, checkpoints } = runOptions({ ctx: { limit: 5 } });
     const result = await graph.run(options);
-    expect(result).toMatchObject({ outcome: 'interrupted', interrupt: { question: 'cut' }, state: { n: 2, log: ['count 2'] } });
+    expect(result).toMatchObject({
+      outcome: 'interrupted',
+      interrupt: { question: 'cut' },
+      state: { n: 2, log: ['count 2'] },
+    });
     expect(checkpoints.map((c) => [c.next, c.state.n, c.state.log])).toEqual([
       ['count', 1, ['count 1']],
       ['ask', 2, ['count 2']],
@@ -205,8 +226,17 @@ describe('graph engine', () => {
     const graph = toyGraph();
     const good = { version: 1, step: 2, next: 'count', state: { n: 2, log: [] }, createdAt: new Date().toISOString() };
     expect(graph.loadCheckpoint(good)).toMatchObject({ ok: true });
-    expect(graph.loadCheckpoint({ ...good, version: 2 })).toEqual({ ok: false, message: expect.stringMatching(/version 2 is not supported; this proxy reads version 1/) });
-    expect(graph.loadCheckpoint({ ...good, next: 'nowhere' })).toEqual({ ok: false, message: expect.stringMatching(/unknown node "nowhere"/) });
-    expect(graph.loadCheckpoint({ ...good, state: { n: 'two' } })).toEqual({ ok: false, message: expect.stringMatching(/state is invalid: n: .*log/s) });
+    expect(graph.loadCheckpoint({ ...good, version: 2 })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/version 2 is not supported; this proxy reads version 1/),
+    });
+    expect(graph.loadCheckpoint({ ...good, next: 'nowhere' })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/unknown node "nowhere"/),
+    });
+    expect(graph.loadCheckpoint({ ...good, state: { n: 'two' } })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/state is invalid: n: .*log/s),
+    });
   });
 });

@@ -40,14 +40,30 @@ const MB3 = 3 * 1024 * 1024;
 /** Text a model might write to break things: NULs, escapes, quotes, substitutions, emoji, newlines. */
 const nasty = (bytes: number) => 'think \x00\x1b[2J "q" `id` $(whoami) 🎉\n'.repeat(Math.ceil(bytes / 40));
 const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
-const ofType = <T extends ProxyEvent['type']>(events: ProxyEvent[], type: T) => events.filter((e): e is Extract<ProxyEvent, { type: T }> => e.type === type);
+const ofType = <T extends ProxyEvent['type']>(events: ProxyEvent[], type: T) =>
+  events.filter((e): e is Extract<ProxyEvent, { type: T }> => e.type === type);
 
 /** One call to the end, every raw line measured in bytes before it is parsed. */
-async function play(config: Record<string, unknown>, extra: Partial<ProxyRequest> = {}): Promise<AdvanceReply & { largest: number }> {
-  const response = await postAdvance(services, { ...advanceBody(`run_hostilemodel${String(++serial).padStart(12, '0')}`, { model: 'fake-model', endLevel: 0, ...config }), ...extra });
+async function play(
+  config: Record<string, unknown>,
+  extra: Partial<ProxyRequest> = {},
+): Promise<AdvanceReply & { largest: number }> {
+  const response = await postAdvance(services, {
+    ...advanceBody(`run_hostilemodel${String(++serial).padStart(12, '0')}`, {
+      model: 'fake-model',
+      endLevel: 0,
+      ...config,
+    }),
+    ...extra,
+  });
   expect(response.status).toBe(200);
   const text = await response.text();
-  const largest = Math.max(...text.split('\n').filter(Boolean).map((l) => Buffer.byteLength(l)));
+  const largest = Math.max(
+    ...text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => Buffer.byteLength(l)),
+  );
   expect(largest).toBeLessThanOrEqual(MAX_PROXY_LINE_BYTES);
   return { ...parseReply(text), largest };
 }
@@ -56,7 +72,9 @@ async function play(config: Record<string, unknown>, extra: Partial<ProxyRequest
 function solver(request: ChatRequest): FakeReply {
   if (!request.tools) return textReply('- read the readme');
   const found = passwordShapedTokens(String(request.messages.filter((m) => m.role === 'tool').at(-1)?.content ?? ''));
-  return found[0] ? toolCall('submit_password', { password: found[0] }) : toolCall('run_command', { command: 'cat readme' });
+  return found[0]
+    ? toolCall('submit_password', { password: found[0] })
+    : toolCall('run_command', { command: 'cat readme' });
 }
 
 /** Each request gets the next reply of the script; after it, the solver plays. */
@@ -64,7 +82,7 @@ const script = (replies: FakeReply[]) => (request: ChatRequest) => replies.shift
 
 /** Quotes, $(…), backticks, a newline and a semicolon: the range's shell must read them once, as written. */
 const TRICKY = `printf '[%s]\\n' '$(whoami)' '\`whoami\`' "it's" 'semi;colon'\necho "two $(printf x)"`;
-const TRICKY_OUTPUT = '[$(whoami)]\n[`whoami`]\n[it\'s]\n[semi;colon]\ntwo x\n';
+const TRICKY_OUTPUT = "[$(whoami)]\n[`whoami`]\n[it's]\n[semi;colon]\ntwo x\n";
 
 describe('a hostile model', () => {
   it('survives 3 MB of thinking and runs a tricky command exactly as written', async () => {
@@ -91,23 +109,44 @@ describe('a hostile model', () => {
     expect(kept).toMatch(/^think \^@\^\[\[2J "q" `id` \$\(whoami\) 🎉/);
     expect(kept).not.toMatch(UNSAFE);
     // The trace of that call lost its bodies rather than the line; the next request carried the short copy.
-    expect(run.lines.find((l) => l.type === 'trace')).toMatchObject({ request: { omitted: expect.stringMatching(/over the 1048576-byte line limit/) } });
+    expect(run.lines.find((l) => l.type === 'trace')).toMatchObject({
+      request: { omitted: expect.stringMatching(/over the 1048576-byte line limit/) },
+    });
     expect(fake.requests[before + 1]!.body.messages[2]).toMatchObject({ role: 'assistant', content: kept });
   }, 60_000);
 
   it('refuses a command or a password with a NUL, or of 3 MB, with the reason, and runs or tries neither', async () => {
     const cases = [
-      ['run_command', { command: 'cat readme\x00; rm -rf ~' }, /bad run_command arguments: command: must not hold control characters \(found "\\u0000"\)/],
-      ['run_command', { command: `echo ${'$(x)`y`'.repeat(MB3 / 8)}` }, /bad run_command arguments: command: must be at most 2000 characters/],
-      ['submit_password', { password: 'x'.repeat(MB3) }, /bad submit_password arguments: password: must be at most 200 characters/],
-      ['submit_password', { password: `${'\x00'.repeat(31)}A` }, /bad submit_password arguments: password: must not hold control characters/],
+      [
+        'run_command',
+        { command: 'cat readme\x00; rm -rf ~' },
+        /bad run_command arguments: command: must not hold control characters \(found "\\u0000"\)/,
+      ],
+      [
+        'run_command',
+        { command: `echo ${'$(x)`y`'.repeat(MB3 / 8)}` },
+        /bad run_command arguments: command: must be at most 2000 characters/,
+      ],
+      [
+        'submit_password',
+        { password: 'x'.repeat(MB3) },
+        /bad submit_password arguments: password: must be at most 200 characters/,
+      ],
+      [
+        'submit_password',
+        { password: `${'\x00'.repeat(31)}A` },
+        /bad submit_password arguments: password: must not hold control characters/,
+      ],
     ] as const;
     for (const [tool, args, reason] of cases) {
       fake.respond(() => toolCall(tool, args));
       const run = await play({});
       expect(ofType(run.events, 'command')).toEqual([]);
       expect(ofType(run.events, 'password_found')).toEqual([]);
-      expect(ofType(run.events, 'llm_call').map((c) => c.errorClass)).toEqual(['malformed_response', 'malformed_response']);
+      expect(ofType(run.events, 'llm_call').map((c) => c.errorClass)).toEqual([
+        'malformed_response',
+        'malformed_response',
+      ]);
       expect(run.end.interrupt).toMatchObject({ reason: 'llm_error', lastError: expect.stringMatching(reason) });
     }
   }, 60_000);
@@ -119,13 +158,16 @@ describe('a hostile model', () => {
     fake.respond(script([hugeId]));
     const run = await play({});
     expect(run.end.outcome).toBe('completed');
-    for (const checkpoint of run.checkpoints) expect(Buffer.byteLength(JSON.stringify(checkpoint))).toBeLessThan(100_000);
+    for (const checkpoint of run.checkpoints)
+      expect(Buffer.byteLength(JSON.stringify(checkpoint))).toBeLessThan(100_000);
     const turn = run.checkpoints.flatMap((c) => (c.state as { history: { callId: string }[] }).history)[0]!;
     expect(jsonStringBytes(turn.callId)).toBeLessThanOrEqual(STATE_TEXT_BYTES.short);
     expect(turn.callId).toMatch(/^call_\^\[\^\[/);
 
     // Reflect answers 3 MB of lessons: three short visible lines are kept.
-    fake.respond((request) => (request.tools ? toolCall('run_command', { command: `echo ${Math.random()}` }) : textReply(nasty(MB3))));
+    fake.respond((request) =>
+      request.tools ? toolCall('run_command', { command: `echo ${Math.random()}` }) : textReply(nasty(MB3)),
+    );
     const reflected = await play({ budget: 1, maxRetries: 1, finalAttempt: false });
     expect(reflected.end.interrupt).toMatchObject({ reason: 'max_retries' });
     const lessons = reflected.end.interrupt!.lessons;

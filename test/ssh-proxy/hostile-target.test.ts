@@ -23,7 +23,12 @@ let services: LoopbackServices;
 beforeAll(async () => {
   fake = await startFakeOpenAi();
   // Short slices: many calls, each starting with the whole checkpoint, as the worker makes them.
-  services = await startLoopbackServices({ PROXY_SLICE_MS: '300', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODELS: 'fake-model' });
+  services = await startLoopbackServices({
+    PROXY_SLICE_MS: '300',
+    OPENAI_BASE_URL: fake.baseUrl,
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_MODELS: 'fake-model',
+  });
 });
 afterAll(async () => {
   await services.close();
@@ -43,7 +48,8 @@ const flood = (i: number) =>
 /** Floods for the first FLOODS turns, then reads the readme and submits what it found. */
 function flooder(request: ChatRequest): FakeReply {
   const results = request.messages.filter((m) => m.role === 'tool');
-  if (results.length < FLOODS) return toolCall('run_command', { command: flood(results.length) }, `flood ${results.length}`);
+  if (results.length < FLOODS)
+    return toolCall('run_command', { command: flood(results.length) }, `flood ${results.length}`);
   const found = passwordShapedTokens(String(results.at(-1)?.content ?? ''));
   if (found[0]) return toolCall('submit_password', { password: found[0] }, 'The readme holds it.');
   return toolCall('run_command', { command: 'cat readme' }, 'Now the readme.');
@@ -56,7 +62,13 @@ async function call(body: ProxyRequest): Promise<Call> {
   const response = await postAdvance(services, body);
   expect(response.status).toBe(200);
   const text = await response.text();
-  return { reply: parseReply(text), lineBytes: text.split('\n').filter(Boolean).map((l) => Buffer.byteLength(l)) };
+  return {
+    reply: parseReply(text),
+    lineBytes: text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => Buffer.byteLength(l)),
+  };
 }
 
 /** Calls as the worker does (patches, the whole checkpoint sent back) until the run stops yielding. */
@@ -74,12 +86,20 @@ async function playOut(first: ProxyRequest, maxCalls = 400): Promise<Call[]> {
 }
 
 const eventsOf = (calls: Call[]): ProxyEvent[] => calls.flatMap((c) => c.reply.events);
-const ofType = <T extends ProxyEvent['type']>(events: ProxyEvent[], type: T) => events.filter((e): e is Extract<ProxyEvent, { type: T }> => e.type === type);
+const ofType = <T extends ProxyEvent['type']>(events: ProxyEvent[], type: T) =>
+  events.filter((e): e is Extract<ProxyEvent, { type: T }> => e.type === type);
 
 describe('a target printing control bytes for the whole budget', () => {
   it('never sends a line over the limit, keeps the raw bytes in the log, and the run goes on to solve the level', async () => {
     fake.respond(flooder);
-    const calls = await playOut(advanceBody('run_hostiletarget0000000001', { model: 'fake-model', endLevel: 0, budget: FLOODS + 5, maxRetries: 1 }));
+    const calls = await playOut(
+      advanceBody('run_hostiletarget0000000001', {
+        model: 'fake-model',
+        endLevel: 0,
+        budget: FLOODS + 5,
+        maxRetries: 1,
+      }),
+    );
     const events = eventsOf(calls);
     const lineBytes = calls.flatMap((c) => c.lineBytes);
     expect(Math.max(...lineBytes)).toBeLessThanOrEqual(MAX_PROXY_LINE_BYTES);
@@ -114,25 +134,48 @@ describe('a target printing control bytes for the whole budget', () => {
       const seen = o.stderr ? `${o.stdout}\n[stderr]\n${o.stderr}` : o.stdout;
       return sum + jsonStringBytes(seen.length > 4_000 ? seen.slice(0, 2_000) + seen.slice(-2_000) : seen);
     }, 0);
-    console.log(`hostile target: ${outputs.length} commands, ${calls.length} calls, ${lineBytes.length} lines, largest line ${Math.max(...lineBytes)} bytes, fullest checkpoint ${checkpointBytes} bytes (its outputs at 4,000 characters each: ${before} bytes)`);
+    console.log(
+      `hostile target: ${outputs.length} commands, ${calls.length} calls, ${lineBytes.length} lines, largest line ${Math.max(...lineBytes)} bytes, fullest checkpoint ${checkpointBytes} bytes (its outputs at 4,000 characters each: ${before} bytes)`,
+    );
   }, 120_000);
 
   it('pauses a state an older proxy left too large with state_too_large naming the field, and continue goes on', async () => {
     fake.respond(flooder);
     // Level 0 logged in, then the history an older proxy kept: 70 outputs of 4,000 control characters.
-    const start = await call({ ...advanceBody('run_hostiletarget0000000002', { model: 'fake-model', endLevel: 0 }), checkpointPatches: true });
+    const start = await call({
+      ...advanceBody('run_hostiletarget0000000002', { model: 'fake-model', endLevel: 0 }),
+      checkpointPatches: true,
+    });
     const base = start.reply.checkpoints[0]!;
     expect(base.next).toBe('plan');
-    const history = Array.from({ length: 70 }, (_, i) => ({ kind: 'command', callId: `call_${i}`, thinking: 'old', command: `old ${i}`, output: '\x1b\x01'.repeat(2_000), exitCode: 0 }));
+    const history = Array.from({ length: 70 }, (_, i) => ({
+      kind: 'command',
+      callId: `call_${i}`,
+      thinking: 'old',
+      command: `old ${i}`,
+      output: '\x1b\x01'.repeat(2_000),
+      exitCode: 0,
+    }));
     const swollen: Checkpoint = { ...base, state: { ...base.state, history, spent: 0 } };
     expect(Buffer.byteLength(JSON.stringify(swollen))).toBeGreaterThan(MAX_PROXY_LINE_BYTES);
 
-    const body = { ...advanceBody('run_hostiletarget0000000002', { model: 'fake-model', endLevel: 0 }), checkpoint: swollen };
+    const body = {
+      ...advanceBody('run_hostiletarget0000000002', { model: 'fake-model', endLevel: 0 }),
+      checkpoint: swollen,
+    };
     const paused = await playOut(body);
     const pause = paused.at(-1)!.reply;
     expect(Math.max(...paused.flatMap((c) => c.lineBytes))).toBeLessThanOrEqual(MAX_PROXY_LINE_BYTES);
-    expect(pause.end).toMatchObject({ outcome: 'interrupted', interrupt: { reason: 'state_too_large', lastError: expect.stringMatching(/history\[\d+\]\.output \([\d,]+ bytes, cut to [\d,]+\)/) } });
-    expect(ofType(pause.events, 'error')).toEqual([expect.objectContaining({ code: 'state_too_large', message: pause.end.interrupt!.lastError })]);
+    expect(pause.end).toMatchObject({
+      outcome: 'interrupted',
+      interrupt: {
+        reason: 'state_too_large',
+        lastError: expect.stringMatching(/history\[\d+\]\.output \([\d,]+ bytes, cut to [\d,]+\)/),
+      },
+    });
+    expect(ofType(pause.events, 'error')).toEqual([
+      expect.objectContaining({ code: 'state_too_large', message: pause.end.interrupt!.lastError }),
+    ]);
     expect(pause.events.at(-1)).toMatchObject({ type: 'user_action_required', reason: 'state_too_large' });
     expect(Buffer.byteLength(JSON.stringify(pause.last))).toBeLessThanOrEqual(MAX_CHECKPOINT_BYTES / 2);
 

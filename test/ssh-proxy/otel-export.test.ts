@@ -12,7 +12,17 @@ import { startLoopbackServices } from '../support/loopback-services.ts';
 import type { LoopbackServices } from '../support/loopback-services.ts';
 
 type Attribute = { key: string; value: Record<string, unknown> };
-type OtlpSpan = { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; startTimeUnixNano: string; endTimeUnixNano: string; attributes: Attribute[]; status?: { code?: number; message?: string } };
+type OtlpSpan = {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes: Attribute[];
+  status?: { code?: number; message?: string };
+};
 type OtlpBody = { resourceSpans: { resource: { attributes: Attribute[] }; scopeSpans: { spans: OtlpSpan[] }[] }[] };
 
 const API_KEY = 'sk-otel-key-that-must-never-leak';
@@ -25,7 +35,10 @@ let services: LoopbackServices;
 /** The value of an OTLP attribute, whatever its type. */
 const attr = (span: OtlpSpan, key: string) => {
   const value = span.attributes.find((a) => a.key === key)?.value;
-  return value ? (value.stringValue ?? (value.intValue === undefined ? (value.doubleValue ?? value.boolValue) : Number(value.intValue))) : undefined;
+  return value
+    ? (value.stringValue ??
+        (value.intValue === undefined ? (value.doubleValue ?? value.boolValue) : Number(value.intValue)))
+    : undefined;
 };
 
 beforeAll(async () => {
@@ -33,14 +46,19 @@ beforeAll(async () => {
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));
     req.on('end', () => {
-      if (req.url === '/v1/traces' && req.headers['content-type']?.startsWith('application/json')) bodies.push(JSON.parse(text) as OtlpBody);
+      if (req.url === '/v1/traces' && req.headers['content-type']?.startsWith('application/json'))
+        bodies.push(JSON.parse(text) as OtlpBody);
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const address = receiver.address();
   fake = await startFakeOpenAi();
-  fake.respond((request, n) => (request.tools ? toolCall('run_command', { command: `cat readme; echo ${API_KEY} ${n}` }, 'reading') : textReply('try again')));
+  fake.respond((request, n) =>
+    request.tools
+      ? toolCall('run_command', { command: `cat readme; echo ${API_KEY} ${n}` }, 'reading')
+      : textReply('try again'),
+  );
   services = await startLoopbackServices({
     PROXY_SLICE_MS: '60000',
     OPENAI_BASE_URL: fake.baseUrl,
@@ -56,13 +74,17 @@ afterAll(async () => {
 });
 
 describe('OpenTelemetry export', () => {
-  it('sends a call as spans: advance → nodes → model calls and commands, in the run\'s trace', async () => {
-    const reply = await advance(services, advanceBody(RUN, { model: 'fake-model', maxRetries: 1, budget: 2, endLevel: 0, finalAttempt: false }));
+  it("sends a call as spans: advance → nodes → model calls and commands, in the run's trace", async () => {
+    const reply = await advance(
+      services,
+      advanceBody(RUN, { model: 'fake-model', maxRetries: 1, budget: 2, endLevel: 0, finalAttempt: false }),
+    );
     expect(reply.end.outcome).toBe('interrupted');
     // Closing the proxy flushes the batch.
     await services.close();
     const spans = bodies.flatMap((b) => b.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
-    const service = bodies[0]!.resourceSpans[0]!.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue;
+    const service = bodies[0]!.resourceSpans[0]!.resource.attributes.find((a) => a.key === 'service.name')?.value
+      .stringValue;
     expect(service).toBe('bandit-proxy-test');
 
     const traceId = createHash('sha256').update(RUN).digest('hex').slice(0, 32);
@@ -93,7 +115,11 @@ describe('OpenTelemetry export', () => {
     // The model echoed the API key: the command line in the span is redacted as the stream's is.
     expect(commands.every((c) => c.includes('[redacted]'))).toBe(true);
     expect(tools.map((t) => attr(t, 'process.command_line'))).toEqual(commands);
-    expect(tools.every((t) => attr(t, 'gen_ai.tool.name') === 'run_command' && typeof attr(t, 'process.exit.code') === 'number')).toBe(true);
+    expect(
+      tools.every(
+        (t) => attr(t, 'gen_ai.tool.name') === 'run_command' && typeof attr(t, 'process.exit.code') === 'number',
+      ),
+    ).toBe(true);
     for (const span of spans) expect(BigInt(span.endTimeUnixNano) >= BigInt(span.startTimeUnixNano)).toBe(true);
     expect(JSON.stringify(bodies)).not.toContain(API_KEY);
   });

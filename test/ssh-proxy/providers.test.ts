@@ -31,29 +31,81 @@ const settingsError = (env: Record<string, string>) => {
 describe('the providers file', () => {
   it('refuses at start-up what could not run, naming what to fix', () => {
     expect(settingsError({ PROVIDERS: '{not json' })).toMatch(/PROVIDERS is not JSON/);
-    expect(settingsError({ PROVIDERS: JSON.stringify({ providers: [{ name: 'x', baseUrl: 'http://127.0.0.1:1/v1', apiKeyEnv: 'sk-abc123', models: ['m'] }] }) })).toMatch(/apiKeyEnv: must be the NAME of an environment variable/);
-    expect(settingsError({ PROVIDERS: JSON.stringify({ providers: [{ name: 'x', baseUrl: 'http://127.0.0.1:1/v1', models: [] }] }) })).toMatch(/models: list at least one model/);
-    const twice = { providers: [{ name: 'a', baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] }, { name: 'a', baseUrl: 'http://127.0.0.1:2/v1', models: ['n'] }] };
+    expect(
+      settingsError({
+        PROVIDERS: JSON.stringify({
+          providers: [{ name: 'x', baseUrl: 'http://127.0.0.1:1/v1', apiKeyEnv: 'sk-abc123', models: ['m'] }],
+        }),
+      }),
+    ).toMatch(/apiKeyEnv: must be the NAME of an environment variable/);
+    expect(
+      settingsError({
+        PROVIDERS: JSON.stringify({ providers: [{ name: 'x', baseUrl: 'http://127.0.0.1:1/v1', models: [] }] }),
+      }),
+    ).toMatch(/models: list at least one model/);
+    const twice = {
+      providers: [
+        { name: 'a', baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] },
+        { name: 'a', baseUrl: 'http://127.0.0.1:2/v1', models: ['n'] },
+      ],
+    };
     expect(settingsError({ PROVIDERS: JSON.stringify(twice) })).toMatch(/"a" is listed twice/);
-    expect(settingsError({ PROVIDERS_FILE: '/nonexistent/providers.json' })).toMatch(/PROVIDERS_FILE: cannot read \/nonexistent\/providers.json \(ENOENT\)/);
-    expect(settingsError({ PROVIDERS: '{"providers":[]}', PROVIDERS_FILE: '/x' })).toMatch(/set PROVIDERS_FILE or PROVIDERS, not both/);
+    expect(settingsError({ PROVIDERS_FILE: '/nonexistent/providers.json' })).toMatch(
+      /PROVIDERS_FILE: cannot read \/nonexistent\/providers.json \(ENOENT\)/,
+    );
+    expect(settingsError({ PROVIDERS: '{"providers":[]}', PROVIDERS_FILE: '/x' })).toMatch(
+      /set PROVIDERS_FILE or PROVIDERS, not both/,
+    );
     const clash = { providers: [{ name: 'openai', baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] }] };
-    expect(settingsError({ PROVIDERS: JSON.stringify(clash), OPENAI_MODELS: 'gpt' })).toMatch(/both define provider "openai"/);
+    expect(settingsError({ PROVIDERS: JSON.stringify(clash), OPENAI_MODELS: 'gpt' })).toMatch(
+      /both define provider "openai"/,
+    );
   });
 
   it('reads a file: models named provider/model, keys from the variables it names, prices and limits', () => {
     const dir = mkdtempSync(join(tmpdir(), 'providers-'));
     const file = join(dir, 'providers.json');
-    writeFileSync(file, JSON.stringify({
-      providers: [
-        { name: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1/', apiKeyEnv: 'OPENROUTER_API_KEY', maxConcurrent: 3, models: [{ name: 'meta-llama/llama-3.3-70b-instruct', price: { input: 0.1, output: 0.3 } }] },
-        { name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['qwen2.5:7b'] },
-      ],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        providers: [
+          {
+            name: 'openrouter',
+            baseUrl: 'https://openrouter.ai/api/v1/',
+            apiKeyEnv: 'OPENROUTER_API_KEY',
+            maxConcurrent: 3,
+            models: [{ name: 'meta-llama/llama-3.3-70b-instruct', price: { input: 0.1, output: 0.3 } }],
+          },
+          { name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['qwen2.5:7b'] },
+        ],
+      }),
+    );
     const settings = readProxySettings({ ...SECRET, PROVIDERS_FILE: file, OPENROUTER_API_KEY: 'sk-or-1' });
     expect(settings.providers).toEqual([
-      { name: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', apiKey: 'sk-or-1', keyEnv: 'OPENROUTER_API_KEY', maxConcurrent: 3, stream: true, models: [{ id: 'openrouter/meta-llama/llama-3.3-70b-instruct', remote: 'meta-llama/llama-3.3-70b-instruct', price: { input: 0.1, output: 0.3 } }] },
-      { name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: null, keyEnv: null, maxConcurrent: 4, stream: true, models: [{ id: 'ollama/qwen2.5:7b', remote: 'qwen2.5:7b', price: null }] },
+      {
+        name: 'openrouter',
+        baseUrl: 'https://openrouter.ai/api/v1',
+        apiKey: 'sk-or-1',
+        keyEnv: 'OPENROUTER_API_KEY',
+        maxConcurrent: 3,
+        stream: true,
+        models: [
+          {
+            id: 'openrouter/meta-llama/llama-3.3-70b-instruct',
+            remote: 'meta-llama/llama-3.3-70b-instruct',
+            price: { input: 0.1, output: 0.3 },
+          },
+        ],
+      },
+      {
+        name: 'ollama',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        apiKey: null,
+        keyEnv: null,
+        maxConcurrent: 4,
+        stream: true,
+        models: [{ id: 'ollama/qwen2.5:7b', remote: 'qwen2.5:7b', price: null }],
+      },
     ]);
   });
 });
@@ -91,7 +143,13 @@ describe('providers playing', () => {
       PROXY_SLICE_MS: '60000',
       PROVIDERS: JSON.stringify({
         providers: [
-          { name: 'quick', baseUrl: streaming.baseUrl, apiKeyEnv: 'QUICK_KEY', maxConcurrent: 3, models: [{ name: 'mini', price: { input: 1, output: 2 } }] },
+          {
+            name: 'quick',
+            baseUrl: streaming.baseUrl,
+            apiKeyEnv: 'QUICK_KEY',
+            maxConcurrent: 3,
+            models: [{ name: 'mini', price: { input: 1, output: 2 } }],
+          },
           { name: 'plain', baseUrl: plain.baseUrl, models: ['old'] },
           { name: 'keyless', baseUrl: plain.baseUrl, apiKeyEnv: 'NOT_SET_ANYWHERE', models: ['m'] },
         ],
@@ -106,30 +164,63 @@ describe('providers playing', () => {
   });
 
   it('lists every model with its provider, limit, price and availability', async () => {
-    const response = await fetch(`${services.proxyUrl}/v1/models`, { headers: { authorization: `Bearer ${services.proxySecret}` } });
+    const response = await fetch(`${services.proxyUrl}/v1/models`, {
+      headers: { authorization: `Bearer ${services.proxySecret}` },
+    });
     const models = modelListSchema.parse(await response.json()).models;
     expect(models.map((m) => m.id)).toEqual(['baseline', 'quick/mini', 'plain/old', 'keyless/m']);
-    expect(models[1]).toEqual({ id: 'quick/mini', provider: 'quick', available: true, maxConcurrent: 3, price: { input: 1, output: 2 } });
+    expect(models[1]).toEqual({
+      id: 'quick/mini',
+      provider: 'quick',
+      available: true,
+      maxConcurrent: 3,
+      price: { input: 1, output: 2 },
+    });
     expect(models[3]).toMatchObject({ available: false, reason: 'NOT_SET_ANYWHERE is not set in the proxy' });
   });
 
   it('plays levels 0-3 with the fake provider of scripts/fake-providers.ts, streaming, with time to first token and cost', async () => {
-    const reply = await advance(services, advanceBody('run_providers000000000000001', { model: 'quick/mini', startLevel: 0, endLevel: 3, maxRetries: 2, budget: 8 }));
+    const reply = await advance(
+      services,
+      advanceBody('run_providers000000000000001', {
+        model: 'quick/mini',
+        startLevel: 0,
+        endLevel: 3,
+        maxRetries: 2,
+        budget: 8,
+      }),
+    );
     expect(reply.end.outcome).toBe('completed');
     const events = reply.lines.flatMap((l) => (l.type === 'event' ? [l.event] : []));
-    expect(events.filter((e) => e.type === 'level_complete').map((e) => e.type === 'level_complete' && e.level)).toEqual([0, 1, 2, 3]);
+    expect(
+      events.filter((e) => e.type === 'level_complete').map((e) => e.type === 'level_complete' && e.level),
+    ).toEqual([0, 1, 2, 3]);
     const calls = events.filter((e) => e.type === 'llm_call');
     expect(calls.length).toBeGreaterThan(0);
     for (const call of calls) expect(call.type === 'llm_call' && call.ttftMs).toBeGreaterThanOrEqual(0);
     expect(calls.every((c) => c.type === 'llm_call' && (c.costUsd ?? 0) > 0)).toBe(true);
     expect(reply.lines.some((l) => l.type === 'live')).toBe(true);
     // The request went out as a stream, and the endpoint was called with the model's own name.
-    expect(streaming.requests[0]!.body).toMatchObject({ model: 'mini', stream: true, stream_options: { include_usage: true } });
+    expect(streaming.requests[0]!.body).toMatchObject({
+      model: 'mini',
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     expect(JSON.stringify(reply.lines)).not.toContain('sk-quick-must-not-leak');
   });
 
   it('falls back to plain calls for an endpoint that answers a stream request whole, and still solves', async () => {
-    const reply = await advance(services, advanceBody('run_providers000000000000002', { model: 'plain/old', startLevel: 0, endLevel: 0, maxRetries: 1, budget: 4, finalAttempt: false }));
+    const reply = await advance(
+      services,
+      advanceBody('run_providers000000000000002', {
+        model: 'plain/old',
+        startLevel: 0,
+        endLevel: 0,
+        maxRetries: 1,
+        budget: 4,
+        finalAttempt: false,
+      }),
+    );
     expect(reply.end.outcome).toBe('completed');
     // The first request asked to stream; once the answer came whole, the model is called plainly.
     expect(plain.requests[0]!.body.stream).toBe(true);

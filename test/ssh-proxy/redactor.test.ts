@@ -9,7 +9,13 @@ const KEY = 'sk-key-SENTINEL-0123456789';
 describe('Redactor', () => {
   it('replaces base64, hex, reversed, spaced and URL-encoded copies of each secret in a line', () => {
     const redactor = new Redactor([PW, KEY, null, 'abc']);
-    const stdout = [Buffer.from(`${PW}\n`).toString('base64'), Buffer.from(KEY).toString('hex'), [...PW].reverse().join(''), [...KEY].join(' '), encodeURIComponent(KEY)].join('\n');
+    const stdout = [
+      Buffer.from(`${PW}\n`).toString('base64'),
+      Buffer.from(KEY).toString('hex'),
+      [...PW].reverse().join(''),
+      [...KEY].join(' '),
+      encodeURIComponent(KEY),
+    ].join('\n');
     const line = redactor.json(JSON.stringify({ type: 'event', event: { type: 'output', stdout } }));
     const shown = (JSON.parse(line) as { event: { stdout: string } }).event.stdout;
     expect(shown.split('\n').map((l) => l.replace(/[A-Za-z0-9=]{0,3}$/, ''))).toEqual(Array(5).fill(REDACTED));

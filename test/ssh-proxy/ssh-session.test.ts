@@ -31,7 +31,13 @@ afterAll(async () => {
 
 const signal = new AbortController().signal;
 function shell(port: number, options: Partial<PoolOptions> = {}) {
-  const pool = new SessionPool({ connectTimeoutMs: 2_000, commandTimeoutMs: 5_000, maxOutputBytes: 64 * 1024, idleMs: 60_000, ...options });
+  const pool = new SessionPool({
+    connectTimeoutMs: 2_000,
+    commandTimeoutMs: 5_000,
+    maxOutputBytes: 64 * 1024,
+    idleMs: 60_000,
+    ...options,
+  });
   pools.push(pool);
   const target = createTargets({ practice: { host: '127.0.0.1', port }, bandit: { host: '127.0.0.1', port } }).practice;
   return { pool, shell: pool.shellFor('run_ssh', target) };
@@ -76,7 +82,12 @@ describe('SSH sessions', () => {
   it('stops a command that outlives the timeout and says so', async () => {
     const { shell: s } = shell(range.port, { commandTimeoutMs: 300 });
     const result = await s.exec(0, 'bandit0', 'sleep 5', signal);
-    expect(result).toMatchObject({ ok: true, exitCode: null, timedOut: true, stderr: expect.stringMatching(/no answer within 0\.3 s/) });
+    expect(result).toMatchObject({
+      ok: true,
+      exitCode: null,
+      timedOut: true,
+      stderr: expect.stringMatching(/no answer within 0\.3 s/),
+    });
   });
 
   it('caps output, keeping the head and the tail', async () => {
@@ -91,9 +102,18 @@ describe('SSH sessions', () => {
   });
 
   it('tells a refused login, an unreachable host and a silent host apart', async () => {
-    expect(await shell(range.port).shell.login(0, 'wrong', signal)).toMatchObject({ ok: false, failure: { kind: 'auth' } });
+    expect(await shell(range.port).shell.login(0, 'wrong', signal)).toMatchObject({
+      ok: false,
+      failure: { kind: 'auth' },
+    });
     const closed = await freePort();
-    expect(await shell(closed).shell.login(0, 'bandit0', signal)).toMatchObject({ ok: false, failure: { kind: 'unreachable', message: expect.stringMatching(/ECONNREFUSED/) } });
-    expect(await shell(silentPort, { connectTimeoutMs: 300 }).shell.login(0, 'bandit0', signal)).toMatchObject({ ok: false, failure: { kind: 'timeout' } });
+    expect(await shell(closed).shell.login(0, 'bandit0', signal)).toMatchObject({
+      ok: false,
+      failure: { kind: 'unreachable', message: expect.stringMatching(/ECONNREFUSED/) },
+    });
+    expect(await shell(silentPort, { connectTimeoutMs: 300 }).shell.login(0, 'bandit0', signal)).toMatchObject({
+      ok: false,
+      failure: { kind: 'timeout' },
+    });
   });
 });

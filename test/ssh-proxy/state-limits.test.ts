@@ -19,15 +19,32 @@ import { runConfigSchema } from '../../schema/run.ts';
 
 const serialised = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 /** Anything a reader could act on: C0 but tab and newline, DEL, C1, bidi controls, lone surrogates. */
-const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSAFE =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Bytes a hostile target prints: random bytes, escape sequences, NULs, invalid UTF-8 and emoji, mixed. */
 const hostileBytes = fc
   .array(
     fc.oneof(
       fc.uint8Array({ maxLength: 600 }),
-      fc.constantFrom(...['\x1b]52;c;QUJD\x07', '\x1b]0;title\x07', '\x1b[2J\x1b[H', '\x1bP+q\x1b\\', '\u009b31m', '\u202e', '🎉', 'é世'].map((s) => Buffer.from(s))),
-      fc.constantFrom(Buffer.from([0]), Buffer.from([0xff, 0xfe]), Buffer.from([0xc3]), Buffer.from([0xed, 0xa0, 0x80])),
+      fc.constantFrom(
+        ...[
+          '\x1b]52;c;QUJD\x07',
+          '\x1b]0;title\x07',
+          '\x1b[2J\x1b[H',
+          '\x1bP+q\x1b\\',
+          '\u009b31m',
+          '\u202e',
+          '🎉',
+          'é世',
+        ].map((s) => Buffer.from(s)),
+      ),
+      fc.constantFrom(
+        Buffer.from([0]),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from([0xc3]),
+        Buffer.from([0xed, 0xa0, 0x80]),
+      ),
       fc.string({ unit: 'grapheme', maxLength: 80 }).map((s) => Buffer.from(s)),
     ),
     { maxLength: 40 },
@@ -38,7 +55,11 @@ describe('state text', () => {
   it('keeps any output a target prints within its serialised cap, with nothing a reader could act on', () => {
     fc.assert(
       fc.property(hostileBytes, hostileBytes, (out, err) => {
-        const text = historyOutput({ stdout: out.toString('utf8'), stderr: err.toString('utf8'), bytes: { stdout: out.length, stderr: err.length } });
+        const text = historyOutput({
+          stdout: out.toString('utf8'),
+          stderr: err.toString('utf8'),
+          bytes: { stdout: out.length, stderr: err.length },
+        });
         expect(serialised(text)).toBeLessThanOrEqual(STATE_TEXT_BYTES.output);
         expect(text).not.toMatch(UNSAFE);
       }),
@@ -51,12 +72,20 @@ describe('state text', () => {
     const binary = Buffer.from(Array.from({ length: 1024 * 1024 }, (_, i) => (i * 7919) % 256));
     const oneLine = Buffer.from(`${'🎉é"\\'.repeat(150_000)}\n`);
     for (const bytes of [escapes, binary, oneLine]) {
-      const text = historyOutput({ stdout: bytes.toString('utf8'), stderr: '', bytes: { stdout: bytes.length, stderr: 0 } });
+      const text = historyOutput({
+        stdout: bytes.toString('utf8'),
+        stderr: '',
+        bytes: { stdout: bytes.length, stderr: 0 },
+      });
       expect(serialised(text)).toBeLessThanOrEqual(STATE_TEXT_BYTES.output);
       expect(text).not.toMatch(UNSAFE);
     }
-    expect(historyOutput({ stdout: escapes.toString('utf8'), stderr: '' })).toMatch(/^\^\[\[31mred\^\[\[0m \^\[\]52;c;QUJD\^G<U\+009B>2J\^\[\[31m/);
-    expect(historyOutput({ stdout: binary.toString('utf8'), stderr: '', bytes: { stdout: binary.length, stderr: 0 } })).toMatch(/^<binary, 1,048,576 bytes: \\x00\\x\?\?/);
+    expect(historyOutput({ stdout: escapes.toString('utf8'), stderr: '' })).toMatch(
+      /^\^\[\[31mred\^\[\[0m \^\[\]52;c;QUJD\^G<U\+009B>2J\^\[\[31m/,
+    );
+    expect(
+      historyOutput({ stdout: binary.toString('utf8'), stderr: '', bytes: { stdout: binary.length, stderr: 0 } }),
+    ).toMatch(/^<binary, 1,048,576 bytes: \\x00\\x\?\?/);
     expect(historyOutput({ stdout: oneLine.toString('utf8'), stderr: '' })).toMatch(/bytes cut\] …\n/);
   });
 
@@ -99,7 +128,10 @@ describe('sizes and cuts', () => {
 
   it('cuts the largest strings until a value fits, names them, and leaves the other parts as they were', () => {
     const small = { kind: 'command', output: 'ok' };
-    const value = { history: [small, { kind: 'command', output: '\x00'.repeat(100_000) }], lessons: ['x'.repeat(3_000)] };
+    const value = {
+      history: [small, { kind: 'command', output: '\x00'.repeat(100_000) }],
+      lessons: ['x'.repeat(3_000)],
+    };
     const { value: fitted, cuts } = fitJson(value, 20_000);
     expect(serialised(fitted)).toBeLessThanOrEqual(20_000);
     expect(cuts.map((c) => c.path)).toEqual(['history[1].output']);
@@ -110,7 +142,14 @@ describe('sizes and cuts', () => {
 });
 
 const config = runConfigSchema.parse({ model: 'fake-model', budget: 100 });
-const turn = (output: string, i: number): Turn => ({ kind: 'command', callId: `call_${i}`, thinking: 'look', command: `cat file${i}`, output, exitCode: 0 });
+const turn = (output: string, i: number): Turn => ({
+  kind: 'command',
+  callId: `call_${i}`,
+  thinking: 'look',
+  command: `cat file${i}`,
+  output,
+  exitCode: 0,
+});
 /** A state as proxies before the caps left it: 70 outputs of 4,000 control characters (~24 KB of JSON each). */
 function swollenState(): BanditState {
   const history = Array.from({ length: 70 }, (_, i) => turn('\x1b\x01'.repeat(2_000), i));
@@ -138,18 +177,39 @@ describe('a checkpoint too large for its line', () => {
     const after = fitCheckpoint(before, { emit: (e) => emitted.push(e) }, MAX_CHECKPOINT_BYTES);
     expect(serialised(after)).toBeLessThanOrEqual(MAX_CHECKPOINT_BYTES / 2);
     expect(after.next).toBe('pause');
-    expect(after.state.fault).toMatchObject({ reason: 'state_too_large', resumeAt: 'plan', message: expect.stringMatching(/history\[\d+\]\.output \([\d,]+ bytes, cut to [\d,]+\).* and \d+ more; continue goes on/) });
-    expect(emitted).toEqual([{ type: 'error', code: 'state_too_large', message: after.state.fault!.message, level: 0 }]);
+    expect(after.state.fault).toMatchObject({
+      reason: 'state_too_large',
+      resumeAt: 'plan',
+      message: expect.stringMatching(
+        /history\[\d+\]\.output \([\d,]+ bytes, cut to [\d,]+\).* and \d+ more; continue goes on/,
+      ),
+    });
+    expect(emitted).toEqual([
+      { type: 'error', code: 'state_too_large', message: after.state.fault!.message, level: 0 },
+    ]);
     expect(banditStateSchema.safeParse(after.state).success).toBe(true);
   });
 
   it('keeps a pause a pause, with state_too_large as its reason, and lets a finished run end', () => {
-    const interrupt = { reason: 'max_retries', level: 0, retryCount: 3, maxRetries: 3, lastError: 'x'.repeat(600_000), lessons: [] };
-    const state = { ...swollenState(), fault: { reason: 'max_retries' as const, message: null, resumeAt: 'connect' as const } };
+    const interrupt = {
+      reason: 'max_retries',
+      level: 0,
+      retryCount: 3,
+      maxRetries: 3,
+      lastError: 'x'.repeat(600_000),
+      lessons: [],
+    };
+    const state = {
+      ...swollenState(),
+      fault: { reason: 'max_retries' as const, message: null, resumeAt: 'connect' as const },
+    };
     const paused = fitCheckpoint(checkpointOf(state, 'pause', interrupt), { emit: () => {} }, MAX_CHECKPOINT_BYTES);
     expect(serialised(paused)).toBeLessThanOrEqual(MAX_CHECKPOINT_BYTES);
     expect(paused.next).toBe('pause');
-    expect(paused.interrupt).toMatchObject({ reason: 'state_too_large', lastError: expect.stringMatching(/interrupt\.lastError|history\[/) });
+    expect(paused.interrupt).toMatchObject({
+      reason: 'state_too_large',
+      lastError: expect.stringMatching(/interrupt\.lastError|history\[/),
+    });
     expect(paused.state.fault).toMatchObject({ reason: 'state_too_large', resumeAt: 'connect' });
     const ended = fitCheckpoint(checkpointOf(swollenState(), END), { emit: () => {} }, MAX_CHECKPOINT_BYTES);
     expect(ended.next).toBe(END);
@@ -163,7 +223,20 @@ describe('proxy lines', () => {
 
   it('cuts an event, a live line and an end line over the limit to fit, keeping what it can', () => {
     const flood = '\x00\x1b'.repeat(600_000);
-    const output: ProxyLine = { type: 'event', event: { type: 'output', level: 0, commandId: 'cmd_1', stdout: `start${flood}`, stderr: 'fine', exitCode: 0, durationMs: 1, truncated: false, ts } };
+    const output: ProxyLine = {
+      type: 'event',
+      event: {
+        type: 'output',
+        level: 0,
+        commandId: 'cmd_1',
+        stdout: `start${flood}`,
+        stderr: 'fine',
+        exitCode: 0,
+        durationMs: 1,
+        truncated: false,
+        ts,
+      },
+    };
     const lines: ProxyLine[] = [
       output,
       { type: 'event', event: { type: 'thinking', level: 0, text: '🎉'.repeat(1_000_000), ts } },
@@ -178,12 +251,22 @@ describe('proxy lines', () => {
       expect(JSON.parse(fitted.text).type).toBe(line.type);
     }
     const event = JSON.parse((lineText(output, plain) as { text: string }).text).event;
-    expect(event).toMatchObject({ type: 'output', truncated: true, stderr: 'fine', stdout: expect.stringMatching(/^start\x00\x1b[^]*bytes cut/) });
+    expect(event).toMatchObject({
+      type: 'output',
+      truncated: true,
+      stderr: 'fine',
+      stdout: expect.stringMatching(/^start\x00\x1b[^]*bytes cut/),
+    });
   });
 
   it('never sends a checkpoint over the limit: it says state_too_large instead', () => {
     const checkpoint = checkpointOf(swollenState(), 'plan');
     const fitted = lineText({ type: 'checkpoint', checkpoint: checkpoint as Checkpoint }, plain);
-    expect(fitted).toEqual({ ok: false, message: expect.stringMatching(/^state_too_large: a checkpoint line of \d+ bytes \(over the 1048576-byte line limit\) was not sent/) });
+    expect(fitted).toEqual({
+      ok: false,
+      message: expect.stringMatching(
+        /^state_too_large: a checkpoint line of \d+ bytes \(over the 1048576-byte line limit\) was not sent/,
+      ),
+    });
   });
 });

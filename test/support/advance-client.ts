@@ -16,11 +16,20 @@ export type AdvanceReply = {
 export type AdvanceTarget = { proxyUrl: string; proxySecret: string };
 
 /** A request body with the config's defaults filled in. */
-export function advanceBody(runId: string, config: RunConfigInput, checkpoint: Checkpoint | null = null, resume?: ProxyRequest['resume']): ProxyRequest {
+export function advanceBody(
+  runId: string,
+  config: RunConfigInput,
+  checkpoint: Checkpoint | null = null,
+  resume?: ProxyRequest['resume'],
+): ProxyRequest {
   return { runId, config: runConfigSchema.parse(config), checkpoint, ...(resume ? { resume } : {}) };
 }
 
-export function postAdvance(to: AdvanceTarget, body: unknown, init: { signal?: AbortSignal; secret?: string } = {}): Promise<Response> {
+export function postAdvance(
+  to: AdvanceTarget,
+  body: unknown,
+  init: { signal?: AbortSignal; secret?: string } = {},
+): Promise<Response> {
   return fetch(`${to.proxyUrl}/v1/advance`, {
     method: 'POST',
     headers: { authorization: `Bearer ${init.secret ?? to.proxySecret}`, 'content-type': 'application/json' },
@@ -54,7 +63,11 @@ export function parseReply(text: string): AdvanceReply {
 }
 
 /** Calls advance until the run stops yielding; returns every reply. */
-export async function advanceUntilSettled(to: AdvanceTarget, body: ProxyRequest, maxCalls = 50): Promise<AdvanceReply[]> {
+export async function advanceUntilSettled(
+  to: AdvanceTarget,
+  body: ProxyRequest,
+  maxCalls = 50,
+): Promise<AdvanceReply[]> {
   const replies: AdvanceReply[] = [];
   let request = body;
   for (let i = 0; i < maxCalls; i++) {

@@ -25,7 +25,9 @@ export type ChatRequest = {
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
 };
-export type FakeOptions = { /** false: an endpoint that answers every request whole, even one asking to stream. */ streams?: boolean };
+export type FakeOptions = {
+  /** false: an endpoint that answers every request whole, even one asking to stream. */ streams?: boolean;
+};
 export type Responder = (request: ChatRequest, n: number) => FakeReply | Promise<FakeReply>;
 
 export type FakeOpenAi = {
@@ -36,11 +38,21 @@ export type FakeOpenAi = {
 };
 
 /** A chat completion whose message calls one tool. */
-export function toolCall(name: 'run_command' | 'submit_password' | 'final_commands', args: unknown, thinking = ''): FakeReply {
+export function toolCall(
+  name: 'run_command' | 'submit_password' | 'final_commands',
+  args: unknown,
+  thinking = '',
+): FakeReply {
   return completion({
     role: 'assistant',
     content: thinking || null,
-    tool_calls: [{ id: `call_${Math.random().toString(36).slice(2, 10)}`, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } }],
+    tool_calls: [
+      {
+        id: `call_${Math.random().toString(36).slice(2, 10)}`,
+        type: 'function',
+        function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+      },
+    ],
   });
 }
 
@@ -112,12 +124,20 @@ type Completion = {
   id: string;
   model: string;
   created: number;
-  choices: { message: { content?: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] }; finish_reason: string }[];
+  choices: {
+    message: { content?: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] };
+    finish_reason: string;
+  }[];
   usage?: unknown;
 };
 
 function isCompletion(body: unknown): body is Completion {
-  return typeof body === 'object' && body !== null && Array.isArray((body as Completion).choices) && (body as Completion).choices.length > 0;
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    Array.isArray((body as Completion).choices) &&
+    (body as Completion).choices.length > 0
+  );
 }
 
 /** Splits text into pieces of `size` characters. */
@@ -128,11 +148,21 @@ export function splitText(text: string, size = 12): string[] {
 }
 
 /** Sends a completion as chat.completion.chunk events, as OpenAI's streaming API does. */
-async function streamCompletion(res: import('node:http').ServerResponse, reply: FakeReply, includeUsage: boolean): Promise<void> {
+async function streamCompletion(
+  res: import('node:http').ServerResponse,
+  reply: FakeReply,
+  includeUsage: boolean,
+): Promise<void> {
   const completion = reply.body as Completion;
   const message = completion.choices[0]!.message;
-  const base = { id: completion.id, object: 'chat.completion.chunk', created: completion.created, model: completion.model };
-  const event = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] })}\n\n`;
+  const base = {
+    id: completion.id,
+    object: 'chat.completion.chunk',
+    created: completion.created,
+    model: completion.model,
+  };
+  const event = (delta: unknown, finish: string | null = null) =>
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] })}\n\n`;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
   const pause = () => (reply.pieceDelayMs ? new Promise((r) => setTimeout(r, reply.pieceDelayMs)) : Promise.resolve());
   res.write(event({ role: 'assistant', content: '' }));
@@ -143,10 +173,16 @@ async function streamCompletion(res: import('node:http').ServerResponse, reply: 
     res.write(event({ content: piece.replaceAll('{now}', (performance.timeOrigin + performance.now()).toFixed(3)) }));
   }
   for (const [index, call] of (message.tool_calls ?? []).entries()) {
-    res.write(event({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
-    for (const piece of splitText(call.function.arguments, 16)) res.write(event({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    res.write(
+      event({
+        tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }],
+      }),
+    );
+    for (const piece of splitText(call.function.arguments, 16))
+      res.write(event({ tool_calls: [{ index, function: { arguments: piece } }] }));
   }
   res.write(event({}, completion.choices[0]!.finish_reason));
-  if (includeUsage && completion.usage) res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: completion.usage })}\n\n`);
+  if (includeUsage && completion.usage)
+    res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: completion.usage })}\n\n`);
   res.end('data: [DONE]\n\n');
 }

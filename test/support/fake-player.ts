@@ -19,8 +19,16 @@ export function player(options: PlayerOptions = {}): Responder {
     const last = request.messages.at(-1);
     const text = last?.role === 'tool' && typeof last.content === 'string' ? last.content : '';
     const token = /\b[A-Za-z0-9]{32}\b/.exec(text)?.[0];
-    const thinking = options.think?.(request, n) ?? (token ? 'That looks like the password.' : 'The readme should hold the password.');
-    const reply: FakeReply = token ? toolCall('submit_password', { password: token }, thinking) : toolCall('run_command', { command: 'cat readme' }, thinking);
-    return { ...reply, pieces: splitText(thinking, 6), ...(options.pieceDelayMs ? { pieceDelayMs: options.pieceDelayMs } : {}), ...(options.delayMs ? { delayMs: options.delayMs } : {}) };
+    const thinking =
+      options.think?.(request, n) ?? (token ? 'That looks like the password.' : 'The readme should hold the password.');
+    const reply: FakeReply = token
+      ? toolCall('submit_password', { password: token }, thinking)
+      : toolCall('run_command', { command: 'cat readme' }, thinking);
+    return {
+      ...reply,
+      pieces: splitText(thinking, 6),
+      ...(options.pieceDelayMs ? { pieceDelayMs: options.pieceDelayMs } : {}),
+      ...(options.delayMs ? { delayMs: options.delayMs } : {}),
+    };
   };
 }

@@ -17,12 +17,26 @@ const ts = () => new Date().toISOString();
 const event = (body: Record<string, unknown>): ProxyLine => ({ type: 'event', event: { ...body, ts: ts() } as never });
 const checkpoint = (step: number, next: string, interrupt?: unknown): ProxyLine => ({
   type: 'checkpoint',
-  checkpoint: { version: 1, step, next, state: { step }, createdAt: ts(), ...(interrupt ? { interrupt } : {}) } as never,
+  checkpoint: {
+    version: 1,
+    step,
+    next,
+    state: { step },
+    createdAt: ts(),
+    ...(interrupt ? { interrupt } : {}),
+  } as never,
 });
 const write = (res: ServerResponse, lines: ProxyLine[]) => {
   for (const line of lines) res.write(`${JSON.stringify(line)}\n`);
 };
-const PAUSE = { reason: 'max_retries', level: 0, retryCount: 3, maxRetries: 3, lastError: 'no password after 3 attempts', lessons: [{ text: 'look harder', source: 'model', level: 0 }] };
+const PAUSE = {
+  reason: 'max_retries',
+  level: 0,
+  retryCount: 3,
+  maxRetries: 3,
+  lastError: 'no password after 3 attempts',
+  lessons: [{ text: 'look harder', source: 'model', level: 0 }],
+};
 
 const SCRIPTS: Record<string, Script> = {
   /** Plays a step, pauses at max retries; any answer then completes level 0 (stop is the worker's). */
@@ -32,8 +46,28 @@ const SCRIPTS: Record<string, Script> = {
       write(res, [
         event({ type: 'level_started', level: 0, attempt: 1, retryCount: 0 }),
         event({ type: 'command', level: 0, commandId: 'c1', command: 'ls' }),
-        event({ type: 'output', level: 0, commandId: 'c1', stdout: 'readme\n', stderr: '', exitCode: 0, durationMs: 2, truncated: false }),
-        event({ type: 'llm_call', callId: 'llm_1', model: 'script-pause', stage: 'plan', level: 0, promptTokens: 100, completionTokens: 20, latencyMs: 5, costUsd: 0.001, errorClass: null }),
+        event({
+          type: 'output',
+          level: 0,
+          commandId: 'c1',
+          stdout: 'readme\n',
+          stderr: '',
+          exitCode: 0,
+          durationMs: 2,
+          truncated: false,
+        }),
+        event({
+          type: 'llm_call',
+          callId: 'llm_1',
+          model: 'script-pause',
+          stage: 'plan',
+          level: 0,
+          promptTokens: 100,
+          completionTokens: 20,
+          latencyMs: 5,
+          costUsd: 0.001,
+          errorClass: null,
+        }),
         { type: 'trace', callId: 'llm_1', request: { messages: ['hi'] }, response: { ok: true } },
         event({ type: 'node', name: 'execute', level: 0, startedAt: ts(), durationMs: 2, status: 'ok', error: null }),
         checkpoint(1, 'pause', PAUSE),
@@ -55,13 +89,26 @@ const SCRIPTS: Record<string, Script> = {
   'script-flaky': (request, _call, res, index) => {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     if (index === 0) {
-      write(res, [event({ type: 'level_started', level: 0, attempt: 1, retryCount: 0 }), checkpoint(1, 'execute'), event({ type: 'command', level: 0, commandId: 'c1', command: 'ls' })]);
+      write(res, [
+        event({ type: 'level_started', level: 0, attempt: 1, retryCount: 0 }),
+        checkpoint(1, 'execute'),
+        event({ type: 'command', level: 0, commandId: 'c1', command: 'ls' }),
+      ]);
       setTimeout(() => res.destroy(), 20);
       return;
     }
     write(res, [
       event({ type: 'command', level: 0, commandId: 'c1', command: 'ls' }),
-      event({ type: 'output', level: 0, commandId: 'c1', stdout: 'readme\n', stderr: '', exitCode: 0, durationMs: 2, truncated: false }),
+      event({
+        type: 'output',
+        level: 0,
+        commandId: 'c1',
+        stdout: 'readme\n',
+        stderr: '',
+        exitCode: 0,
+        durationMs: 2,
+        truncated: false,
+      }),
       checkpoint((request.checkpoint?.step ?? 0) + 1, '__end__'),
       event({ type: 'run_complete', status: 'completed', levelsSolved: 0 }),
       { type: 'end', outcome: 'completed' },
@@ -72,9 +119,23 @@ const SCRIPTS: Record<string, Script> = {
   'script-big': (_request, _call, res) => {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     const outputs = Array.from({ length: 40 }, (_, i) =>
-      event({ type: 'output', level: 0, commandId: `c${i}`, stdout: `${i}`.padEnd(30_000, 'x'), stderr: '', exitCode: 0, durationMs: 1, truncated: false }),
+      event({
+        type: 'output',
+        level: 0,
+        commandId: `c${i}`,
+        stdout: `${i}`.padEnd(30_000, 'x'),
+        stderr: '',
+        exitCode: 0,
+        durationMs: 1,
+        truncated: false,
+      }),
     );
-    write(res, [...outputs, checkpoint(1, 'pause', PAUSE), event({ type: 'user_action_required', ...PAUSE }), { type: 'end', outcome: 'interrupted', interrupt: PAUSE as never }]);
+    write(res, [
+      ...outputs,
+      checkpoint(1, 'pause', PAUSE),
+      event({ type: 'user_action_required', ...PAUSE }),
+      { type: 'end', outcome: 'interrupted', interrupt: PAUSE as never },
+    ]);
     res.end();
   },
   /** Sends one line that never ends: 1.5 MB and no newline. */
@@ -90,19 +151,27 @@ const SCRIPTS: Record<string, Script> = {
   'script-chunks': (request, _call, res) => {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     res.flushHeaders();
-    const step = (n: number): string => [event({ type: 'thinking', level: 0, text: `step ${n}` }), checkpoint(n, 'plan')].map((l) => `${JSON.stringify(l)}\n`).join('');
+    const step = (n: number): string =>
+      [event({ type: 'thinking', level: 0, text: `step ${n}` }), checkpoint(n, 'plan')]
+        .map((l) => `${JSON.stringify(l)}\n`)
+        .join('');
     void releaseOf(request.runId).then(() => {
       res.write(step(1) + step(2));
       setTimeout(() => {
         res.write(step(3));
-        write(res, [event({ type: 'user_action_required', ...PAUSE }), { type: 'end', outcome: 'interrupted', interrupt: PAUSE as never }]);
+        write(res, [
+          event({ type: 'user_action_required', ...PAUSE }),
+          { type: 'end', outcome: 'interrupted', interrupt: PAUSE as never },
+        ]);
         res.end();
       }, 200);
     });
   },
   /** Always down. */
   'script-down': (_request, _call, res) => {
-    res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'down', message: 'the proxy is restarting' } }));
+    res
+      .writeHead(503, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { code: 'down', message: 'the proxy is restarting' } }));
   },
   /** Thinks out loud forever, one event every 30 ms, until the caller hangs up. */
   'script-slow': (_request, call, res) => {
@@ -125,7 +194,12 @@ const SCRIPTS: Record<string, Script> = {
     write(res, [
       event({ type: 'thinking', level: 0, text: `slice ${step}` }),
       checkpoint(step, done ? '__end__' : 'plan'),
-      ...(done ? [event({ type: 'run_complete', status: 'completed', levelsSolved: 0 }), { type: 'end', outcome: 'completed' } as ProxyLine] : [{ type: 'end', outcome: 'yielded' } as ProxyLine]),
+      ...(done
+        ? [
+            event({ type: 'run_complete', status: 'completed', levelsSolved: 0 }),
+            { type: 'end', outcome: 'completed' } as ProxyLine,
+          ]
+        : [{ type: 'end', outcome: 'yielded' } as ProxyLine]),
     ]);
     res.end();
   },
@@ -135,11 +209,33 @@ const SCRIPTS: Record<string, Script> = {
    */
   'script-patches': (request, _call, res) => {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-    const patch = (base: number, changes: Record<string, unknown>): ProxyLine => ({ type: 'checkpoint_patch', patch: { version: 1, step: base + 1, next: 'plan', createdAt: ts(), base, set: {}, unset: [], append: {}, ...changes } });
+    const patch = (base: number, changes: Record<string, unknown>): ProxyLine => ({
+      type: 'checkpoint_patch',
+      patch: {
+        version: 1,
+        step: base + 1,
+        next: 'plan',
+        createdAt: ts(),
+        base,
+        set: {},
+        unset: [],
+        append: {},
+        ...changes,
+      },
+    });
     if (!request.checkpoint) {
       write(res, [
         event({ type: 'thinking', level: 0, text: 'whole' }),
-        { type: 'checkpoint', checkpoint: { version: 1, step: 1, next: 'plan', createdAt: ts(), state: { history: [{ turn: 'a' }], note: 'first', gone: 1 } } },
+        {
+          type: 'checkpoint',
+          checkpoint: {
+            version: 1,
+            step: 1,
+            next: 'plan',
+            createdAt: ts(),
+            state: { history: [{ turn: 'a' }], note: 'first', gone: 1 },
+          },
+        },
         event({ type: 'thinking', level: 0, text: 'patch 1' }),
         patch(1, { set: { note: 'second' }, unset: ['gone'], append: { history: [{ turn: 'b' }] } }),
         event({ type: 'thinking', level: 0, text: 'patch 2' }),
@@ -147,7 +243,11 @@ const SCRIPTS: Record<string, Script> = {
         { type: 'end', outcome: 'yielded' },
       ]);
     } else {
-      write(res, [checkpoint(4, '__end__'), event({ type: 'run_complete', status: 'completed', levelsSolved: 0 }), { type: 'end', outcome: 'completed' }]);
+      write(res, [
+        checkpoint(4, '__end__'),
+        event({ type: 'run_complete', status: 'completed', levelsSolved: 0 }),
+        { type: 'end', outcome: 'completed' },
+      ]);
     }
     res.end();
   },
@@ -161,7 +261,9 @@ export async function startFakeProxy(realProxyUrl: string, moreModelsFrom: strin
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     if (url.pathname === '/__calls') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(calls.filter((c) => c.runId === url.searchParams.get('runId'))));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(calls.filter((c) => c.runId === url.searchParams.get('runId'))));
       return;
     }
     if (url.pathname === '/v1/models') return listModels([realProxyUrl, ...moreModelsFrom], req, res);
@@ -174,10 +276,18 @@ export async function startFakeProxy(realProxyUrl: string, moreModelsFrom: strin
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
-      const request = req.method === 'POST' && url.pathname === '/v1/advance' ? (JSON.parse(body) as ProxyRequest) : null;
+      const request =
+        req.method === 'POST' && url.pathname === '/v1/advance' ? (JSON.parse(body) as ProxyRequest) : null;
       const script = request ? SCRIPTS[request.config.model] : undefined;
       if (!request || !script) return forward(realProxyUrl, req, body, res);
-      const call: FakeProxyCall = { runId: request.runId, step: request.checkpoint?.step ?? null, state: request.checkpoint?.state ?? null, patches: request.checkpointPatches ?? false, resume: request.resume ?? null, aborted: false };
+      const call: FakeProxyCall = {
+        runId: request.runId,
+        step: request.checkpoint?.step ?? null,
+        state: request.checkpoint?.state ?? null,
+        patches: request.checkpointPatches ?? false,
+        resume: request.resume ?? null,
+        aborted: false,
+      };
       const index = calls.filter((c) => c.runId === request.runId).length;
       calls.push(call);
       script(request, call, res, index);
@@ -198,14 +308,20 @@ export async function startFakeProxy(realProxyUrl: string, moreModelsFrom: strin
 /** The real proxies' models plus the scripts, so the worker lets runs start on a script. */
 function listModels(proxies: string[], req: IncomingMessage, res: ServerResponse): void {
   const headers = { authorization: req.headers.authorization ?? '' };
-  Promise.all(proxies.map((url) => fetch(`${url}/v1/models`, { headers }).then(async (r) => ({ ok: r.ok, status: r.status, body: await r.text() }))))
+  Promise.all(
+    proxies.map((url) =>
+      fetch(`${url}/v1/models`, { headers }).then(async (r) => ({ ok: r.ok, status: r.status, body: await r.text() })),
+    ),
+  )
     .then((answers) => {
       const failed = answers.find((a) => !a.ok);
       if (failed) return res.writeHead(failed.status, { 'content-type': 'application/json' }).end(failed.body);
       const listed = answers.flatMap((a) => (JSON.parse(a.body) as { models: { id: string }[] }).models);
       const models = listed.filter((m, i) => listed.findIndex((n) => n.id === m.id) === i);
       const scripts = Object.keys(SCRIPTS).map((id) => ({ id, provider: 'openai', available: true }));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ models: [...models, ...scripts] }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ models: [...models, ...scripts] }));
     })
     .catch(() => res.writeHead(502).end());
 }

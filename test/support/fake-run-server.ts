@@ -41,7 +41,16 @@ function textFrame(text: string): Buffer {
 
 const few = HOSTILE.filter((h) => h.text.length < 5000).map((h) => h.text);
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.txt': 'text/plain', '.json': 'application/json', '.svg': 'image/svg+xml', '.ico': 'image/x-icon', '.woff2': 'font/woff2' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.txt': 'text/plain',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
 
 /** A file of the exported web app for a path (`/run` is run.html), or null. */
 function webFile(webOut: string, path: string): string | null {
@@ -66,12 +75,16 @@ export async function startFakeRunServer(options: { webOut?: string; small?: boo
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
-    if (path === `/api/runs/${HOSTILE_RUN_ID}` || (path === '/api/runs' && req.method === 'POST')) return json(res, 200, hostileSummary());
+    if (path === `/api/runs/${HOSTILE_RUN_ID}` || (path === '/api/runs' && req.method === 'POST'))
+      return json(res, 200, hostileSummary());
     if (path === `/api/runs/${HOSTILE_RUN_ID}/artifacts`) {
       res.writeHead(200, { 'content-type': 'application/zip', 'content-disposition': disposition });
       return res.end(zip);
     }
-    if (path === '/api/models') return json(res, 200, { models: few.map((text, i) => ({ id: `m${i}${text}`, provider: 'fake', available: i % 2 === 0, reason: text })) });
+    if (path === '/api/models')
+      return json(res, 200, {
+        models: few.map((text, i) => ({ id: `m${i}${text}`, provider: 'fake', available: i % 2 === 0, reason: text })),
+      });
     const file = options.webOut && !path.startsWith('/api/') ? webFile(options.webOut, path) : null;
     if (file) {
       res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
@@ -85,16 +98,35 @@ export async function startFakeRunServer(options: { webOut?: string; small?: boo
   server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
     const key = String(req.headers['sec-websocket-key'] ?? '');
     const accept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
-    const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((p) => p.trim());
     if (!offered.includes(WS_SUBPROTOCOL)) return socket.destroy();
-    socket.write(['HTTP/1.1 101 Switching Protocols', 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Accept: ${accept}`, `Sec-WebSocket-Protocol: ${WS_SUBPROTOCOL}`, '', ''].join('\r\n'));
+    socket.write(
+      [
+        'HTTP/1.1 101 Switching Protocols',
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        `Sec-WebSocket-Accept: ${accept}`,
+        `Sec-WebSocket-Protocol: ${WS_SUBPROTOCOL}`,
+        '',
+        '',
+      ].join('\r\n'),
+    );
     open.add(socket);
     socket.on('close', () => open.delete(socket));
     socket.on('error', () => undefined);
     socket.on('data', () => undefined);
     const send = (message: ServerMessage) => socket.write(textFrame(JSON.stringify(message)));
     send({ type: 'welcome', protocolVersion: 1, runId: HOSTILE_RUN_ID });
-    send({ type: 'snapshot', run: hostileSummary(), lastSeq: events.length, pendingAction: null, live: null, queuePosition: null });
+    send({
+      type: 'snapshot',
+      run: hostileSummary(),
+      lastSeq: events.length,
+      pendingAction: null,
+      live: null,
+      queuePosition: null,
+    });
     for (const text of few) send({ type: 'thinking_delta', level: 1, stage: 'plan', text });
     send({ type: 'events', events });
   });

@@ -6,7 +6,11 @@
 export const MARK = 'PWNED7x';
 
 /** Invalid UTF-8 as a target's bytes arrive after decoding: replacement characters in bulk. */
-const invalidUtf8 = new TextDecoder().decode(new Uint8Array([0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28, 0x8c, 0xbc, 0xff, 0xfe, 0xfd, 0xc0, 0xc1, 0xf5, 0xf8]));
+const invalidUtf8 = new TextDecoder().decode(
+  new Uint8Array([
+    0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28, 0x8c, 0xbc, 0xff, 0xfe, 0xfd, 0xc0, 0xc1, 0xf5, 0xf8,
+  ]),
+);
 
 export const HOSTILE: readonly { kind: string; text: string }[] = [
   { kind: 'osc52 clipboard (BEL)', text: `before\x1b]52;c;${btoa(MARK)}\x07after` },
@@ -21,7 +25,10 @@ export const HOSTILE: readonly { kind: string; text: string }[] = [
   { kind: 'fake prompt with CR', text: `real output\r\x1b[Kbandit0@bandit:~$ ` },
   { kind: 'nul bytes', text: `a\x00b${'\x00'.repeat(64)}` },
   { kind: 'bidi override', text: `\u202e(user)\u202c and \u2067isolate\u2069 \u200f` },
-  { kind: 'html + javascript link', text: `<script>alert('${MARK}')</script><img src=x onerror=alert(1)> [x](javascript:alert('${MARK}'))` },
+  {
+    kind: 'html + javascript link',
+    text: `<script>alert('${MARK}')</script><img src=x onerror=alert(1)> [x](javascript:alert('${MARK}'))`,
+  },
   { kind: 'invalid utf-8', text: invalidUtf8.repeat(4) },
   { kind: '1 MB line', text: `${'A'.repeat(1024 * 1024)}\x1b]0;${MARK}-long\x07` },
 ];

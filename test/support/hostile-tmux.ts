@@ -14,11 +14,15 @@ export async function inTmux(workDir: string, name: string, command: string): Pr
   const socket = `hostile-${name}-${process.pid}`;
   const conf = join(workDir, `${name}.tmux.conf`);
   writeFileSync(conf, 'set -g set-clipboard on\nset -g allow-passthrough on\nset -g history-limit 50000\n');
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', conf, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const tmux = (...args: string[]) =>
+    execFileSync('tmux', ['-L', socket, '-f', conf, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   tmux('new-session', '-d', '-s', 's', '-x', '200', '-y', '50', `sleep 0.3; ${command}; echo EXIT=$?; sleep 120`);
   try {
     const titleBefore = tmux('display-message', '-p', '-t', 's', '#{pane_title}').trim();
-    await vi.waitFor(() => expect(tmux('capture-pane', '-p', '-t', 's')).toMatch(/EXIT=\d+/), { timeout: 90_000, interval: 250 });
+    await vi.waitFor(() => expect(tmux('capture-pane', '-p', '-t', 's')).toMatch(/EXIT=\d+/), {
+      timeout: 90_000,
+      interval: 250,
+    });
     return {
       screen: tmux('capture-pane', '-p', '-J', '-t', 's', '-S', '-'),
       titleBefore,

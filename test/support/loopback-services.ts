@@ -20,7 +20,9 @@ export type LoopbackServices = {
 export async function startLoopbackServices(proxyEnv: Record<string, string> = {}): Promise<LoopbackServices> {
   const range = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'test-seed' });
   const proxySecret = randomBytes(24).toString('base64url');
-  const proxy = await startProxy(readProxySettings({ PROXY_SECRET: proxySecret, PROXY_PORT: '0', PRACTICE_PORT: String(range.port), ...proxyEnv }));
+  const proxy = await startProxy(
+    readProxySettings({ PROXY_SECRET: proxySecret, PROXY_PORT: '0', PRACTICE_PORT: String(range.port), ...proxyEnv }),
+  );
   return {
     range,
     proxy,

@@ -13,7 +13,14 @@ export type OpenSshTerminal = {
 
 const SSH_OPTIONS = '-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR';
 
-export function openSshTerminal(options: { port: number; user: string; password?: string; key?: string; rows?: number; cols?: number }): OpenSshTerminal {
+export function openSshTerminal(options: {
+  port: number;
+  user: string;
+  password?: string;
+  key?: string;
+  rows?: number;
+  cols?: number;
+}): OpenSshTerminal {
   const auth = options.key ? `-i ${options.key}` : '';
   const ssh = `${options.password ? `sshpass -p '${options.password}' ` : ''}ssh -tt ${SSH_OPTIONS} ${auth} -p ${options.port} ${options.user}@127.0.0.1`;
   const command = `stty rows ${options.rows ?? 24} cols ${options.cols ?? 80}; exec ${ssh}`;

@@ -7,7 +7,17 @@ import type { RunSummary } from '../../schema/run.ts';
 import type { StackProcess } from './stack-process.ts';
 
 /** What one run's log shows after the chaos. */
-export type RunAudit = { id: string; status: string; events: number; gaps: number; repeats: number; levelsTwice: number; commandsTwice: number; otherErrors: string[]; pauses: number };
+export type RunAudit = {
+  id: string;
+  status: string;
+  events: number;
+  gaps: number;
+  repeats: number;
+  levelsTwice: number;
+  commandsTwice: number;
+  otherErrors: string[];
+  pauses: number;
+};
 
 /** The pid of the stack's proxy: the child of `npm start` running ssh-proxy/main.ts. */
 export function proxyPid(stack: StackProcess): number | null {
@@ -16,7 +26,8 @@ export function proxyPid(stack: StackProcess): number | null {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === stack.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('ssh-proxy/main.ts')) return Number(entry);
+      if (ppid === stack.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('ssh-proxy/main.ts'))
+        return Number(entry);
     } catch {
       // The process ended while we looked.
     }
@@ -25,7 +36,10 @@ export function proxyPid(stack: StackProcess): number | null {
 }
 
 /** Kills the proxy every `everyMs` until `done()` holds or `maxKills` is reached; resolves with the number of kills. */
-export async function killProxyRepeatedly(stack: StackProcess, options: { everyMs: number; firstAfterMs: number; maxKills: number; done: () => boolean }): Promise<number> {
+export async function killProxyRepeatedly(
+  stack: StackProcess,
+  options: { everyMs: number; firstAfterMs: number; maxKills: number; done: () => boolean },
+): Promise<number> {
   let kills = 0;
   await sleep(options.firstAfterMs);
   while (!options.done() && kills < options.maxKills) {
@@ -41,7 +55,11 @@ export async function killProxyRepeatedly(stack: StackProcess, options: { everyM
 
 /** Creates a run over REST. */
 export async function createRun(stack: StackProcess, config: Record<string, unknown>): Promise<RunSummary> {
-  const response = await fetch(`${stack.url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(config) });
+  const response = await fetch(`${stack.url}/api/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(config),
+  });
   if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as RunSummary;
 }
@@ -50,7 +68,9 @@ export async function createRun(stack: StackProcess, config: Record<string, unkn
 export async function waitSettled(stack: StackProcess, ids: string[], timeoutMs: number): Promise<RunSummary[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const runs = await Promise.all(ids.map(async (id) => (await (await fetch(`${stack.url}/api/runs/${id}`)).json()) as RunSummary));
+    const runs = await Promise.all(
+      ids.map(async (id) => (await (await fetch(`${stack.url}/api/runs/${id}`)).json()) as RunSummary),
+    );
     if (runs.every((r) => r.status !== 'running' && r.status !== 'queued') || Date.now() > deadline) return runs;
     await sleep(250);
   }
@@ -60,7 +80,10 @@ export async function waitSettled(stack: StackProcess, ids: string[], timeoutMs:
 export async function auditRun(stack: StackProcess, run: RunSummary): Promise<RunAudit> {
   const events: RunEvent[] = [];
   for (let since: number | null = 0; since !== null; ) {
-    const page = (await (await fetch(`${stack.url}/api/runs/${run.id}/events?since=${since}&limit=1000`)).json()) as { events: RunEvent[]; nextSince: number | null };
+    const page = (await (await fetch(`${stack.url}/api/runs/${run.id}/events?since=${since}&limit=1000`)).json()) as {
+      events: RunEvent[];
+      nextSince: number | null;
+    };
     events.push(...page.events);
     since = page.nextSince;
   }
@@ -75,7 +98,9 @@ export async function auditRun(stack: StackProcess, run: RunSummary): Promise<Ru
     repeats: seqs.length - new Set(seqs).size,
     levelsTwice: solved.length - new Set(solved).size,
     commandsTwice: commandIds.length - new Set(commandIds).size,
-    otherErrors: events.flatMap((e) => (e.type === 'error' && e.code !== 'proxy_retry' ? [`${e.code}: ${e.message}`] : [])),
+    otherErrors: events.flatMap((e) =>
+      e.type === 'error' && e.code !== 'proxy_retry' ? [`${e.code}: ${e.message}`] : [],
+    ),
     pauses: events.filter((e) => e.type === 'user_action_required').length,
   };
 }

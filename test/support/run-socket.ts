@@ -9,7 +9,13 @@ export type Watched = { messages: ServerMessage[]; events: RunEvent[]; frames: s
  * Opens `url` and collects events until `until` holds for one, then closes. `answer` sees each event
  * with the socket, to steer the run. Rejects on a socket error or after `timeoutMs`.
  */
-export function watchEvents(url: string, until: (event: RunEvent) => boolean, answer: (event: RunEvent, ws: WebSocket) => void = () => {}, timeoutMs = 120_000, protocols: string[] = []): Promise<Watched> {
+export function watchEvents(
+  url: string,
+  until: (event: RunEvent) => boolean,
+  answer: (event: RunEvent, ws: WebSocket) => void = () => {},
+  timeoutMs = 120_000,
+  protocols: string[] = [],
+): Promise<Watched> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, protocols);
     const messages: ServerMessage[] = [];

@@ -25,12 +25,23 @@ export async function stackPorts() {
 }
 
 /** Starts the stack and resolves once it prints that it is ready; rejects if it exits first. */
-export async function startStackProcess(stateDir: string, ports?: StackProcess['ports'], env: Record<string, string> = {}): Promise<StackProcess> {
+export async function startStackProcess(
+  stateDir: string,
+  ports?: StackProcess['ports'],
+  env: Record<string, string> = {},
+): Promise<StackProcess> {
   const p = ports ?? (await stackPorts());
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts/start.ts')], {
     cwd: root,
-    env: { ...process.env, ...env, WORKER_PORT: String(p.worker), PROXY_PORT: String(p.proxy), PRACTICE_PORT: String(p.practice), STATE_DIR: stateDir },
+    env: {
+      ...process.env,
+      ...env,
+      WORKER_PORT: String(p.worker),
+      PROXY_PORT: String(p.proxy),
+      PRACTICE_PORT: String(p.practice),
+      STATE_DIR: stateDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -15,7 +15,15 @@ const readRun = async (id: string) => (await (await call(`/api/runs/${id}`)).jso
 describe('batches', () => {
   it('runs 3 models × 2 repeats hands-off, groups them, and the board counts their solves', async () => {
     const models = ['alpha/solver', 'beta/solver', 'baseline'];
-    const response = await postJson('/api/batches', { models, startLevel: 0, endLevel: 1, repeats: 2, maxRetries: 1, budget: 4, finalAttempt: false });
+    const response = await postJson('/api/batches', {
+      models,
+      startLevel: 0,
+      endLevel: 1,
+      repeats: 2,
+      maxRetries: 1,
+      budget: 4,
+      finalAttempt: false,
+    });
     expect(response.status).toBe(201);
     const made = batchSchema.parse(await response.json());
     expect(made.runs).toHaveLength(6);
@@ -42,7 +50,12 @@ describe('batches', () => {
     for (const model of models) {
       const row = board.models.find((m) => m.model === model)!;
       expect(row.runs).toBe(2);
-      expect(board.cells.find((c) => c.model === model && c.level === 0)).toMatchObject({ runs: 2, alone: 2, helped: 0, notSolved: 0 });
+      expect(board.cells.find((c) => c.model === model && c.level === 0)).toMatchObject({
+        runs: 2,
+        alone: 2,
+        helped: 0,
+        notSolved: 0,
+      });
     }
     // beta/solver has a price: its cost per level solved is its cost over its solves.
     const beta = board.models.find((m) => m.model === 'beta/solver')!;
@@ -57,7 +70,9 @@ describe('batches', () => {
     const before = (await (await call('/api/runs?limit=100')).json()) as { runs: unknown[] };
     const response = await postJson('/api/batches', { models: ['alpha/solver', 'nobody/model'], endLevel: 0 });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/"nobody\/model" is not offered/);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /"nobody\/model" is not offered/,
+    );
     const after = (await (await call('/api/runs?limit=100')).json()) as { runs: unknown[] };
     expect(after.runs.length).toBe(before.runs.length);
     const twice = await postJson('/api/batches', { models: ['baseline', 'baseline'] });
@@ -69,7 +84,8 @@ describe('run queue', () => {
   it('never runs more than a provider allows, starts the line in order, and lets a queued run be stopped', async () => {
     // "slow" allows 2 at once; each of its runs takes a few slow model calls.
     const runs: RunSummary[] = [];
-    for (let i = 0; i < 6; i++) runs.push(await createRun({ model: 'slow/slow', endLevel: 0, maxRetries: 1, budget: 4, finalAttempt: false }));
+    for (let i = 0; i < 6; i++)
+      runs.push(await createRun({ model: 'slow/slow', endLevel: 0, maxRetries: 1, budget: 4, finalAttempt: false }));
     const stopped = runs[5]!;
     let most = 0;
     let sawLine = false;
@@ -119,7 +135,10 @@ describe('run queue', () => {
     // call (400 ms): a slot frees only when a run ends.
     const started = finished.slice(0, 5).map((r) => Date.parse(r.startedAt!));
     const steps = started.slice(1).map((t, i) => t - started[i]!);
-    expect(steps.every((step) => step > -50), `start times ${started.join(', ')}`).toBe(true);
+    expect(
+      steps.every((step) => step > -50),
+      `start times ${started.join(', ')}`,
+    ).toBe(true);
   });
 });
 
@@ -139,7 +158,9 @@ describe('streamed thinking', () => {
       }
       if (eventsOf(message).some((e) => e.type === 'llm_call')) break;
     }
-    const deltas = seen.filter((m): m is Extract<ServerMessage, { type: 'thinking_delta' }> => m.type === 'thinking_delta');
+    const deltas = seen.filter(
+      (m): m is Extract<ServerMessage, { type: 'thinking_delta' }> => m.type === 'thinking_delta',
+    );
     const text = 'Thinking it over, one piece at a time, before acting.';
     // Pieces of 6 characters every 120 ms, coalesced to at most one line per 100 ms: several deltas,
     // all before the call's own events, and together the whole text.

@@ -61,8 +61,14 @@ describe('GET /api/board', () => {
     const [a, b] = board.models;
     // fixture-a solves 1.5 levels alone per run, fixture-b 1: a ranks first.
     expect(a).toMatchObject({
-      model: 'fixture-a', runs: 2, highestLevel: 3, levelsSolved: 4, levelsSolvedAlone: 3, commands: 21,
-      tokens: { prompt: 1500, completion: 150 }, wallTimeMs: 90_000,
+      model: 'fixture-a',
+      runs: 2,
+      highestLevel: 3,
+      levelsSolved: 4,
+      levelsSolvedAlone: 3,
+      commands: 21,
+      tokens: { prompt: 1500, completion: 150 },
+      wallTimeMs: 90_000,
     });
     expect(a!.costUsd).toBeCloseTo(0.4, 10);
     expect(a!.costPerLevelSolved).toBeCloseTo(0.1, 10);
@@ -73,7 +79,17 @@ describe('GET /api/board', () => {
     expect([a!.levelsSolvedPerRun.min, a!.levelsSolvedPerRun.max]).toEqual([1, 3]);
     expect(a!.costPerRun.mean).toBeCloseTo(0.2, 10);
     expect(a!.costPerRun.sd).toBeCloseTo(Math.sqrt(0.02), 10);
-    expect(b).toMatchObject({ model: 'fixture-b', runs: 1, highestLevel: 1, levelsSolved: 2, levelsSolvedAlone: 1, commands: 4, costUsd: 0, costPerLevelSolved: 0, wallTimeMs: 10_000 });
+    expect(b).toMatchObject({
+      model: 'fixture-b',
+      runs: 1,
+      highestLevel: 1,
+      levelsSolved: 2,
+      levelsSolvedAlone: 1,
+      commands: 4,
+      costUsd: 0,
+      costPerLevelSolved: 0,
+      wallTimeMs: 10_000,
+    });
     expect(b!.levelsSolvedPerRun).toEqual({ mean: 2, sd: 0, stderr: 0, min: 2, max: 2 });
   });
 

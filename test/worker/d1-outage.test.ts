@@ -11,8 +11,11 @@ const TABLES = ['commands', 'executions', 'llm_calls', 'llm_hourly', 'run_levels
 const breakD1 = () => env.DB.exec(TABLES.map((t) => `DROP TABLE IF EXISTS ${t};`).join(' '));
 const repairD1 = () => applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 const count = async (table: string, runId: string) =>
-  (await env.DB.prepare(`SELECT count(*) AS n, count(DISTINCT seq) AS seqs FROM ${table} WHERE run_id = ?`).bind(runId).first<{ n: number; seqs: number }>())!;
-const eventsOf = async (id: string) => ((await (await call(`/api/runs/${id}/events?limit=1000`)).json()) as { events: RunEvent[] }).events;
+  (await env.DB.prepare(`SELECT count(*) AS n, count(DISTINCT seq) AS seqs FROM ${table} WHERE run_id = ?`)
+    .bind(runId)
+    .first<{ n: number; seqs: number }>())!;
+const eventsOf = async (id: string) =>
+  ((await (await call(`/api/runs/${id}/events?limit=1000`)).json()) as { events: RunEvent[] }).events;
 
 describe('D1 outage', () => {
   it('answers every applied action, keeps the run going, and loses no row once D1 is back', async () => {
@@ -30,9 +33,18 @@ describe('D1 outage', () => {
 
     await repairD1();
     // The outbox drains on its own retry; the run row converges to the object's truth.
-    await vi.waitFor(async () => expect((await findRun(env, run.id))?.status).toBe('completed'), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect((await findRun(env, run.id))?.status).toBe('completed'), {
+      timeout: 10_000,
+      interval: 50,
+    });
     const row = (await findRun(env, run.id))!;
-    expect(row).toMatchObject({ status: 'completed', levelsSolved: done.levelsSolved, currentLevel: done.currentLevel, promptTokens: 100, completionTokens: 20 });
+    expect(row).toMatchObject({
+      status: 'completed',
+      levelsSolved: done.levelsSolved,
+      currentLevel: done.currentLevel,
+      promptTokens: 100,
+      completionTokens: 20,
+    });
 
     const events = await eventsOf(run.id);
     const expected = { llm_calls: 'llm_call', executions: 'node', commands: 'output' } as const;

@@ -13,10 +13,18 @@ describe('GET /api/runs/:id/diagnosis', () => {
     const run = await createRun({ model: 'script-pause' });
     await waitForStatus(run.id, 'paused_for_user_action');
     const card = troubleCardSchema.parse((await diagnosis(run.id)).card);
-    expect(card).toMatchObject({ failure: 'max_retries', category: 'agent', level: 0, what: 'no password after 3 attempts' });
+    expect(card).toMatchObject({
+      failure: 'max_retries',
+      category: 'agent',
+      level: 0,
+      what: 'no password after 3 attempts',
+    });
     expect(card.evidence).toContainEqual(expect.objectContaining({ label: 'last command', text: '$ ls → exit 0' }));
     await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
-    expect(troubleCardSchema.parse((await diagnosis(run.id)).card)).toMatchObject({ failure: 'stopped', what: 'stopped by rest' });
+    expect(troubleCardSchema.parse((await diagnosis(run.id)).card)).toMatchObject({
+      failure: 'stopped',
+      what: 'stopped by rest',
+    });
   });
 
   it('has no card for a completed run, and 404 for an unknown one', async () => {
@@ -28,11 +36,12 @@ describe('GET /api/runs/:id/diagnosis', () => {
 });
 
 describe('GET /api/runs/:id/timeline', () => {
-  it('nests the real run\'s levels, attempts, nodes and commands, and sums its model calls', async () => {
+  it("nests the real run's levels, attempts, nodes and commands, and sums its model calls", async () => {
     const run = await createRun({ model: 'fake-model', budget: 3, maxRetries: 1, endLevel: 0, finalAttempt: false });
     await waitForStatus(run.id, 'paused_for_user_action', 30_000);
     const { spans } = timelineSchema.parse(await (await call(`/api/runs/${run.id}/timeline`)).json());
-    const events = ((await (await call(`/api/runs/${run.id}/events?limit=1000`)).json()) as { events: RunEvent[] }).events;
+    const events = ((await (await call(`/api/runs/${run.id}/events?limit=1000`)).json()) as { events: RunEvent[] })
+      .events;
     const calls = events.filter((e) => e.type === 'llm_call');
     expect(spans.map((s) => [s.kind, s.level])).toEqual([['level', 0]]);
     const level = spans[0]!;

@@ -6,7 +6,8 @@ import { eventsOf } from '../../schema/protocol.ts';
 import { call, createRun, postJson, waitForStatus } from './http.ts';
 import { connect } from './socket-client.ts';
 
-const allEvents = async (id: string) => ((await (await call(`/api/runs/${id}/events?limit=1000`)).json()) as { events: RunEvent[] }).events;
+const allEvents = async (id: string) =>
+  ((await (await call(`/api/runs/${id}/events?limit=1000`)).json()) as { events: RunEvent[] }).events;
 
 describe('two answers to one pause at the same instant', () => {
   it('takes exactly one; the other is refused with 409 or an error frame', async () => {
@@ -30,7 +31,8 @@ describe('two answers to one pause at the same instant', () => {
       // any, comes before the pong of a ping sent after it.
       socket.send({ type: 'ping' });
       const frames: ServerMessage[] = [];
-      for (let message = await socket.next(); message.type !== 'pong'; message = await socket.next()) frames.push(message);
+      for (let message = await socket.next(); message.type !== 'pong'; message = await socket.next())
+        frames.push(message);
       const refusedOnSocket = frames.some((m) => m.type === 'error' && m.code === 'conflict');
       expect(rest.status === 200).toBe(refusedOnSocket);
       if (rest.status === 200) winners.rest += 1;
@@ -44,7 +46,9 @@ describe('two answers to one pause at the same instant', () => {
       expect(resolved[0]).toMatchObject({ hint: rest.status === 200 ? 'from REST' : 'from the socket' });
       socket.ws.close(1000, 'done');
     }
-    console.log(`double answer: ${ROUNDS} rounds, REST won ${winners.rest}, socket won ${winners.socket}, both won 0, lost 0`);
+    console.log(
+      `double answer: ${ROUNDS} rounds, REST won ${winners.rest}, socket won ${winners.socket}, both won 0, lost 0`,
+    );
   });
 });
 

@@ -10,8 +10,10 @@ import { parseLine } from '../../worker/proxy-link.ts';
 import { call, createRun, waitForStatus } from './http.ts';
 import { connect } from './socket-client.ts';
 
-const send = (path: string, body: string) => call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-const lastSeq = async (id: string) => ((await (await call(`/api/runs/${id}/events?since=0&limit=1`)).json()) as { lastSeq: number }).lastSeq;
+const send = (path: string, body: string) =>
+  call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const lastSeq = async (id: string) =>
+  ((await (await call(`/api/runs/${id}/events?since=0&limit=1`)).json()) as { lastSeq: number }).lastSeq;
 const summary = async (id: string) => (await (await call(`/api/runs/${id}`)).json()) as RunSummary;
 
 /** JSON text: any JSON value, objects shaped like the real bodies with wrong fields, or not JSON at all. */
@@ -22,7 +24,15 @@ const bodyText = (shape: Record<string, fc.Arbitrary<unknown>>) =>
     fc.string({ maxLength: 200 }),
     fc.string({ unit: 'binary', maxLength: 200 }),
   );
-const anyValue = fc.oneof(fc.jsonValue(), fc.string(), fc.integer(), fc.double(), fc.constant(null), fc.constant(-1), fc.constant(1e300));
+const anyValue = fc.oneof(
+  fc.jsonValue(),
+  fc.string(),
+  fc.integer(),
+  fc.double(),
+  fc.constant(null),
+  fc.constant(-1),
+  fc.constant(1e300),
+);
 const parses = (schema: { safeParse: (v: unknown) => { success: boolean } }, text: string) => {
   try {
     return schema.safeParse(JSON.parse(text)).success;
@@ -35,14 +45,27 @@ describe('fuzzed bad input', () => {
   it('POST /api/runs: every invalid body is a 4xx', async () => {
     const statuses = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(bodyText({ target: anyValue, startLevel: anyValue, endLevel: anyValue, model: anyValue, maxRetries: anyValue, budget: anyValue, extra: anyValue }), async (text) => {
-        fc.pre(!parses(createRunBodySchema, text) && text.trim() !== ''); // a valid one would start a run
-        const response = await send('/api/runs', text);
-        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        expect(response.status).toBeGreaterThanOrEqual(400);
-        expect(response.status).toBeLessThan(500);
-        expect(await response.json()).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
-      }),
+      fc.asyncProperty(
+        bodyText({
+          target: anyValue,
+          startLevel: anyValue,
+          endLevel: anyValue,
+          model: anyValue,
+          maxRetries: anyValue,
+          budget: anyValue,
+          extra: anyValue,
+        }),
+        async (text) => {
+          fc.pre(!parses(createRunBodySchema, text) && text.trim() !== ''); // a valid one would start a run
+          const response = await send('/api/runs', text);
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          expect(response.status).toBeGreaterThanOrEqual(400);
+          expect(response.status).toBeLessThan(500);
+          expect(await response.json()).toMatchObject({
+            error: { code: expect.any(String), message: expect.any(String) },
+          });
+        },
+      ),
       { numRuns: 1_000 },
     );
     console.log(`fuzz POST /api/runs: ${[...statuses].map(([s, n]) => `${n}×${s}`).join(', ')}`);
@@ -54,16 +77,27 @@ describe('fuzzed bad input', () => {
     const seq = await lastSeq(run.id);
     let tried = 0;
     await fc.assert(
-      fc.asyncProperty(bodyText({ action: fc.oneof(anyValue, fc.constantFrom('continue', 'password', 'stop', 'pause', 'resume')), hint: anyValue, value: anyValue }), async (text) => {
-        fc.pre(!parses(runActionSchema, text));
-        tried += 1;
-        const response = await send(`/api/runs/${run.id}/actions`, text);
-        expect(response.status).toBeGreaterThanOrEqual(400);
-        expect(response.status).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        bodyText({
+          action: fc.oneof(anyValue, fc.constantFrom('continue', 'password', 'stop', 'pause', 'resume')),
+          hint: anyValue,
+          value: anyValue,
+        }),
+        async (text) => {
+          fc.pre(!parses(runActionSchema, text));
+          tried += 1;
+          const response = await send(`/api/runs/${run.id}/actions`, text);
+          expect(response.status).toBeGreaterThanOrEqual(400);
+          expect(response.status).toBeLessThan(500);
+        },
+      ),
       { numRuns: 500 },
     );
-    const queries = fc.dictionary(fc.constantFrom('since', 'limit', 'status', 'cursor', 'token', 'x'), fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String)), { maxKeys: 4 });
+    const queries = fc.dictionary(
+      fc.constantFrom('since', 'limit', 'status', 'cursor', 'token', 'x'),
+      fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String)),
+      { maxKeys: 4 },
+    );
     await fc.assert(
       fc.asyncProperty(queries, fc.constantFrom('/api/runs', `/api/runs/${run.id}/events`), async (query, path) => {
         tried += 1;
@@ -85,12 +119,24 @@ describe('fuzzed bad input', () => {
     expect((await socket.next()).type).toBe('welcome');
     let tried = 0;
     await fc.assert(
-      fc.asyncProperty(bodyText({ type: fc.oneof(anyValue, fc.constantFrom('hello', 'user_action', 'pause', 'resume', 'stop', 'ping')), since: anyValue, action: anyValue, hint: anyValue, value: anyValue }), async (text) => {
-        fc.pre(!parses(clientMessageSchema, text));
-        tried += 1;
-        socket.send(text);
-        expect(await socket.next()).toMatchObject({ type: 'error', code: expect.stringMatching(/^(invalid_json|invalid_message|message_too_large)$/) });
-      }),
+      fc.asyncProperty(
+        bodyText({
+          type: fc.oneof(anyValue, fc.constantFrom('hello', 'user_action', 'pause', 'resume', 'stop', 'ping')),
+          since: anyValue,
+          action: anyValue,
+          hint: anyValue,
+          value: anyValue,
+        }),
+        async (text) => {
+          fc.pre(!parses(clientMessageSchema, text));
+          tried += 1;
+          socket.send(text);
+          expect(await socket.next()).toMatchObject({
+            type: 'error',
+            code: expect.stringMatching(/^(invalid_json|invalid_message|message_too_large)$/),
+          });
+        },
+      ),
       { numRuns: 1_000 },
     );
     socket.send({ type: 'ping' });
@@ -103,13 +149,21 @@ describe('fuzzed bad input', () => {
   it('proxy NDJSON lines: every malformed line is refused with a reason, never thrown', () => {
     let refused = 0;
     fc.assert(
-      fc.property(bodyText({ type: fc.oneof(anyValue, fc.constantFrom('event', 'checkpoint', 'trace', 'end')), event: anyValue, checkpoint: anyValue, outcome: anyValue }), (text) => {
-        const result = parseLine(text);
-        if (!result.ok) {
-          refused += 1;
-          expect(result.message).toMatch(/^the proxy sent (a line that is not JSON|an invalid line)/);
-        }
-      }),
+      fc.property(
+        bodyText({
+          type: fc.oneof(anyValue, fc.constantFrom('event', 'checkpoint', 'trace', 'end')),
+          event: anyValue,
+          checkpoint: anyValue,
+          outcome: anyValue,
+        }),
+        (text) => {
+          const result = parseLine(text);
+          if (!result.ok) {
+            refused += 1;
+            expect(result.message).toMatch(/^the proxy sent (a line that is not JSON|an invalid line)/);
+          }
+        },
+      ),
       { numRuns: 2_000 },
     );
     expect(refused).toBeGreaterThan(1_900);

@@ -36,7 +36,9 @@ describe('GET /api/health', () => {
   });
 
   it('says which migrations to apply when the tables are missing', async () => {
-    await env.DB.exec('DROP TABLE IF EXISTS commands; DROP TABLE IF EXISTS executions; DROP TABLE IF EXISTS llm_calls; DROP TABLE IF EXISTS run_levels; DROP TABLE runs;');
+    await env.DB.exec(
+      'DROP TABLE IF EXISTS commands; DROP TABLE IF EXISTS executions; DROP TABLE IF EXISTS llm_calls; DROP TABLE IF EXISTS run_levels; DROP TABLE runs;',
+    );
     const health = healthSchema.parse(await (await call('/api/health')).json());
     expect(health.components.d1).toMatchObject({ ok: false });
     expect(health.components.d1.reason).toMatch(/migrations apply/);

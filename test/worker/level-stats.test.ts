@@ -7,7 +7,18 @@ import { LevelStats } from '../../worker/level-stats.ts';
 import type { RunSession } from '../../worker/run-session.ts';
 
 const pause = (reason: 'max_retries' | 'loop_detected', seq: number) =>
-  ({ type: 'user_action_required', seq, ts: '2026-01-01T00:00:00.000Z', runId: 'run_levelstats00000000000001', reason, level: 3, retryCount: 1, maxRetries: 1, lastError: null, lessons: [] }) as RunEvent;
+  ({
+    type: 'user_action_required',
+    seq,
+    ts: '2026-01-01T00:00:00.000Z',
+    runId: 'run_levelstats00000000000001',
+    reason,
+    level: 3,
+    retryCount: 1,
+    maxRetries: 1,
+    lastError: null,
+    lessons: [],
+  }) as RunEvent;
 
 describe('LevelStats', () => {
   it('adds pause_reasons to a table made without it, and counts pauses by reason', async () => {

@@ -21,7 +21,11 @@ describe('GET /api/runs', () => {
     expect(second.runs[0]?.id).toBe(made[0]!.id);
 
     const stopped = await createRun({ model: 'script-pause' });
-    await call(`/api/runs/${stopped.id}/actions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"action":"stop"}' });
+    await call(`/api/runs/${stopped.id}/actions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"action":"stop"}',
+    });
     const filtered = runListSchema.parse((await list('?status=stopped')).body);
     expect(filtered.runs.map((r) => r.id)).toContain(stopped.id);
     expect(filtered.runs.every((r) => r.status === 'stopped')).toBe(true);
@@ -30,7 +34,16 @@ describe('GET /api/runs', () => {
   it('refuses a bad query with the issues', async () => {
     const result = await list('?limit=0&status=sleeping&color=red');
     expect(result.status).toBe(400);
-    expect(result.body).toMatchObject({ error: { code: 'invalid_query', issues: expect.arrayContaining([expect.stringMatching(/^limit: /), expect.stringMatching(/^status: /), expect.stringMatching(/color/)]) } });
+    expect(result.body).toMatchObject({
+      error: {
+        code: 'invalid_query',
+        issues: expect.arrayContaining([
+          expect.stringMatching(/^limit: /),
+          expect.stringMatching(/^status: /),
+          expect.stringMatching(/color/),
+        ]),
+      },
+    });
     expect((await list('?cursor=nonsense')).status).toBe(400);
   });
 });
@@ -39,6 +52,12 @@ describe('GET /api/models', () => {
   it("lists the proxy's models, baseline first", async () => {
     const response = await call('/api/models');
     expect(response.status).toBe(200);
-    expect(modelListSchema.parse(await response.json()).models[0]).toEqual({ id: 'baseline', provider: 'baseline', available: true, maxConcurrent: null, price: { input: 0, output: 0 } });
+    expect(modelListSchema.parse(await response.json()).models[0]).toEqual({
+      id: 'baseline',
+      provider: 'baseline',
+      available: true,
+      maxConcurrent: null,
+      price: { input: 0, output: 0 },
+    });
   });
 });

@@ -18,25 +18,43 @@ describe('model requests in D1', () => {
     await waitForStatus(run.id, 'paused_for_user_action', 30_000);
     await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
     const sent = ((await (await fetch(`${env.TEST_OPENAI_URL}/__requests`)).json()) as unknown[]).slice(before);
-    const rows = await vi.waitFor(async () => {
-      const found = (await env.DB.prepare('SELECT id, seq, request FROM llm_calls WHERE run_id = ? ORDER BY seq').bind(run.id).all<Row>()).results;
-      expect(found.length).toBe(sent.length);
-      return found;
-    }, { timeout: 10_000, interval: 50 });
+    const rows = await vi.waitFor(
+      async () => {
+        const found = (
+          await env.DB.prepare('SELECT id, seq, request FROM llm_calls WHERE run_id = ? ORDER BY seq')
+            .bind(run.id)
+            .all<Row>()
+        ).results;
+        expect(found.length).toBe(sent.length);
+        return found;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(rows.length).toBe(28);
 
     const stored = new Map(rows.map((row) => [row.id, JSON.parse(row.request) as unknown]));
     // Whole at call 1 and every WHOLE_EVERY-th call after, so a rebuild reads a bounded chain.
     expect(rows.flatMap((row, i) => (isDelta(stored.get(row.id)) ? [] : [i + 1]))).toEqual([1, 1 + WHOLE_EVERY]);
-    rows.forEach((row, i) => expect(rebuildRequest(row.id, (id) => stored.get(id)), `call ${i + 1}`).toEqual(sent[i]));
+    rows.forEach((row, i) =>
+      expect(
+        rebuildRequest(row.id, (id) => stored.get(id)),
+        `call ${i + 1}`,
+      ).toEqual(sent[i]),
+    );
 
     // The inspector route gives each call's exact request, its response and its figures.
-    const calls = ((await (await call(`/api/runs/${run.id}/events?limit=1000`)).json()) as { events: RunEvent[] }).events.filter((e) => e.type === 'llm_call');
+    const calls = (
+      (await (await call(`/api/runs/${run.id}/events?limit=1000`)).json()) as { events: RunEvent[] }
+    ).events.filter((e) => e.type === 'llm_call');
     expect(calls).toHaveLength(sent.length);
     for (const [i, event] of calls.entries()) {
       const answer = await call(`/api/runs/${run.id}/llm-calls/${event.callId}`);
       expect(answer.status).toBe(200);
-      const body = (await answer.json()) as { call: { seq: number; stage: string }; request: unknown; response: unknown };
+      const body = (await answer.json()) as {
+        call: { seq: number; stage: string };
+        request: unknown;
+        response: unknown;
+      };
       expect(body.request, `call ${i + 1}`).toEqual(sent[i]);
       expect(body.call).toMatchObject({ seq: event.seq, stage: event.stage });
       expect(body.response).toMatchObject({ object: 'chat.completion' });

@@ -19,7 +19,14 @@ describe('runs', () => {
     expect(response.status).toBe(201);
     const run = runSummarySchema.parse(await response.json());
     expect(run.status).toBe('queued');
-    expect(run.config).toEqual({ target: 'practice', startLevel: 0, endLevel: 20, model: 'baseline', maxRetries: 1, budget: 15 });
+    expect(run.config).toEqual({
+      target: 'practice',
+      startLevel: 0,
+      endLevel: 20,
+      model: 'baseline',
+      maxRetries: 1,
+      budget: 15,
+    });
     const again = runSummarySchema.parse(await (await call(`/api/runs/${run.id}`)).json());
     expect(again).toEqual(run);
   });
@@ -30,9 +37,16 @@ describe('runs', () => {
   });
 
   it('refuses unknown fields and out-of-range values, naming each', async () => {
-    const error = await expectError(await postJson('/api/runs', { modle: 'x', maxRetries: 0, startLevel: 5, endLevel: 2 }), 400, 'invalid_input');
+    const error = await expectError(
+      await postJson('/api/runs', { modle: 'x', maxRetries: 0, startLevel: 5, endLevel: 2 }),
+      400,
+      'invalid_input',
+    );
     expect(error.issues).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^maxRetries: must be at least 1/), expect.stringMatching(/modle/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^maxRetries: must be at least 1/),
+        expect.stringMatching(/modle/),
+      ]),
     );
   });
 
@@ -42,9 +56,17 @@ describe('runs', () => {
   });
 
   it('refuses at the door a level range the target does not have, naming the range it has', async () => {
-    const error = await expectError(await postJson('/api/runs', { target: 'practice', endLevel: 33 }), 400, 'invalid_input');
+    const error = await expectError(
+      await postJson('/api/runs', { target: 'practice', endLevel: 33 }),
+      400,
+      'invalid_input',
+    );
     expect(error.issues).toEqual(['endLevel: must be at most 32']);
-    const bandit = await expectError(await postJson('/api/runs', { target: 'bandit', startLevel: 33, endLevel: 33 }), 400, 'invalid_input');
+    const bandit = await expectError(
+      await postJson('/api/runs', { target: 'bandit', startLevel: 33, endLevel: 33 }),
+      400,
+      'invalid_input',
+    );
     expect(bandit.message).toMatch(/at most 32/);
     // Bandit's last playable level is 32; stopped at once, as this machine cannot reach the real host.
     const run = await createRun({ target: 'bandit', startLevel: 30, endLevel: 32 });
@@ -59,14 +81,31 @@ describe('runs', () => {
   });
 
   it('refuses a knowledge model the proxy does not offer, and the settings a run cannot serve', async () => {
-    const error = await expectError(await postJson('/api/runs', { model: 'baseline', finalAttempt: true, knowledgeModel: 'gpt-nonexistent' }), 400, 'unknown_model');
+    const error = await expectError(
+      await postJson('/api/runs', { model: 'baseline', finalAttempt: true, knowledgeModel: 'gpt-nonexistent' }),
+      400,
+      'unknown_model',
+    );
     expect(error.message).toMatch(/^knowledgeModel "gpt-nonexistent" is not offered/);
-    const off = await expectError(await postJson('/api/runs', { knowledgeModel: 'baseline', finalAttempt: false }), 400, 'invalid_input');
+    const off = await expectError(
+      await postJson('/api/runs', { knowledgeModel: 'baseline', finalAttempt: false }),
+      400,
+      'invalid_input',
+    );
     expect(off.message).toMatch(/knowledgeModel: is used only by the final attempt/);
     const replay = await expectError(await postJson('/api/runs', { model: 'replay' }), 400, 'invalid_input');
-    expect(replay.message).toMatch(/model: the "replay" model re-runs another run; start it with POST \/api\/runs\/:id\/verify/);
-    const plan = { of: 'run_0000000000000000000000', levels: [{ level: 0, commands: [{ command: 'cat readme', exitCode: 0 }], passwordSha256: 'a'.repeat(64) }] };
-    const direct = await expectError(await postJson('/api/runs', { model: 'replay', endLevel: 0, replay: plan }), 400, 'invalid_input');
+    expect(replay.message).toMatch(
+      /model: the "replay" model re-runs another run; start it with POST \/api\/runs\/:id\/verify/,
+    );
+    const plan = {
+      of: 'run_0000000000000000000000',
+      levels: [{ level: 0, commands: [{ command: 'cat readme', exitCode: 0 }], passwordSha256: 'a'.repeat(64) }],
+    };
+    const direct = await expectError(
+      await postJson('/api/runs', { model: 'replay', endLevel: 0, replay: plan }),
+      400,
+      'invalid_input',
+    );
     expect(direct.message).toMatch(/POST \/api\/runs\/:id\/verify/);
   });
 
@@ -98,7 +137,11 @@ describe('runs', () => {
 
   it('refuses an action that does not fit the run state with 409, and stops a queued run', async () => {
     const run = await createRun();
-    const refused = await expectError(await postJson(`/api/runs/${run.id}/actions`, { action: 'continue' }), 409, 'conflict');
+    const refused = await expectError(
+      await postJson(`/api/runs/${run.id}/actions`, { action: 'continue' }),
+      409,
+      'conflict',
+    );
     expect(refused.message).toMatch(/queued/);
     const stopped = await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
     expect(runSummarySchema.parse(await stopped.json()).status).toBe('stopped');
@@ -121,6 +164,10 @@ describe('unknown routes and methods', () => {
     const response = await call('/api/health', { method: 'DELETE', headers: { 'content-type': 'application/json' } });
     expect(response.headers.get('allow')).toBe('GET');
     await expectError(response, 405, 'method_not_allowed');
-    await expectError(await call('/api/runs', { method: 'PUT', headers: { 'content-type': 'application/json' } }), 405, 'method_not_allowed');
+    await expectError(
+      await call('/api/runs', { method: 'PUT', headers: { 'content-type': 'application/json' } }),
+      405,
+      'method_not_allowed',
+    );
   });
 });

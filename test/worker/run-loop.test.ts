@@ -10,10 +10,11 @@ import { findRun } from '../../worker/db.ts';
 import { call, createRun, postJson, waitForStatus } from './http.ts';
 
 const getRun = async (id: string) => (await (await call(`/api/runs/${id}`)).json()) as RunSummary;
-const eventsOf = async (id: string) => ((await (await call(`/api/runs/${id}/events?limit=1000`)).json()) as { events: RunEvent[] }).events;
-const callsOf = async (id: string) => (await (await fetch(`${env.PROXY_URL}/__calls?runId=${id}`)).json()) as FakeProxyCall[];
+const eventsOf = async (id: string) =>
+  ((await (await call(`/api/runs/${id}/events?limit=1000`)).json()) as { events: RunEvent[] }).events;
+const callsOf = async (id: string) =>
+  (await (await fetch(`${env.PROXY_URL}/__calls?runId=${id}`)).json()) as FakeProxyCall[];
 const types = (events: RunEvent[]) => events.map((e) => e.type);
-
 
 describe('run loop', () => {
   it('stores the step, pauses before the end, and sends no run_complete for the pause', async () => {
@@ -39,9 +40,16 @@ describe('run loop', () => {
     const row = await findRun(env, run.id);
     expect(row).toMatchObject({ status: 'paused_for_user_action', promptTokens: 100, completionTokens: 20 });
     const db = env.DB;
-    expect(await db.prepare('SELECT request FROM llm_calls WHERE run_id = ?').bind(run.id).first()).toEqual({ request: JSON.stringify({ messages: ['hi'] }) });
-    expect(await db.prepare('SELECT command, exit_code FROM commands WHERE run_id = ?').bind(run.id).first()).toEqual({ command: 'ls', exit_code: 0 });
-    expect(await db.prepare('SELECT node FROM executions WHERE run_id = ?').bind(run.id).first()).toEqual({ node: 'execute' });
+    expect(await db.prepare('SELECT request FROM llm_calls WHERE run_id = ?').bind(run.id).first()).toEqual({
+      request: JSON.stringify({ messages: ['hi'] }),
+    });
+    expect(await db.prepare('SELECT command, exit_code FROM commands WHERE run_id = ?').bind(run.id).first()).toEqual({
+      command: 'ls',
+      exit_code: 0,
+    });
+    expect(await db.prepare('SELECT node FROM executions WHERE run_id = ?').bind(run.id).first()).toEqual({
+      node: 'execute',
+    });
   });
 
   it('continues with a hint: the answer is recorded, handed to the graph, and the run completes once', async () => {
@@ -52,11 +60,20 @@ describe('run loop', () => {
     const done = await waitForStatus(run.id, 'completed');
     expect(done).toMatchObject({ levelsSolved: 1, currentLevel: 1 });
     const events = await eventsOf(run.id);
-    expect(events.filter((e) => e.type === 'user_action_resolved')).toEqual([expect.objectContaining({ action: 'continue', hint: 'read the readme', by: 'rest' })]);
+    expect(events.filter((e) => e.type === 'user_action_resolved')).toEqual([
+      expect.objectContaining({ action: 'continue', hint: 'read the readme', by: 'rest' }),
+    ]);
     expect(events.filter((e) => e.type === 'run_complete')).toHaveLength(1);
     expect(await callsOf(run.id)).toEqual([
       { runId: run.id, step: null, state: null, patches: true, resume: null, aborted: false },
-      { runId: run.id, step: 1, state: { step: 1 }, patches: true, resume: { action: 'continue', hint: 'read the readme' }, aborted: false },
+      {
+        runId: run.id,
+        step: 1,
+        state: { step: 1 },
+        patches: true,
+        resume: { action: 'continue', hint: 'read the readme' },
+        aborted: false,
+      },
     ]);
   });
 
@@ -77,7 +94,9 @@ describe('run loop', () => {
     const stopped = await getRun(run.id);
     expect(stopped.status).toBe('stopped');
     const events = await eventsOf(run.id);
-    expect(events.filter((e) => e.type === 'run_complete')).toEqual([expect.objectContaining({ status: 'stopped', reason: 'stopped by rest' })]);
+    expect(events.filter((e) => e.type === 'run_complete')).toEqual([
+      expect.objectContaining({ status: 'stopped', reason: 'stopped by rest' }),
+    ]);
     expect(await callsOf(run.id)).toHaveLength(1);
     expect((await postJson(`/api/runs/${run.id}/actions`, { action: 'continue' })).status).toBe(409);
   });
@@ -88,7 +107,10 @@ describe('run loop', () => {
     const events = await eventsOf(run.id);
     expect(events.filter((e) => e.type === 'command')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'level_started')).toHaveLength(1);
-    expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'proxy_retry', message: expect.stringMatching(/closed the stream|broke/) });
+    expect(events.find((e) => e.type === 'error')).toMatchObject({
+      code: 'proxy_retry',
+      message: expect.stringMatching(/closed the stream|broke/),
+    });
     expect((await callsOf(run.id)).map((c) => c.step)).toEqual([null, 1]);
   });
 
@@ -96,8 +118,15 @@ describe('run loop', () => {
     const run = await createRun({ model: 'script-down' });
     await waitForStatus(run.id, 'paused_for_user_action');
     const events = await eventsOf(run.id);
-    expect(events.filter((e) => e.type === 'error').map((e) => (e as { code: string }).code)).toEqual(['proxy_retry', 'proxy_retry']);
-    expect(events.at(-1)).toMatchObject({ type: 'user_action_required', reason: 'proxy_unreachable', lastError: expect.stringMatching(/503.*restarting.*3 tries/) });
+    expect(events.filter((e) => e.type === 'error').map((e) => (e as { code: string }).code)).toEqual([
+      'proxy_retry',
+      'proxy_retry',
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      type: 'user_action_required',
+      reason: 'proxy_unreachable',
+      lastError: expect.stringMatching(/503.*restarting.*3 tries/),
+    });
     expect(await callsOf(run.id)).toHaveLength(3);
     await postJson(`/api/runs/${run.id}/actions`, { action: 'continue' });
     await vi.waitFor(async () => expect(await callsOf(run.id)).toHaveLength(6), { timeout: 10_000, interval: 25 });
@@ -107,7 +136,9 @@ describe('run loop', () => {
   it('refuses a proxy line over the cap and pauses at once with state_too_large, never blaming the proxy address', async () => {
     const run = await createRun({ model: 'script-huge-line' });
     const paused = await waitForStatus(run.id, 'paused_for_user_action');
-    expect(paused.lastError).toMatch(/^state_too_large: the proxy sent a line over 1048576 bytes.*update the SSH proxy/);
+    expect(paused.lastError).toMatch(
+      /^state_too_large: the proxy sent a line over 1048576 bytes.*update the SSH proxy/,
+    );
     expect(paused.lastError).not.toMatch(/PROXY_URL|cannot reach|unreachable/);
     const events = await eventsOf(run.id);
     expect(events.filter((e) => e.type === 'thinking')).toEqual([]);
@@ -123,10 +154,17 @@ describe('run loop', () => {
 
   it('stops mid-call: the proxy request is cut and nothing more is stored', async () => {
     const run = await createRun({ model: 'script-slow' });
-    await vi.waitFor(async () => expect((await eventsOf(run.id)).filter((e) => e.type === 'thinking').length).toBeGreaterThanOrEqual(3), { timeout: 10_000, interval: 25 });
+    await vi.waitFor(
+      async () =>
+        expect((await eventsOf(run.id)).filter((e) => e.type === 'thinking').length).toBeGreaterThanOrEqual(3),
+      { timeout: 10_000, interval: 25 },
+    );
     await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
     const count = (await eventsOf(run.id)).length;
-    await vi.waitFor(async () => expect((await callsOf(run.id))[0]?.aborted).toBe(true), { timeout: 5_000, interval: 25 });
+    await vi.waitFor(async () => expect((await callsOf(run.id))[0]?.aborted).toBe(true), {
+      timeout: 5_000,
+      interval: 25,
+    });
     await new Promise((resolve) => setTimeout(resolve, 150));
     const events = await eventsOf(run.id);
     expect(events).toHaveLength(count);
@@ -139,14 +177,19 @@ describe('run loop', () => {
     const calls = await callsOf(run.id);
     expect(calls.map((c) => c.patches)).toEqual([true, true]);
     expect(calls.map((c) => c.step)).toEqual([null, 3]);
-    expect(calls[1]!.state).toEqual({ history: [{ turn: 'a' }, { turn: 'b' }, { turn: 'c' }, { turn: 'd' }], note: 'second' });
+    expect(calls[1]!.state).toEqual({
+      history: [{ turn: 'a' }, { turn: 'b' }, { turn: 'c' }, { turn: 'd' }],
+      note: 'second',
+    });
     expect((await eventsOf(run.id)).filter((e) => e.type === 'thinking')).toHaveLength(3);
   });
 
   it('calls again at once after a yield, from the newest checkpoint', async () => {
     const run = await createRun({ model: 'script-yield' });
     await waitForStatus(run.id, 'completed');
-    const thoughts = (await eventsOf(run.id)).filter((e) => e.type === 'thinking').map((e) => (e as { text: string }).text);
+    const thoughts = (await eventsOf(run.id))
+      .filter((e) => e.type === 'thinking')
+      .map((e) => (e as { text: string }).text);
     expect(thoughts).toEqual(['slice 1', 'slice 2', 'slice 3']);
     expect((await callsOf(run.id)).map((c) => c.step)).toEqual([null, 1, 2]);
   });

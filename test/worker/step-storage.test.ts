@@ -12,7 +12,13 @@ import { RunStore } from '../../worker/run-store.ts';
 import type { MirrorRows } from '../../worker/d1-mirror.ts';
 import type { RunSession } from '../../worker/run-session.ts';
 
-const at = (step: number, state: Record<string, unknown>): Checkpoint => ({ version: 1, step, next: 'plan', state, createdAt: '2026-11-24T00:00:00.000Z' });
+const at = (step: number, state: Record<string, unknown>): Checkpoint => ({
+  version: 1,
+  step,
+  next: 'plan',
+  state,
+  createdAt: '2026-11-24T00:00:00.000Z',
+});
 
 describe('CheckpointStore', () => {
   it('applies patches as the proxy made them, keeps appended items as rows, and refuses a patch for another step', async () => {
@@ -26,18 +32,35 @@ describe('CheckpointStore', () => {
       const history = first.state.history as unknown[];
       const second = at(2, { ...first.state, history: [...history, { turn: 'b' }], level: 1 });
       delete second.state.gone;
-      const third = at(3, { ...second.state, history: [...(second.state.history as unknown[]), { turn: 'c' }, { turn: 'd' }], lessons: [{ text: 'x' }] });
+      const third = at(3, {
+        ...second.state,
+        history: [...(second.state.history as unknown[]), { turn: 'c' }, { turn: 'd' }],
+        lessons: [{ text: 'x' }],
+      });
       const fourth = at(4, { ...third.state, history: [] });
       store.write(first);
-      for (const [before, after] of [[first, second], [second, third], [third, fourth]] as const) {
+      for (const [before, after] of [
+        [first, second],
+        [second, third],
+        [third, fourth],
+      ] as const) {
         store.patch(diffCheckpoint(before, after));
         expect(store.read()).toEqual(applyCheckpointPatch(before, diffCheckpoint(before, after)));
       }
       expect(store.read()?.state).toEqual(fourth.state);
       // The history was moved into rows and, once set to [] again, its rows went.
-      expect(sql.exec<{ n: number }>("SELECT count(*) AS n FROM checkpoint_items WHERE key = 'history'").one().n).toBe(0);
+      expect(sql.exec<{ n: number }>("SELECT count(*) AS n FROM checkpoint_items WHERE key = 'history'").one().n).toBe(
+        0,
+      );
       // A patch made against step 3 while step 4 is stored: refused before anything is written.
-      expect(() => store.patch(diffCheckpoint(third, at(5, { ...third.state, history: [...(third.state.history as unknown[]), { turn: 'e' }] })))).toThrow(/for step 3 cannot apply to step 4/);
+      expect(() =>
+        store.patch(
+          diffCheckpoint(
+            third,
+            at(5, { ...third.state, history: [...(third.state.history as unknown[]), { turn: 'e' }] }),
+          ),
+        ),
+      ).toThrow(/for step 3 cannot apply to step 4/);
       expect(store.read()).toEqual(fourth);
     });
   });
@@ -49,17 +72,35 @@ describe('D1Outbox', () => {
     await runInDurableObject(stub, async (_instance: RunSession, state) => {
       const sql = state.storage.sql;
       const outbox = new D1Outbox(sql);
-      const command = { runId: 'run_x', seq: 1, level: 0, command: 'ls', exitCode: 0, durationMs: 3, outputBytes: 10, truncated: false, createdAt: 1 };
+      const command = {
+        runId: 'run_x',
+        seq: 1,
+        level: 0,
+        command: 'ls',
+        exitCode: 0,
+        durationMs: 3,
+        outputBytes: 10,
+        truncated: false,
+        createdAt: 1,
+      };
       // As an object from before steps were queued whole left it.
       sql.exec("INSERT INTO outbox (kind, row) VALUES ('commands', ?)", JSON.stringify(command));
-      const step: MirrorRows = { llmCalls: [], executions: [{ runId: 'run_x', seq: 2, node: 'plan', level: 0, startedAt: 1, durationMs: 1, status: 'ok', error: null }], commands: [{ ...command, seq: 3 }] };
+      const step: MirrorRows = {
+        llmCalls: [],
+        executions: [
+          { runId: 'run_x', seq: 2, node: 'plan', level: 0, startedAt: 1, durationMs: 1, status: 'ok', error: null },
+        ],
+        commands: [{ ...command, seq: 3 }],
+      };
       outbox.add(step);
       outbox.add({ llmCalls: [], executions: [], commands: [] });
       expect(outbox.pending()).toBe(2);
       const sent: MirrorRows[] = [];
       const result = await outbox.flush(async (rows) => void sent.push(rows), 10, Date.now);
       expect(result).toEqual({ ok: true, sent: 2 });
-      expect(sent).toEqual([{ llmCalls: [], executions: step.executions, commands: [command, { ...command, seq: 3 }] }]);
+      expect(sent).toEqual([
+        { llmCalls: [], executions: step.executions, commands: [command, { ...command, seq: 3 }] },
+      ]);
       expect(outbox.pending()).toBe(0);
     });
   });

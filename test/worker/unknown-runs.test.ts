@@ -12,7 +12,12 @@ import { call, createRun, postJson } from './http.ts';
 const unknownId = (i: number) => `run_unknown${String(i).padStart(4, '0')}abcdefghijklmn`;
 /** The object's own tables (SQLite's and the runtime's are left out). */
 const tablesOf = (sql: SqlStorage) =>
-  sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'").toArray().map((r) => r.name);
+  sql
+    .exec<{ name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+    )
+    .toArray()
+    .map((r) => r.name);
 
 describe('unknown run ids', () => {
   it('answer 404 on every route, the socket before its upgrade, and create no object', async () => {
@@ -32,9 +37,14 @@ describe('unknown run ids', () => {
         postJson(`/api/runs/${id}/actions`, { action: 'stop' }),
         call(`/api/runs/${id}/ws`, { headers: { upgrade: 'websocket' } }),
       ]);
-      expect(answers.map((r) => r.status), id).toEqual(Array(11).fill(404));
+      expect(
+        answers.map((r) => r.status),
+        id,
+      ).toEqual(Array(11).fill(404));
       expect(answers[10]!.webSocket).toBeNull();
-      expect(await answers[0]!.json()).toMatchObject({ error: { code: 'run_not_found', message: expect.stringMatching(/GET \/api\/runs/) } });
+      expect(await answers[0]!.json()).toMatchObject({
+        error: { code: 'run_not_found', message: expect.stringMatching(/GET \/api\/runs/) },
+      });
     }
     expect((await listDurableObjectIds(env.RUN_SESSION)).length).toBe(before);
     // A real run is still found, through the registry, and its object answers.
@@ -59,24 +69,41 @@ describe('unknown run ids', () => {
     expect(await stub.eventPage(0, 10)).toBeNull();
     expect(await stub.act({ action: 'stop' }, 'test')).toMatchObject({ ok: false, code: 'not_found' });
     expect((await stub.fetch(new Request('http://run/ws', { headers: { upgrade: 'websocket' } }))).status).toBe(404);
-    const empty = await runInDurableObject(stub, (_instance: RunSession, state) => ({ tables: tablesOf(state.storage.sql), size: state.storage.sql.databaseSize }));
+    const empty = await runInDurableObject(stub, (_instance: RunSession, state) => ({
+      tables: tablesOf(state.storage.sql),
+      size: state.storage.sql.databaseSize,
+    }));
     expect(empty.tables).toEqual([]);
 
     expect(await stub.create(unknownId(99), (await createRun({ model: 'script-pause' })).config)).not.toBeNull();
-    const made = await runInDurableObject(stub, (_instance: RunSession, state) => ({ tables: tablesOf(state.storage.sql), size: state.storage.sql.databaseSize }));
-    expect(made.tables).toEqual(expect.arrayContaining(['run', 'events', 'loop', 'outbox', 'level_stats', 'checkpoint_items', 'schedule']));
+    const made = await runInDurableObject(stub, (_instance: RunSession, state) => ({
+      tables: tablesOf(state.storage.sql),
+      size: state.storage.sql.databaseSize,
+    }));
+    expect(made.tables).toEqual(
+      expect.arrayContaining(['run', 'events', 'loop', 'outbox', 'level_stats', 'checkpoint_items', 'schedule']),
+    );
     expect(made.size).toBeGreaterThan(empty.size);
-    console.log(`an object reached for an unknown id: ${empty.size} bytes of SQLite, no tables; with a run: ${made.size} bytes`);
+    console.log(
+      `an object reached for an unknown id: ${empty.size} bytes of SQLite, no tables; with a run: ${made.size} bytes`,
+    );
   });
 });
 
 describe('run lookup when the queue fails', () => {
   /** A queue namespace whose object fails every call (or never answers), standing in for a queue that is down. */
   const brokenQueue = (fail: () => Promise<never>) =>
-    ({ idFromName: () => env.RUN_QUEUE.idFromName('queue'), get: () => ({ knows: fail, register: fail }) }) as unknown as Env['RUN_QUEUE'];
+    ({
+      idFromName: () => env.RUN_QUEUE.idFromName('queue'),
+      get: () => ({ knows: fail, register: fail }),
+    }) as unknown as Env['RUN_QUEUE'];
   const down = () => Promise.reject(new Error('queue down'));
   const hangs = () => new Promise<never>(() => undefined);
-  const brokenDb = { prepare: () => { throw new Error('d1 down'); } } as unknown as Env['DB'];
+  const brokenDb = {
+    prepare: () => {
+      throw new Error('d1 down');
+    },
+  } as unknown as Env['DB'];
   const get = (id: string, bindings: object) => app.request(`http://127.0.0.1:8787/api/runs/${id}`, {}, bindings);
 
   /** A run made as before the registry: its object and D1 row exist, the queue never heard of it. */
@@ -99,7 +126,9 @@ describe('run lookup when the queue fails', () => {
       const unknown = await get(unknownId(210 + i), bindings);
       expect(unknown.status, fail.name).toBe(404);
       expect((await listDurableObjectIds(env.RUN_SESSION)).length).toBe(before);
-      console.log(`queue ${fail === down ? 'failing' : 'hanging'}: two lookups answered through D1 in ${Date.now() - started} ms`);
+      console.log(
+        `queue ${fail === down ? 'failing' : 'hanging'}: two lookups answered through D1 in ${Date.now() - started} ms`,
+      );
     }
   });
 

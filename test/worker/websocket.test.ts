@@ -14,9 +14,17 @@ describe('run WebSocket', () => {
     expect(await client.next()).toEqual({ type: 'welcome', protocolVersion: 1, runId: run.id });
     client.send({ type: 'hello', since: 0 });
     const snapshot = await client.next();
-    expect(snapshot).toMatchObject({ type: 'snapshot', lastSeq: 1, pendingAction: null, run: { id: run.id, status: 'queued' } });
+    expect(snapshot).toMatchObject({
+      type: 'snapshot',
+      lastSeq: 1,
+      pendingAction: null,
+      run: { id: run.id, status: 'queued' },
+    });
     const created = await client.next();
-    expect(created).toMatchObject({ type: 'event', event: { seq: 1, type: 'run_created', runId: run.id, config: { maxRetries: 2 } } });
+    expect(created).toMatchObject({
+      type: 'event',
+      event: { seq: 1, type: 'run_created', runId: run.id, config: { maxRetries: 2 } },
+    });
   });
 
   it('answers ping, and answers bad messages with an error without closing', async () => {
@@ -52,8 +60,14 @@ describe('run WebSocket', () => {
     expect(refused).toMatchObject({ type: 'error', code: 'conflict' });
     a.send({ type: 'stop' });
     for (const c of [a, b]) {
-      expect(await c.next()).toMatchObject({ type: 'event', event: { seq: 2, type: 'status_changed', from: 'queued', to: 'stopped' } });
-      expect(await c.next()).toMatchObject({ type: 'event', event: { seq: 3, type: 'run_complete', status: 'stopped' } });
+      expect(await c.next()).toMatchObject({
+        type: 'event',
+        event: { seq: 2, type: 'status_changed', from: 'queued', to: 'stopped' },
+      });
+      expect(await c.next()).toMatchObject({
+        type: 'event',
+        event: { seq: 3, type: 'run_complete', status: 'stopped' },
+      });
     }
   });
 
@@ -93,10 +107,17 @@ describe('run WebSocket', () => {
     expect((await client.next()).type).toBe('welcome');
     expect((await client.next()).type).toBe('snapshot');
     // The socket is live; now the scripted proxy may speak (its call may not have begun yet).
-    await vi.waitFor(async () => expect((await fetch(`${env.PROXY_URL}/__release?runId=${run.id}`, { method: 'POST' })).status).toBe(200), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(
+      async () =>
+        expect((await fetch(`${env.PROXY_URL}/__release?runId=${run.id}`, { method: 'POST' })).status).toBe(200),
+      { timeout: 5_000, interval: 20 },
+    );
     const messages: ServerMessage[] = [];
-    while (!messages.some((m) => eventsOf(m).some((e) => e.type === 'user_action_required'))) messages.push(await client.next());
-    const thoughts = messages.map((m) => eventsOf(m).flatMap((e: RunEvent) => (e.type === 'thinking' ? [e.text] : []))).filter((t) => t.length > 0);
+    while (!messages.some((m) => eventsOf(m).some((e) => e.type === 'user_action_required')))
+      messages.push(await client.next());
+    const thoughts = messages
+      .map((m) => eventsOf(m).flatMap((e: RunEvent) => (e.type === 'thinking' ? [e.text] : [])))
+      .filter((t) => t.length > 0);
     expect(thoughts).toEqual([['step 1', 'step 2'], ['step 3']]);
     // In order and without gaps across the messages.
     const seqs = messages.flatMap(eventsOf).map((e) => e.seq);

@@ -8,8 +8,12 @@ export default function Home() {
     <main>
       <header>
         <h1>bandit-runner</h1>
-        <p className="lede">Watch LLM agents play SSH wargames live — every run durable, resumable and recorded in full.</p>
-        <nav aria-label="Pages"><a href="/analytics">Analytics</a> · <a href="/board">Board</a> · <a href="/batch">Batches</a></nav>
+        <p className="lede">
+          Watch LLM agents play SSH wargames live — every run durable, resumable and recorded in full.
+        </p>
+        <nav aria-label="Pages">
+          <a href="/analytics">Analytics</a> · <a href="/board">Board</a> · <a href="/batch">Batches</a>
+        </nav>
       </header>
       <RunList />
       <NewRunForm />

@@ -5,7 +5,12 @@ const LABELS: Record<Connection, string> = { connecting: 'connecting…', live: 
 
 export function ConnectionIndicator({ connection }: { connection: Connection }) {
   return (
-    <span className={`connection connection-${connection}`} role="status" aria-live="polite" data-connection={connection}>
+    <span
+      className={`connection connection-${connection}`}
+      role="status"
+      aria-live="polite"
+      data-connection={connection}
+    >
       <span className="dot" aria-hidden="true" />
       {LABELS[connection]}
     </span>

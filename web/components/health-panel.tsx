@@ -53,7 +53,11 @@ export function HealthPanel() {
                 <span className={component.ok ? 'dot ok' : 'dot down'} aria-hidden="true" />
                 <strong>{LABELS[name]}</strong> <span className="sr-only">{component.ok ? 'ok' : 'down'}:</span>
                 <span className="reason">{component.reason}</span>
-                {component.warning && <span className="reason warning" role="note">Warning: {component.warning}</span>}
+                {component.warning && (
+                  <span className="reason warning" role="note">
+                    Warning: {component.warning}
+                  </span>
+                )}
               </li>
             );
           })}

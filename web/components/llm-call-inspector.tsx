@@ -17,35 +17,74 @@ export function LlmCallInspector({ runId, callId, onClose }: { runId: string; ca
     const controller = new AbortController();
     fetchLlmCall(runId, callId, controller.signal)
       .then(setDetail)
-      .catch((err: unknown) => controller.signal.aborted || setProblem(err instanceof Error ? err.message : String(err)));
+      .catch(
+        (err: unknown) => controller.signal.aborted || setProblem(err instanceof Error ? err.message : String(err)),
+      );
     return () => controller.abort();
   }, [runId, callId]);
 
   const call = detail?.call;
   return (
-    <dialog ref={dialog} className="modal inspector" aria-label={`Model call ${callId}`} onClose={onClose} data-testid="llm-call-inspector">
-      <h2>Model call <code>{callId}</code></h2>
+    <dialog
+      ref={dialog}
+      className="modal inspector"
+      aria-label={`Model call ${callId}`}
+      onClose={onClose}
+      data-testid="llm-call-inspector"
+    >
+      <h2>
+        Model call <code>{callId}</code>
+      </h2>
       {!detail && !problem && <p role="status">Loading…</p>}
-      {problem && <p role="alert" className="problem">{problem}</p>}
+      {problem && (
+        <p role="alert" className="problem">
+          {problem}
+        </p>
+      )}
       {call && (
         <dl className="modal-facts">
-          <div><dt>Model</dt><dd><Shown text={call.model} /> ({call.stage})</dd></div>
-          <div><dt>Level</dt><dd>{call.level}</dd></div>
-          <div><dt>Tokens</dt><dd>{call.promptTokens} in, {call.completionTokens} out</dd></div>
-          <div><dt>Latency</dt><dd>{call.latencyMs} ms</dd></div>
-          <div><dt>Error</dt><dd>{call.errorClass ?? 'none'}</dd></div>
+          <div>
+            <dt>Model</dt>
+            <dd>
+              <Shown text={call.model} /> ({call.stage})
+            </dd>
+          </div>
+          <div>
+            <dt>Level</dt>
+            <dd>{call.level}</dd>
+          </div>
+          <div>
+            <dt>Tokens</dt>
+            <dd>
+              {call.promptTokens} in, {call.completionTokens} out
+            </dd>
+          </div>
+          <div>
+            <dt>Latency</dt>
+            <dd>{call.latencyMs} ms</dd>
+          </div>
+          <div>
+            <dt>Error</dt>
+            <dd>{call.errorClass ?? 'none'}</dd>
+          </div>
         </dl>
       )}
       {detail && (
         <>
           <h3>Request</h3>
-          <pre className="inspector-json" data-part="request">{visibleBidi(JSON.stringify(detail.request, null, 2))}</pre>
+          <pre className="inspector-json" data-part="request">
+            {visibleBidi(JSON.stringify(detail.request, null, 2))}
+          </pre>
           <h3>Response</h3>
-          <pre className="inspector-json" data-part="response">{visibleBidi(JSON.stringify(detail.response, null, 2))}</pre>
+          <pre className="inspector-json" data-part="response">
+            {visibleBidi(JSON.stringify(detail.response, null, 2))}
+          </pre>
         </>
       )}
       <div className="modal-actions">
-        <button type="button" className="primary" onClick={() => dialog.current?.close()}>Close</button>
+        <button type="button" className="primary" onClick={() => dialog.current?.close()}>
+          Close
+        </button>
       </div>
     </dialog>
   );

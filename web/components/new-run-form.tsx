@@ -11,13 +11,34 @@ const FIELDS = ['target', 'startLevel', 'endLevel', 'model', 'maxRetries', 'budg
 type Field = (typeof FIELDS)[number];
 type Values = Record<Field, string>;
 
-const DEFAULTS: Values = { target: 'practice', startLevel: '0', endLevel: '20', model: 'baseline', maxRetries: '3', budget: '15' };
-const LABELS: Record<Field, string> = { target: 'Target', startLevel: 'From level', endLevel: 'To level', model: 'Model', maxRetries: 'Max retries', budget: 'Commands per attempt' };
+const DEFAULTS: Values = {
+  target: 'practice',
+  startLevel: '0',
+  endLevel: '20',
+  model: 'baseline',
+  maxRetries: '3',
+  budget: '15',
+};
+const LABELS: Record<Field, string> = {
+  target: 'Target',
+  startLevel: 'From level',
+  endLevel: 'To level',
+  model: 'Model',
+  maxRetries: 'Max retries',
+  budget: 'Commands per attempt',
+};
 
 /** Form strings → the config candidate; an empty number field stays empty so the schema names it. */
 function candidate(values: Values): Record<string, unknown> {
   const number = (s: string) => (s.trim() === '' ? undefined : Number(s));
-  return { target: values.target, startLevel: number(values.startLevel), endLevel: number(values.endLevel), model: values.model, maxRetries: number(values.maxRetries), budget: number(values.budget) };
+  return {
+    target: values.target,
+    startLevel: number(values.startLevel),
+    endLevel: number(values.endLevel),
+    model: values.model,
+    maxRetries: number(values.maxRetries),
+    budget: number(values.budget),
+  };
 }
 
 export function NewRunForm() {
@@ -33,7 +54,10 @@ export function NewRunForm() {
     fetchModels(controller.signal)
       .then(setModels)
       .catch((err: unknown) => {
-        if (!controller.signal.aborted) setProblem(`Could not list the models (${err instanceof Error ? err.message : String(err)}); baseline is offered.`);
+        if (!controller.signal.aborted)
+          setProblem(
+            `Could not list the models (${err instanceof Error ? err.message : String(err)}); baseline is offered.`,
+          );
       });
     return () => controller.abort();
   }, []);
@@ -74,7 +98,11 @@ export function NewRunForm() {
     <div className="field" key={name}>
       <label htmlFor={`${id}-${name}`}>{LABELS[name]}</label>
       {control}
-      {errors[name] && <p id={`${id}-${name}-error`} className="field-error">{LABELS[name]} {errors[name]}</p>}
+      {errors[name] && (
+        <p id={`${id}-${name}-error`} className="field-error">
+          {LABELS[name]} {errors[name]}
+        </p>
+      )}
     </div>
   );
 
@@ -82,16 +110,41 @@ export function NewRunForm() {
     <section className="panel" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Start a run</h2>
       <form onSubmit={(e) => void submit(e)} noValidate className="run-form">
-        {row('target', <select {...field('target')}>{targetSchema.options.map((t) => <option key={t} value={t}>{t === 'practice' ? 'practice range (local)' : 'OverTheWire Bandit'}</option>)}</select>)}
+        {row(
+          'target',
+          <select {...field('target')}>
+            {targetSchema.options.map((t) => (
+              <option key={t} value={t}>
+                {t === 'practice' ? 'practice range (local)' : 'OverTheWire Bandit'}
+              </option>
+            ))}
+          </select>,
+        )}
         {row('startLevel', <input type="number" inputMode="numeric" {...field('startLevel')} />)}
         {row('endLevel', <input type="number" inputMode="numeric" {...field('endLevel')} />)}
-        {row('model', <select {...field('model')}>{models.map((m) => <option key={m.id} value={m.id} disabled={!m.available}>{m.id}{m.available ? '' : ` — ${m.reason ?? 'unavailable'}`}</option>)}</select>)}
+        {row(
+          'model',
+          <select {...field('model')}>
+            {models.map((m) => (
+              <option key={m.id} value={m.id} disabled={!m.available}>
+                {m.id}
+                {m.available ? '' : ` — ${m.reason ?? 'unavailable'}`}
+              </option>
+            ))}
+          </select>,
+        )}
         {row('maxRetries', <input type="number" inputMode="numeric" {...field('maxRetries')} />)}
         {row('budget', <input type="number" inputMode="numeric" {...field('budget')} />)}
         <div className="form-actions">
-          <button type="submit" className="primary" disabled={busy}>{busy ? 'Starting…' : 'Start run'}</button>
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Starting…' : 'Start run'}
+          </button>
         </div>
-        {problem && <p role="alert" className="problem">{problem}</p>}
+        {problem && (
+          <p role="alert" className="problem">
+            {problem}
+          </p>
+        )}
       </form>
     </section>
   );

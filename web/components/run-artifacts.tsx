@@ -39,31 +39,61 @@ export function RunArtifacts({ run }: { run: RunSummary }) {
   return (
     <section className="run-artifacts" aria-label="Artifacts">
       <div className="run-controls">
-        <button type="button" onClick={() => attempt('download', () => downloadArtifacts(run.id, withSecrets))} disabled={busy !== null}>
+        <button
+          type="button"
+          onClick={() => attempt('download', () => downloadArtifacts(run.id, withSecrets))}
+          disabled={busy !== null}
+        >
           {busy === 'download' ? 'Preparing…' : 'Download artifacts'}
         </button>
         <label className="muted">
-          <input type="checkbox" checked={withSecrets} onChange={(e) => setWithSecrets(e.target.checked)} /> include passwords and keys
+          <input type="checkbox" checked={withSecrets} onChange={(e) => setWithSecrets(e.target.checked)} /> include
+          passwords and keys
         </label>
         {!run.config.replay && run.levelsSolved > 0 && (
-          <button type="button" onClick={verify} disabled={busy !== null} title="Re-run the commands that solved each level, with no model, and prove each password by a login">
+          <button
+            type="button"
+            onClick={verify}
+            disabled={busy !== null}
+            title="Re-run the commands that solved each level, with no model, and prove each password by a login"
+          >
             {busy === 'verify' ? 'Starting…' : 'Verify (replay without the model)'}
           </button>
         )}
       </div>
-      {problem && <p role="alert" className="problem">{problem}</p>}
+      {problem && (
+        <p role="alert" className="problem">
+          {problem}
+        </p>
+      )}
       {run.config.replay && (
         <p className="verify-of">
-          Verification of run <a href={`/run?id=${run.config.replay.of}`}><code>{run.config.replay.of}</code></a>: it re-plays the commands that solved levels{' '}
-          {run.config.replay.levels[0]?.level}–{run.config.replay.levels.at(-1)?.level} with no model.
+          Verification of run{' '}
+          <a href={`/run?id=${run.config.replay.of}`}>
+            <code>{run.config.replay.of}</code>
+          </a>
+          : it re-plays the commands that solved levels {run.config.replay.levels[0]?.level}–
+          {run.config.replay.levels.at(-1)?.level} with no model.
         </p>
       )}
       {report && (
         <table className="verify-report" aria-label="Verification report">
-          <thead><tr><th>Level</th><th>Verdict</th><th>Detail</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Level</th>
+              <th>Verdict</th>
+              <th>Detail</th>
+            </tr>
+          </thead>
           <tbody>
             {report.levels.map((l) => (
-              <tr key={l.level} data-verdict={l.verdict}><td>{l.level}</td><td className={`verdict-${l.verdict}`}>{l.verdict}</td><td><Shown text={l.detail} /></td></tr>
+              <tr key={l.level} data-verdict={l.verdict}>
+                <td>{l.level}</td>
+                <td className={`verdict-${l.verdict}`}>{l.verdict}</td>
+                <td>
+                  <Shown text={l.detail} />
+                </td>
+              </tr>
             ))}
           </tbody>
         </table>
@@ -72,7 +102,10 @@ export function RunArtifacts({ run }: { run: RunSummary }) {
         <ul className="verified-by" aria-label="Verifications of this run">
           {verification.verifiedBy.map((r) => (
             <li key={r.runId}>
-              <a href={`/run?id=${r.runId}`}><code>{r.runId}</code></a>: {r.reproduced} reproduced, {r.drifted} drifted, {r.failed} failed of {r.planned.length} ({r.status})
+              <a href={`/run?id=${r.runId}`}>
+                <code>{r.runId}</code>
+              </a>
+              : {r.reproduced} reproduced, {r.drifted} drifted, {r.failed} failed of {r.planned.length} ({r.status})
             </li>
           ))}
         </ul>

@@ -43,20 +43,41 @@ export function RunList() {
         <h2 id="runs-title">Runs</h2>
         <label htmlFor={filterId}>
           Status{' '}
-          <select id={filterId} value={status ?? ''} onChange={(e) => setStatus(e.target.value ? runStatusSchema.parse(e.target.value) : null)}>
+          <select
+            id={filterId}
+            value={status ?? ''}
+            onChange={(e) => setStatus(e.target.value ? runStatusSchema.parse(e.target.value) : null)}
+          >
             <option value="">all</option>
-            {runStatusSchema.options.map((s) => <option key={s} value={s}>{STATUS_LABELS[s]}</option>)}
+            {runStatusSchema.options.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
           </select>
         </label>
       </div>
-      {problem && <p role="alert" className="problem">Could not load the runs: {problem}</p>}
+      {problem && (
+        <p role="alert" className="problem">
+          Could not load the runs: {problem}
+        </p>
+      )}
       {runs === null && !problem && <p className="muted">Loading…</p>}
-      {runs?.length === 0 && <p className="muted">{status ? `No runs are ${STATUS_LABELS[status]}.` : 'No runs yet. Start one below.'}</p>}
+      {runs?.length === 0 && (
+        <p className="muted">{status ? `No runs are ${STATUS_LABELS[status]}.` : 'No runs yet. Start one below.'}</p>
+      )}
       {runs && runs.length > 0 && (
         <div className="table-scroll">
           <table className="runs-table">
             <thead>
-              <tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Level</th><th scope="col">Model</th><th scope="col">Started</th><th scope="col">Duration</th></tr>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Status</th>
+                <th scope="col">Level</th>
+                <th scope="col">Model</th>
+                <th scope="col">Started</th>
+                <th scope="col">Duration</th>
+              </tr>
             </thead>
             <tbody>
               {runs.map((run) => {
@@ -64,10 +85,20 @@ export function RunList() {
                 const ended = run.endedAt ? Date.parse(run.endedAt) : now;
                 return (
                   <tr key={run.id} data-run={run.id}>
-                    <td><a href={`/run?id=${run.id}`} aria-label={`Open run ${run.id}`}><code>{run.id.slice(0, 14)}…</code></a></td>
-                    <td><StatusBadge status={run.status} /></td>
-                    <td>{run.currentLevel} <span className="muted">({run.levelsSolved} solved)</span></td>
-                    <td><Shown text={run.config.model} /></td>
+                    <td>
+                      <a href={`/run?id=${run.id}`} aria-label={`Open run ${run.id}`}>
+                        <code>{run.id.slice(0, 14)}…</code>
+                      </a>
+                    </td>
+                    <td>
+                      <StatusBadge status={run.status} />
+                    </td>
+                    <td>
+                      {run.currentLevel} <span className="muted">({run.levelsSolved} solved)</span>
+                    </td>
+                    <td>
+                      <Shown text={run.config.model} />
+                    </td>
                     <td>{formatTime(run.startedAt)}</td>
                     <td>{started === null ? '—' : formatDuration(ended - started)}</td>
                   </tr>

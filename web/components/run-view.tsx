@@ -23,7 +23,9 @@ import { UserActionModal } from './user-action-modal.tsx';
 
 export function RunView({ runId }: { runId: string | null }) {
   const valid = runId !== null && runIdSchema.safeParse(runId).success;
-  const [problem, setProblem] = useState<string | null>(valid ? null : 'This address has no valid run id. Open a run from the list.');
+  const [problem, setProblem] = useState<string | null>(
+    valid ? null : 'This address has no valid run id. Open a run from the list.',
+  );
   const [found, setFound] = useState(false);
 
   useEffect(() => {
@@ -33,7 +35,13 @@ export function RunView({ runId }: { runId: string | null }) {
       .then(() => setFound(true))
       .catch((err: unknown) => {
         if (controller.signal.aborted) return;
-        setProblem(err instanceof ApiFailure && err.status === 404 ? `There is no run ${runId}.` : err instanceof Error ? err.message : String(err));
+        setProblem(
+          err instanceof ApiFailure && err.status === 404
+            ? `There is no run ${runId}.`
+            : err instanceof Error
+              ? err.message
+              : String(err),
+        );
       });
     return () => controller.abort();
   }, [runId, valid]);
@@ -47,7 +55,9 @@ export function RunView({ runId }: { runId: string | null }) {
   if (problem) {
     return (
       <main>
-        <p><a href="/">← All runs</a></p>
+        <p>
+          <a href="/">← All runs</a>
+        </p>
         <p role="alert">{problem}</p>
       </main>
     );
@@ -59,47 +69,92 @@ export function RunView({ runId }: { runId: string | null }) {
   const modalOpen = pending !== null && (dismissed === null || JSON.stringify(pending) !== JSON.stringify(dismissed));
   const act = (action: RunAction) => {
     setActionProblem(null);
-    sendAction(runId!, action).catch((err: unknown) => setActionProblem(err instanceof Error ? err.message : String(err)));
+    sendAction(runId!, action).catch((err: unknown) =>
+      setActionProblem(err instanceof Error ? err.message : String(err)),
+    );
   };
 
   return (
     <main className="run-page">
-      <p><a href="/">← All runs</a></p>
+      <p>
+        <a href="/">← All runs</a>
+      </p>
       <header className="run-header">
         <h1>
           Run <code className="run-id">{runId}</code>
         </h1>
         <div className="run-header-status">
           {run && <StatusBadge status={run.status} />}
-          {run?.status === 'queued' && view.queuePosition !== null && <span className="muted" data-queue-position={view.queuePosition}>#{view.queuePosition} in the queue</span>}
+          {run?.status === 'queued' && view.queuePosition !== null && (
+            <span className="muted" data-queue-position={view.queuePosition}>
+              #{view.queuePosition} in the queue
+            </span>
+          )}
           <ConnectionIndicator connection={connection} />
         </div>
         {run && (
           <p className="muted">
-            {run.config.target} · levels {run.config.startLevel}–{run.config.endLevel} · model <Shown text={run.config.model} /> · {run.config.maxRetries} {run.config.maxRetries === 1 ? 'retry' : 'retries'} · budget {run.config.budget}
+            {run.config.target} · levels {run.config.startLevel}–{run.config.endLevel} · model{' '}
+            <Shown text={run.config.model} /> · {run.config.maxRetries}{' '}
+            {run.config.maxRetries === 1 ? 'retry' : 'retries'} · budget {run.config.budget}
           </p>
         )}
         {run && (
           <div className="run-controls">
-            {pending && !modalOpen && <button type="button" className="primary" onClick={() => setDismissed(null)}>Answer the run</button>}
-            {run.status === 'running' && <button type="button" onClick={() => act({ action: 'pause' })}>Pause</button>}
-            {!FINAL_STATUSES.includes(run.status) && <button type="button" className="danger" onClick={() => act({ action: 'stop' })}>Stop run</button>}
+            {pending && !modalOpen && (
+              <button type="button" className="primary" onClick={() => setDismissed(null)}>
+                Answer the run
+              </button>
+            )}
+            {run.status === 'running' && (
+              <button type="button" onClick={() => act({ action: 'pause' })}>
+                Pause
+              </button>
+            )}
+            {!FINAL_STATUSES.includes(run.status) && (
+              <button type="button" className="danger" onClick={() => act({ action: 'stop' })}>
+                Stop run
+              </button>
+            )}
           </div>
         )}
-        {actionProblem && <p role="alert" className="problem">{actionProblem}</p>}
-        {notice && <p role="status" className="muted">Server: {notice}</p>}
+        {actionProblem && (
+          <p role="alert" className="problem">
+            {actionProblem}
+          </p>
+        )}
+        {notice && (
+          <p role="status" className="muted">
+            Server: {notice}
+          </p>
+        )}
       </header>
       {run && <RunArtifacts run={run} />}
       {card && <TroubleCard card={card} />}
       <RunCounters view={view} />
-      {run && <LevelStrip from={run.config.startLevel} to={run.config.endLevel} current={view.currentLevel} solved={view.solved} />}
+      {run && (
+        <LevelStrip
+          from={run.config.startLevel}
+          to={run.config.endLevel}
+          current={view.currentLevel}
+          solved={view.solved}
+        />
+      )}
       <div className="run-columns">
         <ChatLog events={view.events} live={view.live} />
         <TerminalPane events={view.events} />
       </div>
       {runId && <TerminalReplay runId={runId} />}
       {runId && <TimelineView runId={runId} events={view.events} />}
-      {pending && <UserActionModal runId={runId!} pending={pending} card={card} open={modalOpen} onDismiss={() => setDismissed(pending)} />}
+      {pending && (
+        <UserActionModal
+          runId={runId!}
+          pending={pending}
+          card={card}
+          open={modalOpen}
+          onDismiss={() => setDismissed(pending)}
+        />
+      )}
     </main>
   );
 }

@@ -12,12 +12,15 @@ type Line = { key: string; kind: 'prompt' | 'stdout' | 'stderr' | 'note'; text: 
 function terminalLines(events: readonly RunEvent[]): Line[] {
   const lines: Line[] = [];
   for (const e of events) {
-    if (e.type === 'level_started') lines.push({ key: `${e.seq}`, kind: 'note', text: `# logged in as bandit${e.level} (attempt ${e.attempt})` });
-    if (e.type === 'command') lines.push({ key: `${e.seq}`, kind: 'prompt', text: `bandit${e.level}@bandit:~$ ${e.command}` });
+    if (e.type === 'level_started')
+      lines.push({ key: `${e.seq}`, kind: 'note', text: `# logged in as bandit${e.level} (attempt ${e.attempt})` });
+    if (e.type === 'command')
+      lines.push({ key: `${e.seq}`, kind: 'prompt', text: `bandit${e.level}@bandit:~$ ${e.command}` });
     if (e.type === 'output') {
       if (e.stdout) lines.push({ key: `${e.seq}o`, kind: 'stdout', text: stripAnsi(e.stdout).replace(/\n$/, '') });
       if (e.stderr) lines.push({ key: `${e.seq}e`, kind: 'stderr', text: stripAnsi(e.stderr).replace(/\n$/, '') });
-      if (e.truncated) lines.push({ key: `${e.seq}t`, kind: 'note', text: '# … output truncated (head and tail kept)' });
+      if (e.truncated)
+        lines.push({ key: `${e.seq}t`, kind: 'note', text: '# … output truncated (head and tail kept)' });
       if (e.exitCode === null) lines.push({ key: `${e.seq}x`, kind: 'note', text: '# timed out' });
     }
   }
@@ -31,7 +34,16 @@ export function TerminalPane({ events }: { events: readonly RunEvent[] }) {
     <section className="terminal-panel panel" aria-labelledby="terminal-title">
       <h2 id="terminal-title">Terminal</h2>
       <pre ref={ref} className="terminal" tabIndex={0} aria-label="SSH session output">
-        {lines.length === 0 ? <span className="term-note">Not connected yet.</span> : lines.map((l) => <span key={l.key} className={`term-${l.kind}`}><Shown text={l.text} />{'\n'}</span>)}
+        {lines.length === 0 ? (
+          <span className="term-note">Not connected yet.</span>
+        ) : (
+          lines.map((l) => (
+            <span key={l.key} className={`term-${l.kind}`}>
+              <Shown text={l.text} />
+              {'\n'}
+            </span>
+          ))
+        )}
       </pre>
     </section>
   );

@@ -23,7 +23,13 @@ export function TerminalReplay({ runId }: { runId: string }) {
     Promise.all([fetchTerminalCast(runId, controller.signal), import('asciinema-player')])
       .then(([cast, AsciinemaPlayer]) => {
         if (controller.signal.aborted) return;
-        player = AsciinemaPlayer.create({ data: cast }, element, { speed, idleTimeLimit: 2, fit: 'width', autoPlay: true, terminalFontSize: 'small' });
+        player = AsciinemaPlayer.create({ data: cast }, element, {
+          speed,
+          idleTimeLimit: 2,
+          fit: 'width',
+          autoPlay: true,
+          terminalFontSize: 'small',
+        });
       })
       .catch((err: unknown) => {
         if (!controller.signal.aborted) setProblem(err instanceof Error ? err.message : String(err));
@@ -40,17 +46,27 @@ export function TerminalReplay({ runId }: { runId: string }) {
     <section className="terminal-replay" aria-label="Terminal replay">
       <div className="terminal-replay-bar">
         <h2>Terminal replay</h2>
-        <button type="button" onClick={() => setOpen(!open)} aria-expanded={open}>{open ? 'Close replay' : 'Replay terminal'}</button>
+        <button type="button" onClick={() => setOpen(!open)} aria-expanded={open}>
+          {open ? 'Close replay' : 'Replay terminal'}
+        </button>
         {open && (
           <label>
             Speed{' '}
             <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))} aria-label="Replay speed">
-              {SPEEDS.map((s) => <option key={s} value={s}>{s}×</option>)}
+              {SPEEDS.map((s) => (
+                <option key={s} value={s}>
+                  {s}×
+                </option>
+              ))}
             </select>
           </label>
         )}
       </div>
-      {problem && <p role="alert" className="problem">{problem}</p>}
+      {problem && (
+        <p role="alert" className="problem">
+          {problem}
+        </p>
+      )}
       {open && <div ref={holder} className="terminal-replay-player" data-speed={speed} />}
     </section>
   );

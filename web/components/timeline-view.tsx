@@ -25,19 +25,36 @@ export function TimelineView({ runId, events }: { runId: string; events: readonl
   const row = (span: Span, depth: number) => {
     const left = ((Date.parse(span.start) - axis.start) / axis.total) * 100;
     const width = Math.max(0.4, (span.durationMs / axis.total) * 100);
-    const label = span.kind === 'model_call' ? `${span.name} · ${span.promptTokens + span.completionTokens} tokens` : span.name;
+    const label =
+      span.kind === 'model_call' ? `${span.name} · ${span.promptTokens + span.completionTokens} tokens` : span.name;
     return (
-      <li key={`${span.kind}-${span.seq}-${span.name}`} className={`span span-${span.kind} span-${span.status}`} data-kind={span.kind} data-status={span.status}>
+      <li
+        key={`${span.kind}-${span.seq}-${span.name}`}
+        className={`span span-${span.kind} span-${span.status}`}
+        data-kind={span.kind}
+        data-status={span.status}
+      >
         <div className="span-row" style={{ paddingLeft: `${depth * 0.75}rem` }}>
           {span.kind === 'model_call' && span.callId ? (
-            <button type="button" className="span-label link" onClick={() => setInspecting(span.callId!)} title="See the request and response"><Shown text={label} /></button>
+            <button
+              type="button"
+              className="span-label link"
+              onClick={() => setInspecting(span.callId!)}
+              title="See the request and response"
+            >
+              <Shown text={label} />
+            </button>
           ) : (
-            <span className="span-label"><Shown text={label} /></span>
+            <span className="span-label">
+              <Shown text={label} />
+            </span>
           )}
           <span className="span-track" aria-hidden="true">
             <span className="span-bar" style={{ left: `${left}%`, width: `${width}%` }} />
           </span>
-          <span className="span-time">{span.durationMs < 1000 ? `${Math.round(span.durationMs)} ms` : `${(span.durationMs / 1000).toFixed(1)} s`}</span>
+          <span className="span-time">
+            {span.durationMs < 1000 ? `${Math.round(span.durationMs)} ms` : `${(span.durationMs / 1000).toFixed(1)} s`}
+          </span>
         </div>
         {span.children.length > 0 && <ul>{span.children.map((child) => row(child, depth + 1))}</ul>}
       </li>
@@ -47,7 +64,10 @@ export function TimelineView({ runId, events }: { runId: string; events: readonl
   return (
     <section className="panel timeline" aria-labelledby="timeline-title">
       <details>
-        <summary><h2 id="timeline-title">Timeline</h2> <span className="muted">levels, attempts, nodes, model calls and commands</span></summary>
+        <summary>
+          <h2 id="timeline-title">Timeline</h2>{' '}
+          <span className="muted">levels, attempts, nodes, model calls and commands</span>
+        </summary>
         <ul className="spans">{spans.map((span) => row(span, 0))}</ul>
       </details>
       {inspecting && <LlmCallInspector runId={runId} callId={inspecting} onClose={() => setInspecting(null)} />}

@@ -15,7 +15,19 @@ import type { TroubleCard as Card } from '../../schema/failures.ts';
 
 type Mode = 'choose' | 'hint' | 'password';
 
-export function UserActionModal({ runId, pending, card, open, onDismiss }: { runId: string; pending: PendingAction; card: Card | null; open: boolean; onDismiss: () => void }) {
+export function UserActionModal({
+  runId,
+  pending,
+  card,
+  open,
+  onDismiss,
+}: {
+  runId: string;
+  pending: PendingAction;
+  card: Card | null;
+  open: boolean;
+  onDismiss: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [mode, setMode] = useState<Mode>('choose');
   const [text, setText] = useState('');
@@ -41,7 +53,10 @@ export function UserActionModal({ runId, pending, card, open, onDismiss }: { run
 
   const answer = async (action: RunAction) => {
     const checked = runActionSchema.safeParse(action);
-    if (!checked.success) return setProblem(checked.error.issues.map((i) => `${String(i.path.at(-1) ?? 'answer')} ${i.message}`).join('; '));
+    if (!checked.success)
+      return setProblem(
+        checked.error.issues.map((i) => `${String(i.path.at(-1) ?? 'answer')} ${i.message}`).join('; '),
+      );
     setBusy(true);
     setProblem(null);
     try {
@@ -49,7 +64,10 @@ export function UserActionModal({ runId, pending, card, open, onDismiss }: { run
       // The dialog closes when the run records the answer, in this tab and every other.
     } catch (err) {
       setBusy(false);
-      if (err instanceof ApiFailure && err.status === 409) setProblem(`The run did not take this answer: ${err.message}. It may have been answered in another tab or stopped.`);
+      if (err instanceof ApiFailure && err.status === 409)
+        setProblem(
+          `The run did not take this answer: ${err.message}. It may have been answered in another tab or stopped.`,
+        );
       else setProblem(err instanceof Error ? err.message : String(err));
     }
   };
@@ -60,52 +78,132 @@ export function UserActionModal({ runId, pending, card, open, onDismiss }: { run
   };
 
   return (
-    <dialog ref={dialog} className="modal" aria-labelledby={titleId} onCancel={onDismiss} data-testid="user-action-modal">
+    <dialog
+      ref={dialog}
+      className="modal"
+      aria-labelledby={titleId}
+      onCancel={onDismiss}
+      data-testid="user-action-modal"
+    >
       <h2 id={titleId}>The run needs you</h2>
-      <p className="modal-reason" data-reason={pending.reason}>{pauseReasonText(pending.reason, pending.level, pending.maxRetries)}</p>
+      <p className="modal-reason" data-reason={pending.reason}>
+        {pauseReasonText(pending.reason, pending.level, pending.maxRetries)}
+      </p>
       <dl className="modal-facts">
-        <div><dt>Level</dt><dd>{pending.level}</dd></div>
-        <div><dt>Retries used</dt><dd>{pending.retryCount} of {pending.maxRetries}</dd></div>
+        <div>
+          <dt>Level</dt>
+          <dd>{pending.level}</dd>
+        </div>
+        <div>
+          <dt>Retries used</dt>
+          <dd>
+            {pending.retryCount} of {pending.maxRetries}
+          </dd>
+        </div>
       </dl>
-      {pending.lastError && <p className="modal-error"><strong>Last error:</strong> <Shown text={pending.lastError} /></p>}
+      {pending.lastError && (
+        <p className="modal-error">
+          <strong>Last error:</strong> <Shown text={pending.lastError} />
+        </p>
+      )}
       {card && <TroubleCard card={card} compact />}
       {pending.finalAttempt && (
         <div className="modal-final" data-testid="final-attempt">
           <h3>The final attempt</h3>
           <p>
-            Ran {pending.finalAttempt.commands.length ? pending.finalAttempt.commands.map((c, i) => <code key={i} className="final-command"><Shown text={c} /></code>) : 'no commands'}: <Shown text={pending.finalAttempt.outcome} />.
+            Ran{' '}
+            {pending.finalAttempt.commands.length
+              ? pending.finalAttempt.commands.map((c, i) => (
+                  <code key={i} className="final-command">
+                    <Shown text={c} />
+                  </code>
+                ))
+              : 'no commands'}
+            : <Shown text={pending.finalAttempt.outcome} />.
           </p>
         </div>
       )}
       {pending.lessons.length > 0 && (
         <>
           <h3>Lessons so far</h3>
-          <ul className="lessons">{pending.lessons.map((l, i) => <li key={i}><Shown text={l.text} /> <span className="muted">({l.source})</span></li>)}</ul>
+          <ul className="lessons">
+            {pending.lessons.map((l, i) => (
+              <li key={i}>
+                <Shown text={l.text} /> <span className="muted">({l.source})</span>
+              </li>
+            ))}
+          </ul>
         </>
       )}
       {mode === 'choose' ? (
         <div className="modal-actions">
-          <button type="button" className="primary" disabled={busy} onClick={() => void answer({ action: 'continue' })}>Continue</button>
-          <button type="button" disabled={busy} onClick={() => setMode('hint')}>Continue with hint</button>
-          <button type="button" disabled={busy} onClick={() => setMode('password')}>Provide password</button>
-          <button type="button" className="danger" disabled={busy} onClick={() => void answer({ action: 'stop' })}>Stop</button>
+          <button type="button" className="primary" disabled={busy} onClick={() => void answer({ action: 'continue' })}>
+            Continue
+          </button>
+          <button type="button" disabled={busy} onClick={() => setMode('hint')}>
+            Continue with hint
+          </button>
+          <button type="button" disabled={busy} onClick={() => setMode('password')}>
+            Provide password
+          </button>
+          <button type="button" className="danger" disabled={busy} onClick={() => void answer({ action: 'stop' })}>
+            Stop
+          </button>
         </div>
       ) : (
         <form onSubmit={submit} className="modal-form">
-          <label htmlFor={fieldId}>{mode === 'hint' ? 'Hint for the agent (put a command in `backticks`)' : `Password for bandit${pending.level + 1}`}</label>
+          <label htmlFor={fieldId}>
+            {mode === 'hint'
+              ? 'Hint for the agent (put a command in `backticks`)'
+              : `Password for bandit${pending.level + 1}`}
+          </label>
           {mode === 'hint' ? (
-            <textarea id={fieldId} value={text} onChange={(e) => setText(e.target.value)} rows={3} autoFocus aria-describedby={problem ? `${fieldId}-problem` : undefined} />
+            <textarea
+              id={fieldId}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              rows={3}
+              autoFocus
+              aria-describedby={problem ? `${fieldId}-problem` : undefined}
+            />
           ) : (
-            <input id={fieldId} value={text} onChange={(e) => setText(e.target.value)} autoComplete="off" spellCheck={false} autoFocus aria-describedby={problem ? `${fieldId}-problem` : undefined} />
+            <input
+              id={fieldId}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              autoFocus
+              aria-describedby={problem ? `${fieldId}-problem` : undefined}
+            />
           )}
           <div className="modal-actions">
-            <button type="submit" className="primary" disabled={busy}>{mode === 'hint' ? 'Send hint and continue' : 'Try this password'}</button>
-            <button type="button" disabled={busy} onClick={() => { setMode('choose'); setProblem(null); }}>Back</button>
+            <button type="submit" className="primary" disabled={busy}>
+              {mode === 'hint' ? 'Send hint and continue' : 'Try this password'}
+            </button>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => {
+                setMode('choose');
+                setProblem(null);
+              }}
+            >
+              Back
+            </button>
           </div>
         </form>
       )}
-      {problem && <p id={`${fieldId}-problem`} role="alert" className="problem">{problem}</p>}
-      {busy && <p className="muted" role="status">Sent; waiting for the run to confirm…</p>}
+      {problem && (
+        <p id={`${fieldId}-problem`} role="alert" className="problem">
+          {problem}
+        </p>
+      )}
+      {busy && (
+        <p className="muted" role="status">
+          Sent; waiting for the run to confirm…
+        </p>
+      )}
       <p className="muted small">Esc closes this window; the run keeps waiting until someone answers.</p>
     </dialog>
   );

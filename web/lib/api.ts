@@ -1,7 +1,14 @@
 // Typed calls to the worker's REST API, validated with the shared schemas. Every failure becomes an
 // ApiFailure whose message is fit to show a person.
 import type { z } from 'zod';
-import { analyticsFailuresSchema, analyticsLevelsSchema, analyticsModelsSchema, analyticsSeriesSchema, analyticsSlowSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
+import {
+  analyticsFailuresSchema,
+  analyticsLevelsSchema,
+  analyticsModelsSchema,
+  analyticsSeriesSchema,
+  analyticsSlowSchema,
+  analyticsSummarySchema,
+} from '../../schema/analytics.ts';
 import { apiErrorSchema, healthSchema } from '../../schema/api.ts';
 import type { Health } from '../../schema/api.ts';
 import { llmCallDetailSchema, modelListSchema } from '../../schema/protocol.ts';
@@ -46,7 +53,11 @@ function authHeaders(): Record<string, string> {
 }
 
 async function request<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...authHeaders() };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    ...(init.body ? { 'Content-Type': 'application/json' } : {}),
+    ...authHeaders(),
+  };
   let response: Response;
   try {
     response = await fetch(path, { ...init, headers });
@@ -57,11 +68,18 @@ async function request<T>(path: string, schema: z.ZodType<T>, init: RequestInit 
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const parsed = apiErrorSchema.safeParse(body);
-    if (parsed.success) throw new ApiFailure(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.issues);
+    if (parsed.success)
+      throw new ApiFailure(
+        response.status,
+        parsed.data.error.code,
+        parsed.data.error.message,
+        parsed.data.error.issues,
+      );
     throw new ApiFailure(response.status, 'http_error', `The worker answered HTTP ${response.status}.`);
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ApiFailure(response.status, 'unexpected_answer', `The worker's answer to ${path} was not understood.`);
+  if (!parsed.success)
+    throw new ApiFailure(response.status, 'unexpected_answer', `The worker's answer to ${path} was not understood.`);
   return parsed.data;
 }
 
@@ -91,11 +109,18 @@ export function createRun(config: RunConfig): Promise<RunSummary> {
 }
 
 export function sendAction(runId: string, action: RunAction): Promise<RunSummary> {
-  return request(`/api/runs/${encodeURIComponent(runId)}/actions`, runSummarySchema, { method: 'POST', body: JSON.stringify(action) });
+  return request(`/api/runs/${encodeURIComponent(runId)}/actions`, runSummarySchema, {
+    method: 'POST',
+    body: JSON.stringify(action),
+  });
 }
 
 export function fetchLlmCall(runId: string, callId: string, signal?: AbortSignal): Promise<LlmCallDetail> {
-  return request(`/api/runs/${encodeURIComponent(runId)}/llm-calls/${encodeURIComponent(callId)}`, llmCallDetailSchema, { signal });
+  return request(
+    `/api/runs/${encodeURIComponent(runId)}/llm-calls/${encodeURIComponent(callId)}`,
+    llmCallDetailSchema,
+    { signal },
+  );
 }
 
 /** The filters of the Analytics page, as the analytics API takes them. */
@@ -131,7 +156,8 @@ async function fetchRaw(path: string, signal?: AbortSignal): Promise<Response> {
   }
   if (response.ok) return response;
   const parsed = apiErrorSchema.safeParse(await response.json().catch(() => null));
-  if (parsed.success) throw new ApiFailure(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.issues);
+  if (parsed.success)
+    throw new ApiFailure(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.issues);
   throw new ApiFailure(response.status, 'http_error', `The worker answered HTTP ${response.status}.`);
 }
 

@@ -11,7 +11,11 @@ export type Connection = 'connecting' | 'live' | 'reconnecting';
 
 const MAX_BACKOFF_MS = 10_000;
 
-export function useRunSocket(runId: string | null): { view: RunViewState; connection: Connection; notice: string | null } {
+export function useRunSocket(runId: string | null): {
+  view: RunViewState;
+  connection: Connection;
+  notice: string | null;
+} {
   const [view, setView] = useState<RunViewState>(initialViewState);
   const [connection, setConnection] = useState<Connection>('connecting');
   const [notice, setNotice] = useState<string | null>(null);

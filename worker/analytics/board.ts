@@ -49,7 +49,9 @@ type RunTotals = {
 
 export async function board(db: D1Database, query: BoardQuery, now: number): Promise<Board> {
   const runs = runFilter(query);
-  const levels = runs.where ? { where: ` WHERE run_id IN (SELECT id FROM runs${runs.where})`, params: runs.params } : { where: '', params: [] };
+  const levels = runs.where
+    ? { where: ` WHERE run_id IN (SELECT id FROM runs${runs.where})`, params: runs.params }
+    : { where: '', params: [] };
   const [cellRows, levelRows, runRows] = await db.batch<Record<string, number | string>>([
     db
       .prepare(
@@ -58,7 +60,9 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
       )
       .bind(...levels.params),
     db
-      .prepare(`SELECT model, max(level) AS highest, sum(solved) AS solved, sum(solved AND NOT helped) AS alone, sum(commands) AS commands FROM run_levels${levels.where} GROUP BY model`)
+      .prepare(
+        `SELECT model, max(level) AS highest, sum(solved) AS solved, sum(solved AND NOT helped) AS alone, sum(commands) AS commands FROM run_levels${levels.where} GROUP BY model`,
+      )
       .bind(...levels.params),
     db
       .prepare(
@@ -70,7 +74,14 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
       )
       .bind(now, ...runs.params),
   ]);
-  const cells: BoardCell[] = (cellRows!.results as CellRow[]).map((r) => ({ model: r.model, level: r.level, runs: r.runs, alone: r.alone, helped: r.helped, notSolved: r.not_solved }));
+  const cells: BoardCell[] = (cellRows!.results as CellRow[]).map((r) => ({
+    model: r.model,
+    level: r.level,
+    runs: r.runs,
+    alone: r.alone,
+    helped: r.helped,
+    notSolved: r.not_solved,
+  }));
   const byModel = new Map((levelRows!.results as LevelTotals[]).map((r) => [r.model, r]));
   const models: BoardModel[] = (runRows!.results as RunTotals[]).map((r) => {
     const l = byModel.get(r.model);
@@ -92,13 +103,25 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
   });
   // Most levels solved alone per run first, then most solved; ties go to the cheaper model.
   const aloneRate = (m: BoardModel) => (m.runs ? m.levelsSolvedAlone / m.runs : 0);
-  models.sort((a, b) => aloneRate(b) - aloneRate(a) || b.levelsSolvedPerRun.mean - a.levelsSolvedPerRun.mean || a.costPerRun.mean - b.costPerRun.mean || a.model.localeCompare(b.model));
+  models.sort(
+    (a, b) =>
+      aloneRate(b) - aloneRate(a) ||
+      b.levelsSolvedPerRun.mean - a.levelsSolvedPerRun.mean ||
+      a.costPerRun.mean - b.costPerRun.mean ||
+      a.model.localeCompare(b.model),
+  );
   const levelsCovered = [...new Set(cells.map((c) => c.level))].sort((a, b) => a - b);
   return { models, cells, levels: levelsCovered };
 }
 
 /** Mean, sample standard deviation and standard error from n, Σx and Σx². */
-export function spread(n: number, sum: number, sumSq: number, min: number, max: number): BoardModel['levelsSolvedPerRun'] {
+export function spread(
+  n: number,
+  sum: number,
+  sumSq: number,
+  min: number,
+  max: number,
+): BoardModel['levelsSolvedPerRun'] {
   const mean = n > 0 ? sum / n : 0;
   // Rounding can leave a hair below zero when every value is the same.
   const variance = n > 1 ? Math.max(0, (sumSq - (sum * sum) / n) / (n - 1)) : 0;

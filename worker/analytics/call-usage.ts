@@ -20,18 +20,35 @@ export function callUsage(query: AnalyticsQuery): { sql: string; params: (string
   const inOneHour = firstHour !== null && endHour !== null && endHour < firstHour;
   const parts: string[] = [];
   const params: (string | number)[] = [];
-  const rollupWhere = filterSql({ ...query, from: undefined, to: undefined }, { time: 'hour', model: 'model', level: 'level', target: 'target' });
+  const rollupWhere = filterSql(
+    { ...query, from: undefined, to: undefined },
+    { time: 'hour', model: 'model', level: 'level', target: 'target' },
+  );
   const hourClauses = [...(firstHour === null ? [] : ['hour >= ?']), ...(endHour === null ? [] : ['hour < ?'])];
   if (!inOneHour) {
     const where = [rollupWhere.where.replace(/^ WHERE /, ''), ...hourClauses].filter(Boolean).join(' AND ');
-    parts.push(`SELECT hour, model, level, calls, errors, prompt_tokens, completion_tokens, cost_usd, latency_ms_sum FROM llm_hourly${where ? ` WHERE ${where}` : ''}`);
-    params.push(...rollupWhere.params, ...(firstHour === null ? [] : [firstHour]), ...(endHour === null ? [] : [endHour]));
+    parts.push(
+      `SELECT hour, model, level, calls, errors, prompt_tokens, completion_tokens, cost_usd, latency_ms_sum FROM llm_hourly${where ? ` WHERE ${where}` : ''}`,
+    );
+    params.push(
+      ...rollupWhere.params,
+      ...(firstHour === null ? [] : [firstHour]),
+      ...(endHour === null ? [] : [endHour]),
+    );
   }
   const edges: [number, number][] = inOneHour
     ? [[from!, to!]]
-    : [...(from !== null && from < firstHour! ? [[from, Math.min(firstHour!, to ?? Infinity)] as [number, number]] : []), ...(to !== null && endHour! < to ? [[Math.max(endHour!, from ?? -Infinity), to] as [number, number]] : [])];
+    : [
+        ...(from !== null && from < firstHour!
+          ? [[from, Math.min(firstHour!, to ?? Infinity)] as [number, number]]
+          : []),
+        ...(to !== null && endHour! < to ? [[Math.max(endHour!, from ?? -Infinity), to] as [number, number]] : []),
+      ];
   for (const [start, end] of edges) {
-    const raw = filterSql({ ...query, from: new Date(start).toISOString(), to: new Date(end).toISOString() }, { time: 'created_at', model: 'model', level: 'level' });
+    const raw = filterSql(
+      { ...query, from: new Date(start).toISOString(), to: new Date(end).toISOString() },
+      { time: 'created_at', model: 'model', level: 'level' },
+    );
     parts.push(
       `SELECT (created_at / ${HOUR}) * ${HOUR} AS hour, model, level, 1 AS calls, error_class IS NOT NULL AS errors, prompt_tokens, completion_tokens,
        coalesce(cost_usd, 0) AS cost_usd, latency_ms AS latency_ms_sum FROM llm_calls${raw.where}`,

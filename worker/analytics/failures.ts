@@ -7,7 +7,17 @@ import { FAILURE_CLASSES } from '../../schema/failures.ts';
 import type { LlmErrorClass } from '../../schema/protocol.ts';
 import { filterSql } from './filter-sql.ts';
 
-type Row = { kind: 'model_call' | 'node'; run_id: string; seq: number; level: number; model: string; stage: string; error_class: string; message: string | null; at: number };
+type Row = {
+  kind: 'model_call' | 'node';
+  run_id: string;
+  seq: number;
+  level: number;
+  model: string;
+  stage: string;
+  error_class: string;
+  message: string | null;
+  at: number;
+};
 
 /** The fix for a model call's error class, or for a node that failed (a bug). */
 function fixFor(errorClass: string): string {
@@ -30,8 +40,12 @@ export async function analyticsFailures(db: D1Database, query: FailuresQuery): P
   const after = query.cursor ? ' WHERE at < ? OR (at = ? AND (run_id < ? OR (run_id = ? AND seq < ?)))' : '';
   const afterParams = query.cursor ? [Number(at), Number(at), run!, run!, Number(seq)] : [];
   const [page, grouped] = await db.batch<Row & { n: number }>([
-    db.prepare(`SELECT * FROM (${failures})${after} ORDER BY at DESC, run_id DESC, seq DESC LIMIT ?`).bind(...params, ...afterParams, query.limit + 1),
-    db.prepare(`SELECT error_class, count(*) AS n FROM (${failures}) GROUP BY error_class ORDER BY n DESC, error_class`).bind(...params),
+    db
+      .prepare(`SELECT * FROM (${failures})${after} ORDER BY at DESC, run_id DESC, seq DESC LIMIT ?`)
+      .bind(...params, ...afterParams, query.limit + 1),
+    db
+      .prepare(`SELECT error_class, count(*) AS n FROM (${failures}) GROUP BY error_class ORDER BY n DESC, error_class`)
+      .bind(...params),
   ]);
   const rows = page!.results as Row[];
   const shown = rows.slice(0, query.limit);
@@ -53,6 +67,10 @@ export async function analyticsFailures(db: D1Database, query: FailuresQuery): P
       }),
     ),
     nextCursor: rows.length > query.limit && last ? `${last.at}:${last.run_id}:${last.seq}` : null,
-    byClass: (grouped!.results as { error_class: string; n: number }[]).map((g) => ({ errorClass: g.error_class, count: g.n, fix: fixFor(g.error_class) })),
+    byClass: (grouped!.results as { error_class: string; n: number }[]).map((g) => ({
+      errorClass: g.error_class,
+      count: g.n,
+      fix: fixFor(g.error_class),
+    })),
   };
 }

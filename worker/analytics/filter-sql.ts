@@ -6,7 +6,10 @@ import type { AnalyticsQuery } from '../../schema/analytics.ts';
 export type FilterColumns = { time: string; model: string; level?: string; target?: string; runId?: string };
 
 /** ` WHERE …` (or '') and its parameters. */
-export function filterSql(query: AnalyticsQuery, columns: FilterColumns): { where: string; params: (string | number)[] } {
+export function filterSql(
+  query: AnalyticsQuery,
+  columns: FilterColumns,
+): { where: string; params: (string | number)[] } {
   const clauses: string[] = [];
   const params: (string | number)[] = [];
   if (query.from) {
@@ -22,7 +25,11 @@ export function filterSql(query: AnalyticsQuery, columns: FilterColumns): { wher
     params.push(query.model);
   }
   if (query.target) {
-    clauses.push(columns.target ? `${columns.target} = ?` : `${columns.runId ?? 'run_id'} IN (SELECT id FROM runs WHERE target = ?)`);
+    clauses.push(
+      columns.target
+        ? `${columns.target} = ?`
+        : `${columns.runId ?? 'run_id'} IN (SELECT id FROM runs WHERE target = ?)`,
+    );
     params.push(query.target);
   }
   if (query.level !== undefined && columns.level) {

@@ -11,10 +11,17 @@ const POINTS = [0.5, 0.95, 0.99] as const;
 const rank = (p: number, n: number) => Math.max(0, Math.ceil(p * n) - 1);
 
 /** p50, p95 and p99 of each group's calls; `count` is how many calls the group has under the filter. */
-export async function latencyPercentiles(db: D1Database, query: AnalyticsQuery, groups: readonly { model?: string; count: number }[]): Promise<Percentiles[]> {
+export async function latencyPercentiles(
+  db: D1Database,
+  query: AnalyticsQuery,
+  groups: readonly { model?: string; count: number }[],
+): Promise<Percentiles[]> {
   const statements = groups.flatMap(({ model, count }) => {
     if (count === 0) return [];
-    const { where, params } = filterSql({ ...query, ...(model === undefined ? {} : { model }) }, { time: 'created_at', model: 'model', level: 'level' });
+    const { where, params } = filterSql(
+      { ...query, ...(model === undefined ? {} : { model }) },
+      { time: 'created_at', model: 'model', level: 'level' },
+    );
     // From the nearer end: p95 and p99 walk down from the slowest call, a few steps instead of n.
     const up = `SELECT latency_ms AS v FROM llm_calls${where} ORDER BY latency_ms LIMIT 1 OFFSET ?`;
     const down = `SELECT latency_ms AS v FROM llm_calls${where} ORDER BY latency_ms DESC LIMIT 1 OFFSET ?`;
@@ -27,7 +34,11 @@ export async function latencyPercentiles(db: D1Database, query: AnalyticsQuery, 
   let next = 0;
   return groups.map(({ count }) => {
     if (count === 0) return { p50: null, p95: null, p99: null };
-    const [p50, p95, p99] = POINTS.map(() => answers[next++]!.results[0]?.v ?? null) as [number | null, number | null, number | null];
+    const [p50, p95, p99] = POINTS.map(() => answers[next++]!.results[0]?.v ?? null) as [
+      number | null,
+      number | null,
+      number | null,
+    ];
     return { p50, p95, p99 };
   });
 }

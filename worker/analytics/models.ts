@@ -7,7 +7,18 @@ import { callUsage } from './call-usage.ts';
 import { filterSql } from './filter-sql.ts';
 import { latencyPercentiles } from './latency.ts';
 
-type LevelRow = { model: string; attempted: number; solved: number; alone: number; helped: number; retries: number; pauses: number; prompt: number; completion: number; cost: number };
+type LevelRow = {
+  model: string;
+  attempted: number;
+  solved: number;
+  alone: number;
+  helped: number;
+  retries: number;
+  pauses: number;
+  prompt: number;
+  completion: number;
+  cost: number;
+};
 type CallRow = { model: string; n: number; errors: number };
 
 export async function analyticsModels(db: D1Database, query: AnalyticsQuery): Promise<AnalyticsModels> {
@@ -23,15 +34,27 @@ export async function analyticsModels(db: D1Database, query: AnalyticsQuery): Pr
          FROM run_levels${levels.where} GROUP BY model`,
       )
       .bind(...levels.params),
-    db.prepare(`SELECT model, sum(calls) AS n, sum(errors) AS errors FROM ${usage.sql} GROUP BY model`).bind(...usage.params),
+    db
+      .prepare(`SELECT model, sum(calls) AS n, sum(errors) AS errors FROM ${usage.sql} GROUP BY model`)
+      .bind(...usage.params),
   ]);
   const byModel = new Map<string, ModelStats>();
   const of = (model: string): ModelStats => {
     let stats = byModel.get(model);
     if (!stats) {
       stats = {
-        model, runs: 0, levelsAttempted: 0, levelsSolved: 0, solveRate: null, solvedAlone: 0, solvedWithHelp: 0, retries: 0, pauses: 0,
-        tokens: { prompt: 0, completion: 0 }, costUsd: 0, modelCalls: { count: 0, errors: 0, errorRate: null, latencyMs: { p50: null, p95: null, p99: null } },
+        model,
+        runs: 0,
+        levelsAttempted: 0,
+        levelsSolved: 0,
+        solveRate: null,
+        solvedAlone: 0,
+        solvedWithHelp: 0,
+        retries: 0,
+        pauses: 0,
+        tokens: { prompt: 0, completion: 0 },
+        costUsd: 0,
+        modelCalls: { count: 0, errors: 0, errorRate: null, latencyMs: { p50: null, p95: null, p99: null } },
       };
       byModel.set(model, stats);
     }
@@ -40,14 +63,30 @@ export async function analyticsModels(db: D1Database, query: AnalyticsQuery): Pr
   for (const r of runRows!.results as { model: string; n: number }[]) of(r.model).runs = r.n;
   for (const r of levelRows!.results as LevelRow[]) {
     Object.assign(of(r.model), {
-      levelsAttempted: r.attempted, levelsSolved: r.solved, solveRate: r.attempted ? r.solved / r.attempted : null, solvedAlone: r.alone, solvedWithHelp: r.helped,
-      retries: r.retries, pauses: r.pauses, tokens: { prompt: r.prompt, completion: r.completion }, costUsd: r.cost,
+      levelsAttempted: r.attempted,
+      levelsSolved: r.solved,
+      solveRate: r.attempted ? r.solved / r.attempted : null,
+      solvedAlone: r.alone,
+      solvedWithHelp: r.helped,
+      retries: r.retries,
+      pauses: r.pauses,
+      tokens: { prompt: r.prompt, completion: r.completion },
+      costUsd: r.cost,
     });
   }
   const counted = callRows!.results as CallRow[];
-  const latencies = await latencyPercentiles(db, query, counted.map((r) => ({ model: r.model, count: r.n })));
+  const latencies = await latencyPercentiles(
+    db,
+    query,
+    counted.map((r) => ({ model: r.model, count: r.n })),
+  );
   counted.forEach((r, i) => {
-    of(r.model).modelCalls = { count: r.n, errors: r.errors, errorRate: r.n ? r.errors / r.n : null, latencyMs: latencies[i]! };
+    of(r.model).modelCalls = {
+      count: r.n,
+      errors: r.errors,
+      errorRate: r.n ? r.errors / r.n : null,
+      latencyMs: latencies[i]!,
+    };
   });
   return { models: [...byModel.values()].sort((a, b) => a.model.localeCompare(b.model)) };
 }

@@ -12,7 +12,11 @@ export async function analyticsSeries(db: D1Database, query: SeriesQuery): Promi
   const runs = filterSql({ ...query, level: undefined }, { time: 'created_at', model: 'model', target: 'target' });
   const usage = callUsage(query);
   const [byStatus, byCalls] = await db.batch<Record<string, number | string>>([
-    db.prepare(`SELECT (created_at / CAST(? AS INTEGER)) * CAST(? AS INTEGER) AS t, status, count(*) AS n FROM runs${runs.where} GROUP BY t, status`).bind(size, size, ...runs.params),
+    db
+      .prepare(
+        `SELECT (created_at / CAST(? AS INTEGER)) * CAST(? AS INTEGER) AS t, status, count(*) AS n FROM runs${runs.where} GROUP BY t, status`,
+      )
+      .bind(size, size, ...runs.params),
     db
       .prepare(
         `SELECT (hour / CAST(? AS INTEGER)) * CAST(? AS INTEGER) AS t, sum(calls) AS n, sum(errors) AS errors,
@@ -25,7 +29,16 @@ export async function analyticsSeries(db: D1Database, query: SeriesQuery): Promi
   const at = (t: number): Point => {
     let point = points.get(t);
     if (!point) {
-      point = { t: new Date(t).toISOString(), runs: 0, byStatus: {}, modelCalls: 0, errors: 0, tokens: 0, costUsd: 0, avgLatencyMs: null };
+      point = {
+        t: new Date(t).toISOString(),
+        runs: 0,
+        byStatus: {},
+        modelCalls: 0,
+        errors: 0,
+        tokens: 0,
+        costUsd: 0,
+        avgLatencyMs: null,
+      };
       points.set(t, point);
     }
     return point;
@@ -35,8 +48,21 @@ export async function analyticsSeries(db: D1Database, query: SeriesQuery): Promi
     point.runs += row.n;
     point.byStatus[row.status] = row.n;
   }
-  for (const row of byCalls!.results as { t: number; n: number; errors: number; tokens: number; cost: number; latency: number | null }[]) {
-    Object.assign(at(row.t), { modelCalls: row.n, errors: row.errors, tokens: row.tokens, costUsd: row.cost, avgLatencyMs: row.latency });
+  for (const row of byCalls!.results as {
+    t: number;
+    n: number;
+    errors: number;
+    tokens: number;
+    cost: number;
+    latency: number | null;
+  }[]) {
+    Object.assign(at(row.t), {
+      modelCalls: row.n,
+      errors: row.errors,
+      tokens: row.tokens,
+      costUsd: row.cost,
+      avgLatencyMs: row.latency,
+    });
   }
   return { bucket: query.bucket, points: [...points.entries()].sort(([a], [b]) => a - b).map(([, p]) => p) };
 }

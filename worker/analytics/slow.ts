@@ -4,10 +4,24 @@
 import type { AnalyticsSlow, SlowQuery } from '../../schema/analytics.ts';
 import { filterSql } from './filter-sql.ts';
 
-type Row = { run_id: string; seq: number; node: string; level: number; model: string; duration_ms: number; model_ms: number; at: number };
+type Row = {
+  run_id: string;
+  seq: number;
+  node: string;
+  level: number;
+  model: string;
+  duration_ms: number;
+  model_ms: number;
+  at: number;
+};
 
 export async function analyticsSlow(db: D1Database, query: SlowQuery): Promise<AnalyticsSlow> {
-  const { where, params } = filterSql(query, { time: 'e.started_at', model: 'r.model', level: 'e.level', target: 'r.target' });
+  const { where, params } = filterSql(query, {
+    time: 'e.started_at',
+    model: 'r.model',
+    level: 'e.level',
+    target: 'r.target',
+  });
   const sql = `
     SELECT e.run_id, e.seq, e.node, e.level, r.model, e.duration_ms, e.started_at AS at,
       (SELECT coalesce(sum(c.latency_ms), 0) FROM llm_calls c
@@ -16,7 +30,12 @@ export async function analyticsSlow(db: D1Database, query: SlowQuery): Promise<A
     FROM executions e JOIN runs r ON r.id = e.run_id
     ${where ? `${where} AND` : 'WHERE'} e.duration_ms > ?
     ORDER BY e.duration_ms DESC, e.run_id, e.seq LIMIT ?`;
-  const rows = (await db.prepare(sql).bind(...params, query.overMs, query.limit).all<Row>()).results;
+  const rows = (
+    await db
+      .prepare(sql)
+      .bind(...params, query.overMs, query.limit)
+      .all<Row>()
+  ).results;
   return {
     executions: rows.map((r) => ({
       runId: r.run_id,

@@ -19,15 +19,31 @@ export async function analyticsSummary(db: D1Database, query: AnalyticsQuery): P
          FROM run_levels${levels.where}`,
       )
       .bind(...levels.params),
-    db.prepare(`SELECT coalesce(sum(calls), 0) AS n, coalesce(sum(errors), 0) AS errors FROM ${usage.sql}`).bind(...usage.params),
+    db
+      .prepare(`SELECT coalesce(sum(calls), 0) AS n, coalesce(sum(errors), 0) AS errors FROM ${usage.sql}`)
+      .bind(...usage.params),
   ]);
-  const counts = Object.fromEntries((byStatus!.results as { status: RunStatus; n: number }[]).map((r) => [r.status, r.n])) as Partial<Record<RunStatus, number>>;
-  const l = levelRow!.results[0] as { attempted: number; solved: number; helped: number; prompt: number; completion: number; cost: number };
+  const counts = Object.fromEntries(
+    (byStatus!.results as { status: RunStatus; n: number }[]).map((r) => [r.status, r.n]),
+  ) as Partial<Record<RunStatus, number>>;
+  const l = levelRow!.results[0] as {
+    attempted: number;
+    solved: number;
+    helped: number;
+    prompt: number;
+    completion: number;
+    cost: number;
+  };
   const c = callRow!.results[0] as { n: number; errors: number };
   const [latency] = await latencyPercentiles(db, query, [{ count: c.n }]);
   return {
     runs: { total: Object.values(counts).reduce((a, b) => a + (b ?? 0), 0), byStatus: counts },
-    levels: { attempted: l.attempted, solved: l.solved, solveRate: l.attempted ? l.solved / l.attempted : null, solvedWithHelp: l.helped },
+    levels: {
+      attempted: l.attempted,
+      solved: l.solved,
+      solveRate: l.attempted ? l.solved / l.attempted : null,
+      solvedWithHelp: l.helped,
+    },
     tokens: { prompt: l.prompt, completion: l.completion },
     costUsd: l.cost,
     modelCalls: { count: c.n, errors: c.errors, errorRate: c.n ? c.errors / c.n : null, latencyMs: latency! },

@@ -16,7 +16,19 @@ import { transcript } from './transcript.ts';
 import type { VerificationReport } from '../../schema/artifacts.ts';
 
 /** One model call as D1 holds it, its request rebuilt whole. */
-export type ArchivedCall = { seq: number; stage: string; model: string; level: number; promptTokens: number; completionTokens: number; latencyMs: number; costUsd: number | null; errorClass: string | null; request: unknown; response: unknown };
+export type ArchivedCall = {
+  seq: number;
+  stage: string;
+  model: string;
+  level: number;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number;
+  costUsd: number | null;
+  errorClass: string | null;
+  request: unknown;
+  response: unknown;
+};
 
 export type ArchiveInput = {
   run: RunSummary;
@@ -33,7 +45,9 @@ export type ArchiveInput = {
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 /** Every file of the archive but the manifest, by path, and what the manifest says of them. */
-export async function archiveFiles(input: ArchiveInput): Promise<{ files: Map<string, string>; manifest: Record<string, unknown> }> {
+export async function archiveFiles(
+  input: ArchiveInput,
+): Promise<{ files: Map<string, string>; manifest: Record<string, unknown> }> {
   const { run } = input;
   // Files are built from the redacted log; the replay scripts need only the passwords' hashes, taken first.
   const { events, secrets } = shownEvents(input.events, input.includeSecrets);
@@ -47,7 +61,8 @@ export async function archiveFiles(input: ArchiveInput): Promise<{ files: Map<st
   files.set('tool_metrics.json', json(toolMetricsFile(events)));
   files.set('lessons.json', json(lessonsFile(events)));
   files.set('terminal.cast', terminalCast(run.id, run.config, events, input.target.address));
-  for (const [path, text] of await replayFiles(run.id, run.config.target, replayable, input.target.address)) files.set(path, text);
+  for (const [path, text] of await replayFiles(run.id, run.config.target, replayable, input.target.address))
+    files.set(path, text);
   for (const [i, call] of (input.calls ?? []).entries()) {
     files.set(`llm/${String(i + 1).padStart(4, '0')}-${call.stage}.json`, json(call));
   }
@@ -55,23 +70,38 @@ export async function archiveFiles(input: ArchiveInput): Promise<{ files: Map<st
   for (const report of input.verifiedBy) files.set(`verify/${report.runId}.json`, json(report));
   // A last pass over every file: whatever a builder let through is caught here.
   // JSON files need only the JSON forms; a text pass over them could split an escape. Text files need both.
-  if (secrets.length) for (const [path, text] of files) files.set(path, redact(text, secrets, { json: path.endsWith('.json') || path.endsWith('.jsonl') }));
+  if (secrets.length)
+    for (const [path, text] of files)
+      files.set(path, redact(text, secrets, { json: path.endsWith('.json') || path.endsWith('.jsonl') }));
 
   const listed = await Promise.all(
-    [...files].map(async ([path, text]) => ({ path, bytes: new TextEncoder().encode(text).length, sha256: await sha256Hex(text) })),
+    [...files].map(async ([path, text]) => ({
+      path,
+      bytes: new TextEncoder().encode(text).length,
+      sha256: await sha256Hex(text),
+    })),
   );
   const manifest = {
     format: 'bandit-runner-artifacts',
     formatVersion: 1,
     versions: { banditRunner: APP_VERSION, protocol: PROTOCOL_VERSION },
-    run: { id: run.id, config: run.config, status: run.status, levelsSolved: run.levelsSolved, createdAt: run.createdAt, startedAt: run.startedAt, endedAt: run.endedAt },
+    run: {
+      id: run.id,
+      config: run.config,
+      status: run.status,
+      levelsSolved: run.levelsSolved,
+      createdAt: run.createdAt,
+      startedAt: run.startedAt,
+      endedAt: run.endedAt,
+    },
     target: { name: run.config.target, address: input.target.address },
     createdAt: new Date().toISOString(),
     secrets: input.includeSecrets ? 'included' : 'redacted',
     redactions: secrets.map((s) => s.redaction),
     verification: { of: input.report?.of ?? null, verifiedBy: input.verifiedBy.map((r) => r.runId) },
     replay: { levels: replayable.map((l) => l.level), script: replayable.length ? 'replay/replay.sh' : null },
-    missing: input.calls === null ? ['llm/: the run index (D1) did not answer; download again to get the model calls'] : [],
+    missing:
+      input.calls === null ? ['llm/: the run index (D1) did not answer; download again to get the model calls'] : [],
     files: listed,
   };
   return { files, manifest };

@@ -16,13 +16,20 @@ export function secretsOf(events: readonly RunEvent[]): { value: string; redacti
   for (const event of events) {
     if (event.type === 'password_found' && event.password !== REDACTED && !found.has(event.password)) {
       const level = event.level + 1;
-      found.set(event.password, { value: event.password, redaction: { placeholder: `[REDACTED:bandit${level}-password]`, kind: 'password', level } });
+      found.set(event.password, {
+        value: event.password,
+        redaction: { placeholder: `[REDACTED:bandit${level}-password]`, kind: 'password', level },
+      });
     }
     if (event.type === 'output') {
       for (const text of [event.stdout, event.stderr]) {
         for (const match of text.matchAll(PRIVATE_KEY)) {
           const key = match[0];
-          if (!found.has(key)) found.set(key, { value: key, redaction: { placeholder: `[REDACTED:private-key-${++keys}]`, kind: 'private_key', level: event.level } });
+          if (!found.has(key))
+            found.set(key, {
+              value: key,
+              redaction: { placeholder: `[REDACTED:private-key-${++keys}]`, kind: 'private_key', level: event.level },
+            });
         }
       }
     }
@@ -34,13 +41,19 @@ export function secretsOf(events: readonly RunEvent[]): { value: string; redacti
 const compiled = new Map<string, { json: SecretForms; text: SecretForms }>();
 const COMPILED_MAX = 16;
 
-function formsOf(secrets: readonly { value: string; redaction: Redaction }[]): { json: SecretForms; text: SecretForms } {
+function formsOf(secrets: readonly { value: string; redaction: Redaction }[]): {
+  json: SecretForms;
+  text: SecretForms;
+} {
   const key = JSON.stringify(secrets.map(({ value, redaction }) => [value, redaction.placeholder]));
   let forms = compiled.get(key);
   if (!forms) {
     const replacements = secrets.map(({ value, redaction }) => ({ value, placeholder: redaction.placeholder }));
     // A key that contains a password is replaced whole: literal forms are tried longest first.
-    forms = { json: compileSecretForms(replacements, { json: true }), text: compileSecretForms(replacements, { json: false }) };
+    forms = {
+      json: compileSecretForms(replacements, { json: true }),
+      text: compileSecretForms(replacements, { json: false }),
+    };
     if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value!);
     compiled.set(key, forms);
   }
@@ -53,16 +66,28 @@ function formsOf(secrets: readonly { value: string; redaction: Redaction }[]): {
  * secret cannot stand in it, and replacing one across JSON syntax would break it); otherwise (an
  * archive file of any kind) both.
  */
-export function redact(text: string, secrets: readonly { value: string; redaction: Redaction }[], options: { json?: boolean } = {}): string {
+export function redact(
+  text: string,
+  secrets: readonly { value: string; redaction: Redaction }[],
+  options: { json?: boolean } = {},
+): string {
   const forms = formsOf(secrets);
   const inJson = replaceSecretForms(text, forms.json);
   return options.json ? inJson : replaceSecretForms(inJson, forms.text);
 }
 
 /** The run's log as an archive shows it: redacted unless secrets are included, and the secrets taken out. */
-export function shownEvents(events: readonly RunEvent[], includeSecrets: boolean): { events: RunEvent[]; secrets: { value: string; redaction: Redaction }[] } {
+export function shownEvents(
+  events: readonly RunEvent[],
+  includeSecrets: boolean,
+): { events: RunEvent[]; secrets: { value: string; redaction: Redaction }[] } {
   const secrets = includeSecrets ? [] : secretsOf(events);
   // Parsed back from the redacted text, so no form of a secret (a key's line breaks as CR LF in the
   // recording, say) escapes a builder.
-  return { events: secrets.length ? (JSON.parse(redact(JSON.stringify(events), secrets, { json: true })) as RunEvent[]) : [...events], secrets };
+  return {
+    events: secrets.length
+      ? (JSON.parse(redact(JSON.stringify(events), secrets, { json: true })) as RunEvent[])
+      : [...events],
+    secrets,
+  };
 }

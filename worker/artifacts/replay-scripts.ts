@@ -38,7 +38,10 @@ export const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\
 
 const pad = (level: number): string => String(level).padStart(2, '0');
 
-const LIB = (host: string, port: number) => `# Shared by the level scripts: one exec with OpenSSH's own client, and the password-shaped text an
+const LIB = (
+  host: string,
+  port: number,
+) => `# Shared by the level scripts: one exec with OpenSSH's own client, and the password-shaped text an
 # output shows (as it is, ROT13, base64, or an xxd dump of gzip/bzip2/tar layers, as the agent reads it).
 # BANDIT_HOST and BANDIT_PORT point at the target; the defaults are where the run played.
 BANDIT_HOST="\${BANDIT_HOST:-${host}}"
@@ -145,9 +148,12 @@ async function levelScript(runId: string, target: Target, level: SolvedLevel): P
   // The level's own password, where a command sends it, is the shell's $password (from the environment).
   const PLACEHOLDER = '\u0000password\u0000';
   const steps = commandsWithout(level, PLACEHOLDER).map(
-    (c, i) => `run_step ${level.level} "$password" ${i + 1} ${c.exitCode ?? 255} ${shellQuote(c.command).split(PLACEHOLDER).join(`'"$password"'`)}`,
+    (c, i) =>
+      `run_step ${level.level} "$password" ${i + 1} ${c.exitCode ?? 255} ${shellQuote(c.command).split(PLACEHOLDER).join(`'"$password"'`)}`,
   );
-  const by = { agent: 'the agent', final_attempt: "the agent's final attempt", person: 'a password a person gave' }[level.solvedBy];
+  const by = { agent: 'the agent', final_attempt: "the agent's final attempt", person: 'a password a person gave' }[
+    level.solvedBy
+  ];
   return `#!/usr/bin/env bash
 # Level ${level.level} of run ${runId} (${target}): logged in as bandit${level.level}, ${by} found bandit${level.level + 1}'s password
 # with the ${level.commands.length} command(s) below. This re-runs them with OpenSSH and proves the password
@@ -184,7 +190,12 @@ done
 
 /** The replay/ files, by path; none when no level can be replayed. */
 /** `address` is where the run played (`host:port`, the manifest's); null falls back to the target's default. */
-export async function replayFiles(runId: string, target: Target, levels: readonly SolvedLevel[], address: string | null): Promise<Map<string, string>> {
+export async function replayFiles(
+  runId: string,
+  target: Target,
+  levels: readonly SolvedLevel[],
+  address: string | null,
+): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   if (levels.length === 0) return files;
   const { host, port } = replayAddress(target, address);

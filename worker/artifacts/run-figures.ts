@@ -2,16 +2,36 @@
 import type { Lesson, RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 
-type LevelFigures = { level: number; solved: boolean; solvedBy: string | null; helped: boolean; attempts: number; commands: number; durationMs: number | null };
+type LevelFigures = {
+  level: number;
+  solved: boolean;
+  solvedBy: string | null;
+  helped: boolean;
+  attempts: number;
+  commands: number;
+  durationMs: number | null;
+};
 
 export function runSummaryFile(run: RunSummary, events: readonly RunEvent[]) {
   const levels = new Map<number, LevelFigures>();
   const at = (level: number) => {
     let figures = levels.get(level);
-    if (!figures) levels.set(level, (figures = { level, solved: false, solvedBy: null, helped: false, attempts: 0, commands: 0, durationMs: null }));
+    if (!figures)
+      levels.set(
+        level,
+        (figures = { level, solved: false, solvedBy: null, helped: false, attempts: 0, commands: 0, durationMs: null }),
+      );
     return figures;
   };
-  const pauses: { seq: number; at: string; level: number; reason: string; lastError: string | null; finalAttempt: unknown; resolution: { action: string; by: string; hint?: string; at: string } | null }[] = [];
+  const pauses: {
+    seq: number;
+    at: string;
+    level: number;
+    reason: string;
+    lastError: string | null;
+    finalAttempt: unknown;
+    resolution: { action: string; by: string; hint?: string; at: string } | null;
+  }[] = [];
   let current = run.config.startLevel;
   let tokens = { prompt: 0, completion: 0 };
   let costUsd = 0;
@@ -37,11 +57,25 @@ export function runSummaryFile(run: RunSummary, events: readonly RunEvent[]) {
         costUsd += event.costUsd ?? 0;
         break;
       case 'user_action_required':
-        pauses.push({ seq: event.seq, at: event.ts, level: event.level, reason: event.reason, lastError: event.lastError, finalAttempt: event.finalAttempt ?? null, resolution: null });
+        pauses.push({
+          seq: event.seq,
+          at: event.ts,
+          level: event.level,
+          reason: event.reason,
+          lastError: event.lastError,
+          finalAttempt: event.finalAttempt ?? null,
+          resolution: null,
+        });
         break;
       case 'user_action_resolved': {
         const open = pauses.findLast((p) => p.resolution === null);
-        if (open) open.resolution = { action: event.action, by: event.by, ...(event.hint ? { hint: event.hint } : {}), at: event.ts };
+        if (open)
+          open.resolution = {
+            action: event.action,
+            by: event.by,
+            ...(event.hint ? { hint: event.hint } : {}),
+            at: event.ts,
+          };
         if (event.action !== 'stop') at(current).helped = true;
         break;
       }
@@ -80,8 +114,10 @@ export function lessonsFile(events: readonly RunEvent[]) {
   let current: number | null = null;
   for (const event of events) {
     if ('level' in event && typeof event.level === 'number') current = event.level;
-    if (event.type === 'attempt_failed') lessons.push(...event.lessons.map((l) => ({ ...l, seq: event.seq, at: event.ts, attempt: event.attempt })));
-    if (event.type === 'user_action_resolved' && event.hint) lessons.push({ text: event.hint, source: 'user', level: current ?? 0, seq: event.seq, at: event.ts });
+    if (event.type === 'attempt_failed')
+      lessons.push(...event.lessons.map((l) => ({ ...l, seq: event.seq, at: event.ts, attempt: event.attempt })));
+    if (event.type === 'user_action_resolved' && event.hint)
+      lessons.push({ text: event.hint, source: 'user', level: current ?? 0, seq: event.seq, at: event.ts });
   }
   return { lessons };
 }
@@ -93,7 +129,13 @@ function stats(samples: readonly Sample[]) {
   const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
   const rank = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0;
   const succeeded = samples.filter((s) => s.ok).length;
-  return { calls: samples.length, succeeded, successRate: samples.length ? Number((succeeded / samples.length).toFixed(4)) : null, medianMs: rank(0.5), p95Ms: rank(0.95) };
+  return {
+    calls: samples.length,
+    succeeded,
+    successRate: samples.length ? Number((succeeded / samples.length).toFixed(4)) : null,
+    medianMs: rank(0.5),
+    p95Ms: rank(0.95),
+  };
 }
 
 /**
@@ -110,7 +152,8 @@ export function toolMetricsFile(events: readonly RunEvent[]) {
   let proven = false;
   for (const event of events) {
     if (event.type === 'output') add('run_command', event.level, { ok: event.exitCode === 0, ms: event.durationMs });
-    if (event.type === 'llm_call') add(`model_${event.stage}`, event.level, { ok: event.errorClass === null, ms: event.latencyMs });
+    if (event.type === 'llm_call')
+      add(`model_${event.stage}`, event.level, { ok: event.errorClass === null, ms: event.latencyMs });
     if (event.type === 'password_found') proven = true;
     if (event.type === 'node' && event.name === 'validate') {
       add('submit_password', event.level, { ok: proven, ms: event.durationMs });
@@ -121,7 +164,8 @@ export function toolMetricsFile(events: readonly RunEvent[]) {
   const byLevel: Record<string, Record<string, ReturnType<typeof stats>>> = {};
   for (const [tool, levels] of [...samples].sort(([a], [b]) => a.localeCompare(b))) {
     tools[tool] = stats([...levels.values()].flat());
-    for (const [level, list] of [...levels].sort(([a], [b]) => a - b)) (byLevel[String(level)] ??= {})[tool] = stats(list);
+    for (const [level, list] of [...levels].sort(([a], [b]) => a - b))
+      (byLevel[String(level)] ??= {})[tool] = stats(list);
   }
   return { tools, byLevel };
 }

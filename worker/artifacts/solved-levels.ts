@@ -16,7 +16,6 @@ export type SolvedLevel = {
   solvedBy: SolvedBy;
 };
 
-
 export function solvedLevels(events: readonly RunEvent[]): SolvedLevel[] {
   const solved: SolvedLevel[] = [];
   let commands: { id: string; command: string; exitCode: number | null }[] = [];
@@ -46,7 +45,13 @@ export function solvedLevels(events: readonly RunEvent[]): SolvedLevel[] {
       case 'level_complete':
         if (password !== null) {
           const levelPassword = proven.get(event.level) ?? null;
-          solved.push({ level: event.level, commands: commands.map(({ command, exitCode }) => ({ command, exitCode })), password, levelPassword, solvedBy: event.solvedBy ?? 'agent' });
+          solved.push({
+            level: event.level,
+            commands: commands.map(({ command, exitCode }) => ({ command, exitCode })),
+            password,
+            levelPassword,
+            solvedBy: event.solvedBy ?? 'agent',
+          });
           proven.set(event.nextLevel, password);
         }
         password = null;
@@ -62,7 +67,13 @@ export function replayableLevels(solved: readonly SolvedLevel[], startLevel: num
   const chain: SolvedLevel[] = [];
   for (const level of solved) {
     const next = startLevel + chain.length;
-    if (level.level !== next || level.solvedBy === 'person' || level.password === REDACTED || level.commands.length === 0) break;
+    if (
+      level.level !== next ||
+      level.solvedBy === 'person' ||
+      level.password === REDACTED ||
+      level.commands.length === 0
+    )
+      break;
     chain.push(level);
   }
   return chain;
@@ -90,7 +101,11 @@ export async function replayPlan(runId: string, levels: readonly SolvedLevel[]):
   return {
     of: runId,
     levels: await Promise.all(
-      levels.map(async (l) => ({ level: l.level, commands: commandsWithout(l, LEVEL_PASSWORD_PLACEHOLDER), passwordSha256: await sha256Hex(l.password) })),
+      levels.map(async (l) => ({
+        level: l.level,
+        commands: commandsWithout(l, LEVEL_PASSWORD_PLACEHOLDER),
+        passwordSha256: await sha256Hex(l.password),
+      })),
     ),
   };
 }

@@ -22,7 +22,12 @@ const crlf = (text: string): string => terminalText(text).replace(/\n/g, '\r\n')
 const field = (text: string): string => plainText(text);
 
 /** `address`: where the run played (`host:port`, as the manifest gives it); null shows the target's default. */
-export function terminalCast(runId: string, config: RunConfig, events: readonly RunEvent[], address: string | null): string {
+export function terminalCast(
+  runId: string,
+  config: RunConfig,
+  events: readonly RunEvent[],
+  address: string | null,
+): string {
   const { host, port } = replayAddress(config.target, address);
   const start = events[0] ? Date.parse(events[0].ts) : 0;
   const header = {
@@ -61,10 +66,16 @@ export function terminalCast(runId: string, config: RunConfig, events: readonly 
         out(event.ts, crlf(`\x1b[1;33m# bandit${event.level + 1}'s password: ${field(event.password)}\x1b[0m\n`));
         break;
       case 'user_action_required':
-        out(event.ts, crlf(`\x1b[1;35m# paused (${event.reason}): ${field(event.lastError ?? 'the agent asks for help')}\x1b[0m\n`));
+        out(
+          event.ts,
+          crlf(`\x1b[1;35m# paused (${event.reason}): ${field(event.lastError ?? 'the agent asks for help')}\x1b[0m\n`),
+        );
         break;
       case 'user_action_resolved':
-        out(event.ts, crlf(`\x1b[1;35m# ${event.action}${event.hint ? ` with a hint: ${field(event.hint)}` : ''}\x1b[0m\n`));
+        out(
+          event.ts,
+          crlf(`\x1b[1;35m# ${event.action}${event.hint ? ` with a hint: ${field(event.hint)}` : ''}\x1b[0m\n`),
+        );
         break;
       case 'run_complete':
         out(event.ts, crlf(`\x1b[1m# run ${event.status}: ${event.levelsSolved} level(s) solved\x1b[0m\n`));

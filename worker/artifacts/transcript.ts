@@ -11,10 +11,13 @@ import { plainText } from '../../schema/terminal-text.ts';
 const OUTPUT_CHARS = 2_000;
 
 /** A backtick run longer than any in the text, so the text cannot close its own fence or span. */
-const ticksFor = (text: string, least: number): string => '`'.repeat(Math.max(least, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+const ticksFor = (text: string, least: number): string =>
+  '`'.repeat(Math.max(least, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
 /** Text for prose: escapes made visible, then `&`, `<`, `>` HTML-escaped and `\`, `[`, `]` backslashed (no tag, no link). */
 export const prose = (text: string): string =>
-  plainText(text).replace(/[&<>]/g, (ch) => (ch === '&' ? '&amp;' : ch === '<' ? '&lt;' : '&gt;')).replace(/[\\[\]]/g, (ch) => `\\${ch}`);
+  plainText(text)
+    .replace(/[&<>]/g, (ch) => (ch === '&' ? '&amp;' : ch === '<' ? '&lt;' : '&gt;'))
+    .replace(/[\\[\]]/g, (ch) => `\\${ch}`);
 /** A fenced block: markdown shows its content as text, whatever it holds. */
 const fence = (raw: string): string => {
   const text = plainText(raw);
@@ -27,8 +30,15 @@ const code = (raw: string): string => {
   const ticks = ticksFor(text, 1);
   return `${ticks} ${text} ${ticks}`;
 };
-const quote = (text: string): string => prose(text).split('\n').map((line) => `> ${line}`).join('\n');
-const cut = (text: string): string => (text.length > OUTPUT_CHARS ? `${text.slice(0, OUTPUT_CHARS)}\n… (${text.length - OUTPUT_CHARS} more characters in events.jsonl)` : text);
+const quote = (text: string): string =>
+  prose(text)
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+const cut = (text: string): string =>
+  text.length > OUTPUT_CHARS
+    ? `${text.slice(0, OUTPUT_CHARS)}\n… (${text.length - OUTPUT_CHARS} more characters in events.jsonl)`
+    : text;
 
 export function transcript(run: RunSummary, events: readonly RunEvent[]): string {
   const { config } = run;
@@ -59,13 +69,22 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
         out.push('', fence(`$ ${event.command}`));
         break;
       case 'output': {
-        const text = event.stdout + (event.stderr ? `${event.stdout && !event.stdout.endsWith('\n') ? '\n' : ''}[stderr]\n${event.stderr}` : '');
-        out.push(fence(cut(text) || '(no output)'), `exit ${event.exitCode ?? 'none'}, ${event.durationMs} ms${event.truncated ? ', output truncated by the proxy' : ''}`);
+        const text =
+          event.stdout +
+          (event.stderr ? `${event.stdout && !event.stdout.endsWith('\n') ? '\n' : ''}[stderr]\n${event.stderr}` : '');
+        out.push(
+          fence(cut(text) || '(no output)'),
+          `exit ${event.exitCode ?? 'none'}, ${event.durationMs} ms${event.truncated ? ', output truncated by the proxy' : ''}`,
+        );
         break;
       }
       case 'attempt_failed':
-        out.push('', `**Attempt ${event.attempt} failed** (${event.reason}); ${event.retryCount} of ${event.maxRetries} retries used.`);
-        if (event.lessons.length) out.push('', 'Lessons:', ...event.lessons.map((l) => `- ${prose(l.text).replace(/\n/g, ' ')}`));
+        out.push(
+          '',
+          `**Attempt ${event.attempt} failed** (${event.reason}); ${event.retryCount} of ${event.maxRetries} retries used.`,
+        );
+        if (event.lessons.length)
+          out.push('', 'Lessons:', ...event.lessons.map((l) => `- ${prose(l.text).replace(/\n/g, ' ')}`));
         break;
       case 'llm_call':
         if (event.stage === 'final') out.push('', `### Final attempt (${event.model})`);
@@ -74,14 +93,26 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
         out.push('', `**Password proven** for bandit${event.level + 1}: ${code(event.password)}`);
         break;
       case 'level_complete':
-        out.push('', `**Solved** by ${event.solvedBy === 'final_attempt' ? 'the final attempt' : event.solvedBy === 'person' ? 'a password a person gave' : 'the agent'} in ${event.commands} command(s), ${(event.durationMs / 1000).toFixed(1)} s.`);
+        out.push(
+          '',
+          `**Solved** by ${event.solvedBy === 'final_attempt' ? 'the final attempt' : event.solvedBy === 'person' ? 'a password a person gave' : 'the agent'} in ${event.commands} command(s), ${(event.durationMs / 1000).toFixed(1)} s.`,
+        );
         break;
       case 'user_action_required':
         out.push('', `**Paused** (${event.reason}): ${prose(event.lastError ?? 'the agent asks for help')}`);
-        if (event.finalAttempt) out.push('', `The final attempt ran ${event.finalAttempt.commands.map(code).join(', ') || 'nothing'}: ${prose(event.finalAttempt.outcome)}.`);
+        if (event.finalAttempt)
+          out.push(
+            '',
+            `The final attempt ran ${event.finalAttempt.commands.map(code).join(', ') || 'nothing'}: ${prose(event.finalAttempt.outcome)}.`,
+          );
         break;
       case 'user_action_resolved':
-        out.push('', event.hint ? `**Hint from a person** (${prose(event.by)}):` : `**A person chose ${event.action}** (${prose(event.by)}).`);
+        out.push(
+          '',
+          event.hint
+            ? `**Hint from a person** (${prose(event.by)}):`
+            : `**A person chose ${event.action}** (${prose(event.by)}).`,
+        );
         if (event.hint) out.push('', quote(event.hint));
         break;
       case 'verify_level':
@@ -91,7 +122,12 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
         out.push('', `**Error** ${code(event.code)}: ${prose(event.message)}`);
         break;
       case 'run_complete':
-        out.push('', '---', '', `Run ${event.status}: ${event.levelsSolved} level(s) solved${event.reason ? ` (${prose(event.reason)})` : ''}.`);
+        out.push(
+          '',
+          '---',
+          '',
+          `Run ${event.status}: ${event.levelsSolved} level(s) solved${event.reason ? ` (${prose(event.reason)})` : ''}.`,
+        );
         break;
     }
   }

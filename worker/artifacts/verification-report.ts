@@ -7,7 +7,9 @@ import type { VerificationReport } from '../../schema/artifacts.ts';
 export function verificationReport(run: RunSummary, events: readonly RunEvent[]): VerificationReport | null {
   const plan = run.config.replay;
   if (!plan) return null;
-  const levels = events.flatMap((e) => (e.type === 'verify_level' ? [{ level: e.level, verdict: e.verdict, detail: e.detail }] : []));
+  const levels = events.flatMap((e) =>
+    e.type === 'verify_level' ? [{ level: e.level, verdict: e.verdict, detail: e.detail }] : [],
+  );
   const count = (verdict: VerifyVerdict) => levels.filter((l) => l.verdict === verdict).length;
   const planned = plan.levels.map((l) => l.level);
   return {

@@ -2,7 +2,12 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { analyticsQuerySchema, failuresQuerySchema, seriesQuerySchema, slowQuerySchema } from '../../schema/analytics.ts';
+import {
+  analyticsQuerySchema,
+  failuresQuerySchema,
+  seriesQuerySchema,
+  slowQuerySchema,
+} from '../../schema/analytics.ts';
 import type { AnalyticsQuery } from '../../schema/analytics.ts';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { analyticsFailures } from '../analytics/failures.ts';
@@ -17,7 +22,13 @@ import { ApiError, methodNotAllowed } from '../errors.ts';
 /** The validated query, or a 400 naming each bad field. */
 function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
   const query = schema.safeParse(c.req.query());
-  if (!query.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(query.error)}`, issueList(query.error));
+  if (!query.success)
+    throw new ApiError(
+      400,
+      'invalid_query',
+      `the query is invalid: ${describeIssues(query.error)}`,
+      issueList(query.error),
+    );
   return query.data;
 }
 
@@ -26,7 +37,11 @@ const filters = (c: Context): AnalyticsQuery => parseQuery(c, analyticsQuerySche
 /** Runs a query against D1, turning its failure into a 503 that says so. */
 export function fromD1<T>(work: Promise<T>): Promise<T> {
   return work.catch((err: unknown) => {
-    throw new ApiError(503, 'd1_unavailable', `the run index (D1) did not answer: ${errorText(err)}; try again shortly`);
+    throw new ApiError(
+      503,
+      'd1_unavailable',
+      `the run index (D1) did not answer: ${errorText(err)}; try again shortly`,
+    );
   });
 }
 

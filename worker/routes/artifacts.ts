@@ -25,7 +25,6 @@ import { launchRun } from '../run-launch.ts';
 import { existingSession, sessionFor, unknownRun } from '../run-lookup.ts';
 import { takeCreations } from '../creation-limit.ts';
 
-
 /** Verification runs: one attempt, enough steps for the longest solving sequence and a few candidates. */
 const VERIFY_EXTRA_STEPS = 5;
 
@@ -39,7 +38,13 @@ async function recordOf(env: Env, id: string): Promise<RunRecord> {
 
 function secretsWanted(query: { [key: string]: string }): boolean {
   const parsed = artifactsQuerySchema.safeParse(query);
-  if (!parsed.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(parsed.error)}`, issueList(parsed.error));
+  if (!parsed.success)
+    throw new ApiError(
+      400,
+      'invalid_query',
+      `the query is invalid: ${describeIssues(parsed.error)}`,
+      issueList(parsed.error),
+    );
   return parsed.data.secrets === 'include';
 }
 
@@ -80,7 +85,11 @@ const BANDIT_ADDRESS = { address: 'bandit.labs.overthewire.org:2220', host: 'ban
  * Where the run played: the address its last `level_started` names (the proxy records it), else for
  * older logs the practice range's address as the proxy reports it now (null when it cannot be asked).
  */
-async function targetAddress(env: Env, target: Target, events: RunEvent[]): Promise<{ address: string | null; host: string }> {
+async function targetAddress(
+  env: Env,
+  target: Target,
+  events: RunEvent[],
+): Promise<{ address: string | null; host: string }> {
   const recorded = playedAddress(events);
   if (recorded) return { address: recorded, host: recorded.replace(/:\d+$/, '') };
   if (target === 'bandit') return BANDIT_ADDRESS;
@@ -94,7 +103,11 @@ export const artifactRoutes = new Hono<{ Bindings: Env }>()
   .get('/:id/artifacts', async (c) => {
     const includeSecrets = secretsWanted(c.req.query());
     const { run, events, verifications } = await recordOf(c.env, c.req.param('id'));
-    const [calls, verifiedBy, target] = await Promise.all([archivedCalls(c.env, run.id), reportsOf(c.env, verifications), targetAddress(c.env, run.config.target, events)]);
+    const [calls, verifiedBy, target] = await Promise.all([
+      archivedCalls(c.env, run.id),
+      reportsOf(c.env, verifications),
+      targetAddress(c.env, run.config.target, events),
+    ]);
     const { files, manifest } = await archiveFiles({
       run,
       events,
@@ -117,17 +130,32 @@ export const artifactRoutes = new Hono<{ Bindings: Env }>()
   .get('/:id/terminal.cast', async (c) => {
     const includeSecrets = secretsWanted(c.req.query());
     const { run, events } = await recordOf(c.env, c.req.param('id'));
-    const [{ address }, shown] = [await targetAddress(c.env, run.config.target, events), shownEvents(events, includeSecrets)];
+    const [{ address }, shown] = [
+      await targetAddress(c.env, run.config.target, events),
+      shownEvents(events, includeSecrets),
+    ];
     // The same recording as the archive's terminal.cast.
-    return c.body(terminalCast(run.id, run.config, shown.events, address), 200, { 'content-type': 'application/x-asciicast; charset=utf-8', 'cache-control': 'no-store' });
+    return c.body(terminalCast(run.id, run.config, shown.events, address), 200, {
+      'content-type': 'application/x-asciicast; charset=utf-8',
+      'cache-control': 'no-store',
+    });
   })
   .all('/:id/terminal.cast', methodNotAllowed(['GET']))
   .post('/:id/verify', async (c) => {
     const { run, events } = await recordOf(c.env, c.req.param('id'));
-    if (run.config.replay) throw new ApiError(409, 'conflict', `run ${run.id} is itself a verification run; verify its original, ${run.config.replay.of}`);
+    if (run.config.replay)
+      throw new ApiError(
+        409,
+        'conflict',
+        `run ${run.id} is itself a verification run; verify its original, ${run.config.replay.of}`,
+      );
     const plan = await replayPlan(run.id, replayableLevels(solvedLevels(events), run.config.startLevel));
     if (!plan) {
-      throw new ApiError(409, 'nothing_to_verify', `run ${run.id} has no level solved by its own commands from level ${run.config.startLevel} on; verify a run that solved at least one`);
+      throw new ApiError(
+        409,
+        'nothing_to_verify',
+        `run ${run.id} has no level solved by its own commands from level ${run.config.startLevel} on; verify a run that solved at least one`,
+      );
     }
     const longest = Math.max(...plan.levels.map((l) => l.commands.length));
     const config = runConfigSchema.parse({

@@ -20,7 +20,11 @@ import { queueFor } from '../run-queue.ts';
 import { readJson } from '../validate.ts';
 
 function unknownBatch(id: string): ApiError {
-  return new ApiError(404, 'batch_not_found', `no batch with id "${id.slice(0, 80)}"; list batches with GET /api/batches`);
+  return new ApiError(
+    404,
+    'batch_not_found',
+    `no batch with id "${id.slice(0, 80)}"; list batches with GET /api/batches`,
+  );
 }
 
 export const batchRoutes = new Hono<{ Bindings: Env }>()
@@ -39,17 +43,26 @@ export const batchRoutes = new Hono<{ Bindings: Env }>()
         onPause: body.onPause,
         batchId: id,
       });
-      if (!parsed.success) throw new ApiError(400, 'invalid_input', `the batch is invalid for ${model}: ${describeIssues(parsed.error)}`, issueList(parsed.error));
+      if (!parsed.success)
+        throw new ApiError(
+          400,
+          'invalid_input',
+          `the batch is invalid for ${model}: ${describeIssues(parsed.error)}`,
+          issueList(parsed.error),
+        );
       return parsed.data;
     });
     // One question to the proxy for the whole batch; every model must be offered and usable now.
-    const listed: ModelInfo[] | undefined = body.models.some((m) => m !== BASELINE_MODEL) ? await offeredModels(c.env) : undefined;
+    const listed: ModelInfo[] | undefined = body.models.some((m) => m !== BASELINE_MODEL)
+      ? await offeredModels(c.env)
+      : undefined;
     const infos = await Promise.all(configs.map((config) => checkModel(c.env, config, listed)));
     // The whole batch is taken from the client's allowance, or none of it is made.
     await takeCreations(c, configs.length * body.repeats);
     // Repeat by repeat, so the queue starts the models side by side and none gets a head start.
     for (let repeat = 0; repeat < body.repeats; repeat++) {
-      for (const [i, config] of configs.entries()) await launchRun(c.env, config, infos[i] ?? null, body.maxRunning ?? null);
+      for (const [i, config] of configs.entries())
+        await launchRun(c.env, config, infos[i] ?? null, body.maxRunning ?? null);
     }
     return c.json(await batchOf(c, id), 201);
   })

@@ -9,7 +9,13 @@ import { fromD1 } from './analytics.ts';
 export const boardRoutes = new Hono<{ Bindings: Env }>()
   .get('/', async (c) => {
     const query = boardQuerySchema.safeParse(c.req.query());
-    if (!query.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(query.error)}`, issueList(query.error));
+    if (!query.success)
+      throw new ApiError(
+        400,
+        'invalid_query',
+        `the query is invalid: ${describeIssues(query.error)}`,
+        issueList(query.error),
+      );
     return c.json(await fromD1(board(c.env.DB, query.data, Date.now())));
   })
   .all('/', methodNotAllowed(['GET']));

@@ -16,7 +16,10 @@ export const healthRoutes = new Hono<{ Bindings: Env }>()
 
 function redacted(health: Health): Health {
   const components = Object.fromEntries(
-    Object.entries(health.components).map(([name, c]) => [name, { ok: c.ok, reason: c.ok ? 'ok' : 'not ok; call with access for the reason' }]),
+    Object.entries(health.components).map(([name, c]) => [
+      name,
+      { ok: c.ok, reason: c.ok ? 'ok' : 'not ok; call with access for the reason' },
+    ]),
   ) as Health['components'];
   return { ok: health.ok, components };
 }

@@ -16,14 +16,27 @@ const callIdSchema = z.string().regex(/^[\w.:-]{1,100}$/);
 export const llmCallRoutes = new Hono<{ Bindings: Env }>()
   .get('/:id/llm-calls/:callId', async (c) => {
     const { id, callId } = c.req.param();
-    const notFound = new ApiError(404, 'llm_call_not_found', `run "${id.slice(0, 80)}" has no model call "${callId.slice(0, 100)}"; its llm_call events name the calls`);
+    const notFound = new ApiError(
+      404,
+      'llm_call_not_found',
+      `run "${id.slice(0, 80)}" has no model call "${callId.slice(0, 100)}"; its llm_call events name the calls`,
+    );
     if (!runIdSchema.safeParse(id).success || !callIdSchema.safeParse(callId).success) throw notFound;
     const seq = (await runExists(c.env, id)) ? await sessionFor(c.env, id).callSeq(callId) : null;
     if (seq === null) throw notFound;
     const found = await llmCallWithChain(c.env, id, seq, WHOLE_EVERY + 1).catch((err: unknown) => {
-      throw new ApiError(503, 'd1_unavailable', `the run index (D1) did not answer: ${errorText(err)}; try again shortly`);
+      throw new ApiError(
+        503,
+        'd1_unavailable',
+        `the run index (D1) did not answer: ${errorText(err)}; try again shortly`,
+      );
     });
-    if (!found) throw new ApiError(404, 'llm_call_not_indexed', `model call "${callId}" is in the run's log but not in the index yet; try again in a few seconds`);
+    if (!found)
+      throw new ApiError(
+        404,
+        'llm_call_not_indexed',
+        `model call "${callId}" is in the run's log but not in the index yet; try again in a few seconds`,
+      );
     const stored = new Map(found.chain.map((row) => [row.id, row.request]));
     const { row } = found;
     const request = row.request === null ? null : rebuildRequest(row.id, (key) => stored.get(key));

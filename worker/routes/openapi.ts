@@ -3,4 +3,6 @@ import { Hono } from 'hono';
 import { methodNotAllowed } from '../errors.ts';
 import { openApiDocument } from '../openapi.ts';
 
-export const openApiRoutes = new Hono<{ Bindings: Env }>().get('/', (c) => c.json(openApiDocument())).all('/', methodNotAllowed(['GET']));
+export const openApiRoutes = new Hono<{ Bindings: Env }>()
+  .get('/', (c) => c.json(openApiDocument()))
+  .all('/', methodNotAllowed(['GET']));

@@ -14,8 +14,20 @@ import { existingSession, fromRun, unknownRun } from '../run-lookup.ts';
 export const runRoutes = new Hono<{ Bindings: Env }>()
   .post('/', async (c) => {
     const config = await readJson(c, createRunBodySchema);
-    if (config.replay) throw new ApiError(400, 'invalid_input', 'the request body is invalid: replay: a verification run is started with POST /api/runs/:id/verify on the run to verify', ['replay: set only by POST /api/runs/:id/verify']);
-    if (config.batchId) throw new ApiError(400, 'invalid_input', 'the request body is invalid: batchId: a batch\'s runs are made by POST /api/batches', ['batchId: set only by POST /api/batches']);
+    if (config.replay)
+      throw new ApiError(
+        400,
+        'invalid_input',
+        'the request body is invalid: replay: a verification run is started with POST /api/runs/:id/verify on the run to verify',
+        ['replay: set only by POST /api/runs/:id/verify'],
+      );
+    if (config.batchId)
+      throw new ApiError(
+        400,
+        'invalid_input',
+        "the request body is invalid: batchId: a batch's runs are made by POST /api/batches",
+        ['batchId: set only by POST /api/batches'],
+      );
     const model = await checkModel(c.env, config);
     await takeCreations(c, 1);
     const { run } = await launchRun(c.env, config, model);
@@ -23,10 +35,20 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
   })
   .get('/', async (c) => {
     const query = runListQuerySchema.safeParse(c.req.query());
-    if (!query.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(query.error)}`, issueList(query.error));
+    if (!query.success)
+      throw new ApiError(
+        400,
+        'invalid_query',
+        `the query is invalid: ${describeIssues(query.error)}`,
+        issueList(query.error),
+      );
     const list = await listRuns(c.env, query.data).catch((err: unknown) => {
       // The list is D1's; a run's own routes answer from its Durable Object and keep working.
-      throw new ApiError(503, 'd1_unavailable', `the run index (D1) did not answer: ${errorText(err)}; each run is still reachable at /api/runs/:id`);
+      throw new ApiError(
+        503,
+        'd1_unavailable',
+        `the run index (D1) did not answer: ${errorText(err)}; each run is still reachable at /api/runs/:id`,
+      );
     });
     return c.json(list);
   })
@@ -36,7 +58,13 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
   .get('/:id/events', async (c) => {
     const id = c.req.param('id');
     const query = eventsQuerySchema.safeParse(c.req.query());
-    if (!query.success) throw new ApiError(400, 'invalid_query', `the query is invalid: ${describeIssues(query.error)}`, issueList(query.error));
+    if (!query.success)
+      throw new ApiError(
+        400,
+        'invalid_query',
+        `the query is invalid: ${describeIssues(query.error)}`,
+        issueList(query.error),
+      );
     const page = await (await existingSession(c.env, id)).eventPage(query.data.since, query.data.limit);
     if (page === null) throw unknownRun(id);
     return c.body(page, 200, { 'content-type': 'application/json; charset=utf-8' });

@@ -15,7 +15,14 @@ export function advance(s: BanditState, ctx: BanditContext): Partial<BanditState
     ctx.emit({ type: 'verify_level', level: s.level, verdict, detail, originalRunId: replay.of });
   }
   const durationMs = Math.max(0, Math.round(now - s.levelStartedAt));
-  ctx.emit({ type: 'level_complete', level: s.level, nextLevel: level, commands: s.levelCommands, durationMs, solvedBy: s.solvedBy ?? 'agent' });
+  ctx.emit({
+    type: 'level_complete',
+    level: s.level,
+    nextLevel: level,
+    commands: s.levelCommands,
+    durationMs,
+    solvedBy: s.solvedBy ?? 'agent',
+  });
   const fresh = { ...levelStart(level, s.found, now), levelsSolved };
   return level > ctx.config.endLevel ? { ...fresh, finished: 'completed' } : fresh;
 }

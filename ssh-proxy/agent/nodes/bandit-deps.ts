@@ -35,8 +35,12 @@ export type BanditContext = NodeContext<BanditDeps>;
  * as a short preview with its size), then head and tail within STATE_TEXT_BYTES.output serialised
  * bytes. The output event keeps the bytes as they came.
  */
-export function historyOutput(result: Pick<ExecResult, 'stdout' | 'stderr' | 'bytes'>, stderrLabel = '\n[stderr]\n'): string {
-  const view = (text: string, bytes: number | undefined) => (looksBinary(text) ? binaryPreview(text, bytes) : visibleText(text));
+export function historyOutput(
+  result: Pick<ExecResult, 'stdout' | 'stderr' | 'bytes'>,
+  stderrLabel = '\n[stderr]\n',
+): string {
+  const view = (text: string, bytes: number | undefined) =>
+    looksBinary(text) ? binaryPreview(text, bytes) : visibleText(text);
   const stdout = view(result.stdout, result.bytes?.stdout);
   const seen = result.stderr ? `${stdout}${stderrLabel}${view(result.stderr, result.bytes?.stderr)}` : stdout;
   return capSerialised(seen, STATE_TEXT_BYTES.output);
@@ -63,7 +67,12 @@ export function emitOutput(ctx: BanditContext, level: number, commandId: string,
 }
 
 /** Emits an llm_call event and a trace per model request; returns the advanced id counter. */
-export function reportCalls(s: BanditState, ctx: BanditContext, calls: readonly CallReport[], model: AgentModel = ctx.model): number {
+export function reportCalls(
+  s: BanditState,
+  ctx: BanditContext,
+  calls: readonly CallReport[],
+  model: AgentModel = ctx.model,
+): number {
   let serial = s.serial;
   for (const call of calls) {
     serial += 1;

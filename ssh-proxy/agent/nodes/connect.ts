@@ -16,13 +16,23 @@ export async function connect(s: BanditState, ctx: BanditContext): Promise<Parti
     const neverProven = s.levelsSolved === 0 && s.level === ctx.config.startLevel && s.level > 0;
     if (login.failure.kind === 'auth' && neverProven) {
       const message = `${user} refused the password you gave; give the right one`;
-      return { fault: { reason: 'password_required', message, resumeAt: 'connect' }, lastError: message, password: null };
+      return {
+        fault: { reason: 'password_required', message, resumeAt: 'connect' },
+        lastError: message,
+        password: null,
+      };
     }
     const message = `${login.failure.message}; continue tries the login again`;
     ctx.emit({ type: 'error', code: `ssh_${login.failure.kind}`, message, level: s.level });
     return { fault: { reason: 'ssh_error', message, resumeAt: 'connect' }, lastError: message };
   }
   const attempt = freshAttempt(s);
-  ctx.emit({ type: 'level_started', level: s.level, attempt: attempt.attempt ?? 1, retryCount: s.retryCount, address: `${ctx.target.host}:${ctx.target.port}` });
+  ctx.emit({
+    type: 'level_started',
+    level: s.level,
+    attempt: attempt.attempt ?? 1,
+    retryCount: s.retryCount,
+    address: `${ctx.target.host}:${ctx.target.port}`,
+  });
   return { ...attempt, lastError: null };
 }

@@ -32,7 +32,14 @@ export async function execute(s: BanditState, ctx: BanditContext): Promise<Parti
     levelCommands: s.levelCommands + 1,
     history: [
       ...s.history,
-      { kind: 'command', callId: decision.callId, thinking: decision.thinking, command, output: historyOutput(result), exitCode: result.exitCode },
+      {
+        kind: 'command',
+        callId: decision.callId,
+        thinking: decision.thinking,
+        command,
+        output: historyOutput(result),
+        exitCode: result.exitCode,
+      },
     ],
     decision: null,
     failure: spent >= ctx.config.budget ? 'budget_spent' : null,

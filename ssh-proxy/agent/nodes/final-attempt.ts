@@ -21,12 +21,25 @@ export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<
   if (!answer.ok) {
     if (answer.failure.errorClass === 'aborted') return {};
     const why = stateText(answer.failure.message, STATE_TEXT_BYTES.note);
-    ctx.emit({ type: 'error', code: `llm_${answer.failure.errorClass}`, message: `the final attempt got no answer: ${why}`, level: s.level });
-    return { serial, finalReport: { commands: [], outcome: `the final attempt got no answer from ${ctx.knowledge.id}: ${why}` } };
+    ctx.emit({
+      type: 'error',
+      code: `llm_${answer.failure.errorClass}`,
+      message: `the final attempt got no answer: ${why}`,
+      level: s.level,
+    });
+    return {
+      serial,
+      finalReport: { commands: [], outcome: `the final attempt got no answer from ${ctx.knowledge.id}: ${why}` },
+    };
   }
   const { thinking, commands } = answer.value;
   const ran = commands.slice(0, FINAL_MAX_COMMANDS);
-  if (thinking) ctx.emit({ type: 'thinking', level: s.level, text: capSerialised(`Final attempt: ${thinking}`, THINKING_EVENT_BYTES) });
+  if (thinking)
+    ctx.emit({
+      type: 'thinking',
+      level: s.level,
+      text: capSerialised(`Final attempt: ${thinking}`, THINKING_EVENT_BYTES),
+    });
 
   const outputs: string[] = [];
   for (const command of ran) {
@@ -46,7 +59,9 @@ export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<
   const levelCommands = s.levelCommands + ran.length;
 
   const refused = new Set([...s.tried, s.password ?? '']);
-  const candidates = [...new Set(outputs.flatMap(passwordShapedTokens))].filter((t) => !refused.has(t) && !passwordShapeProblem(t, s.level + 1));
+  const candidates = [...new Set(outputs.flatMap(passwordShapedTokens))].filter(
+    (t) => !refused.has(t) && !passwordShapeProblem(t, s.level + 1),
+  );
   const tried: string[] = [];
   for (const candidate of candidates.slice(0, MAX_CANDIDATES)) {
     const login = await ctx.shell.login(s.level + 1, candidate, ctx.signal);
@@ -54,7 +69,15 @@ export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<
     if (login.ok) {
       ctx.emit({ type: 'password_found', level: s.level, password: candidate });
       const outcome = `solved: ${ctx.target.username(s.level + 1)} accepted a password its output showed`;
-      return { serial, levelCommands, found: candidate, solvedBy: 'final_attempt', fault: null, lastError: null, finalReport: { commands: ran, outcome } };
+      return {
+        serial,
+        levelCommands,
+        found: candidate,
+        solvedBy: 'final_attempt',
+        fault: null,
+        lastError: null,
+        finalReport: { commands: ran, outcome },
+      };
     }
     tried.push(candidate);
   }

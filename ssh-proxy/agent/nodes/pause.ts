@@ -12,7 +12,10 @@ import { STATE_TEXT_BYTES, stateText } from '../state-text.ts';
 
 export const PAUSE_ENDS = ['connect', 'plan', 'reflect', 'validate', 'advance', 'final_attempt', END] as const;
 
-export function pause(s: BanditState, ctx: BanditContext): Command<BanditState> | Interrupt<PendingAction, BanditState> {
+export function pause(
+  s: BanditState,
+  ctx: BanditContext,
+): Command<BanditState> | Interrupt<PendingAction, BanditState> {
   if (ctx.resume === undefined) {
     const pending: PendingAction = {
       reason: s.fault?.reason ?? 'max_retries',
@@ -36,13 +39,29 @@ export function pause(s: BanditState, ctx: BanditContext): Command<BanditState> 
     if (s.fault?.reason === 'password_required') {
       return new Command({ update: { password: answer.value, fault: null, secrets }, goto: 'connect' });
     }
-    const decision = { kind: 'submit_password' as const, callId: 'user', thinking: 'A person supplied a password.', password: answer.value, from: 'user' as const };
+    const decision = {
+      kind: 'submit_password' as const,
+      callId: 'user',
+      thinking: 'A person supplied a password.',
+      password: answer.value,
+      from: 'user' as const,
+    };
     return new Command({ update: { decision, secrets }, goto: 'validate' });
   }
-  const hint = answer.hint ? [{ text: stateText(answer.hint, STATE_TEXT_BYTES.note), source: 'user' as const, level: s.level }] : [];
+  const hint = answer.hint
+    ? [{ text: stateText(answer.hint, STATE_TEXT_BYTES.note), source: 'user' as const, level: s.level }]
+    : [];
   const goto = s.fault?.resumeAt ?? 'connect';
   return new Command({
-    update: { lessons: [...s.lessons, ...hint], retryCount: 0, lastLoop: null, fault: null, decision: null, failure: null, finalReport: null },
+    update: {
+      lessons: [...s.lessons, ...hint],
+      retryCount: 0,
+      lastLoop: null,
+      fault: null,
+      decision: null,
+      failure: null,
+      finalReport: null,
+    },
     goto,
   });
 }

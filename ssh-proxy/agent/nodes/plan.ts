@@ -18,7 +18,8 @@ export async function plan(s: BanditState, ctx: BanditContext): Promise<Partial<
   }
   const choice = answer.value;
   // The log keeps the model's words as written (cut only when huge); the history keeps a short visible copy.
-  if (choice.thinking) ctx.emit({ type: 'thinking', level: s.level, text: capSerialised(choice.thinking, THINKING_EVENT_BYTES) });
+  if (choice.thinking)
+    ctx.emit({ type: 'thinking', level: s.level, text: capSerialised(choice.thinking, THINKING_EVENT_BYTES) });
   if (choice.kind === 'give_up') return { serial, decision: null, failure: 'no_progress' };
   const thinking = stateText(choice.thinking, STATE_TEXT_BYTES.thinking);
   const callId = stateText(choice.callId, STATE_TEXT_BYTES.short);

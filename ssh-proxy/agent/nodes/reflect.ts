@@ -31,7 +31,11 @@ export async function reflect(s: BanditState, ctx: BanditContext): Promise<Parti
     // A verification run stops at its first failed level, with its verdict; there is nothing to retry.
     const { verdict, detail } = failedVerdict(replay, s);
     ctx.emit({ type: 'verify_level', level: s.level, verdict, detail, originalRunId: replay.of });
-    return { decision: null, finished: 'stopped', finishNote: `verification stopped at level ${s.level}: ${verdict} (${detail})` };
+    return {
+      decision: null,
+      finished: 'stopped',
+      finishNote: `verification stopped at level ${s.level}: ${verdict} (${detail})`,
+    };
   }
   const answer = await ctx.model.reflect({ ...planInput(s, ctx), failure: FAILURE_WORDS[failure] }, ctx.signal);
   const serial = reportCalls(s, ctx, answer.calls);
@@ -41,26 +45,54 @@ export async function reflect(s: BanditState, ctx: BanditContext): Promise<Parti
     ctx.emit({ type: 'error', code: `llm_${answer.failure.errorClass}`, message, level: s.level });
     return { serial, fault: { reason: 'llm_error', message, resumeAt: 'reflect' }, lastError: message };
   }
-  const learned = answer.value.map((text) => ({ text: stateText(text, STATE_TEXT_BYTES.note), source: 'model' as const, level: s.level }));
+  const learned = answer.value.map((text) => ({
+    text: stateText(text, STATE_TEXT_BYTES.note),
+    source: 'model' as const,
+    level: s.level,
+  }));
   const lessons = keepLessons([...s.lessons, ...learned]);
   const retryCount = s.retryCount + 1;
   const { maxRetries } = ctx.config;
-  ctx.emit({ type: 'attempt_failed', level: s.level, attempt: Math.max(1, s.attempt), retryCount, maxRetries, reason: failure, lessons: learned });
+  ctx.emit({
+    type: 'attempt_failed',
+    level: s.level,
+    attempt: Math.max(1, s.attempt),
+    retryCount,
+    maxRetries,
+    reason: failure,
+    lessons: learned,
+  });
 
   const loopCommand = failure === 'loop_detected' && s.decision?.kind === 'run_command' ? s.decision.command : null;
   const lastError = `attempt ${Math.max(1, s.attempt)} at level ${s.level} failed: ${FAILURE_WORDS[failure]}`;
   const commands = s.history.flatMap((t) => (t.kind === 'command' ? [t.command] : []));
-  const attemptTails = [...s.attemptTails, { attempt: Math.max(1, s.attempt), commands: commands.slice(-TAIL_COMMANDS) }].slice(-MAX_TAILS);
+  const attemptTails = [
+    ...s.attemptTails,
+    { attempt: Math.max(1, s.attempt), commands: commands.slice(-TAIL_COMMANDS) },
+  ].slice(-MAX_TAILS);
   const base = { serial, lessons, retryCount, lastLoop: loopCommand, lastError, decision: null, attemptTails };
   if (retryCount >= maxRetries) {
-    return { ...base, fault: { reason: 'max_retries', message: `no password after ${retryCount} attempts; ${lastError}`, resumeAt: 'connect' } };
+    return {
+      ...base,
+      fault: {
+        reason: 'max_retries',
+        message: `no password after ${retryCount} attempts; ${lastError}`,
+        resumeAt: 'connect',
+      },
+    };
   }
   if (loopCommand !== null && loopCommand === s.lastLoop) {
     const message = `the agent keeps repeating \`${loopCommand}\` even after a retry; a hint may break the loop`;
     return { ...base, fault: { reason: 'loop_detected', message, resumeAt: 'connect' } };
   }
   const fresh = freshAttempt(s);
-  ctx.emit({ type: 'level_started', level: s.level, attempt: fresh.attempt ?? 1, retryCount, address: `${ctx.target.host}:${ctx.target.port}` });
+  ctx.emit({
+    type: 'level_started',
+    level: s.level,
+    attempt: fresh.attempt ?? 1,
+    retryCount,
+    address: `${ctx.target.host}:${ctx.target.port}`,
+  });
   return { ...base, ...fresh };
 }
 

@@ -21,7 +21,13 @@ export async function validate(s: BanditState, ctx: BanditContext): Promise<Part
     const login = await ctx.shell.login(next, candidate, ctx.signal);
     if (login.ok) {
       ctx.emit({ type: 'password_found', level: s.level, password: candidate });
-      return { found: candidate, solvedBy: decision.from === 'user' ? 'person' : 'agent', decision: null, fault: null, lastError: null };
+      return {
+        found: candidate,
+        solvedBy: decision.from === 'user' ? 'person' : 'agent',
+        decision: null,
+        fault: null,
+        lastError: null,
+      };
     }
     if (login.failure.kind === 'aborted') return {};
     if (login.failure.kind !== 'auth') {
@@ -34,7 +40,11 @@ export async function validate(s: BanditState, ctx: BanditContext): Promise<Part
 
   if (decision.from === 'user') {
     // Said without the password itself: it must not reach an event, lastError or the question.
-    const why = shape ? 'it is not shaped like a Bandit password' : repeated || s.tried.includes(candidate) ? 'it was already refused at this level' : `login as ${user} failed`;
+    const why = shape
+      ? 'it is not shaped like a Bandit password'
+      : repeated || s.tried.includes(candidate)
+        ? 'it was already refused at this level'
+        : `login as ${user} failed`;
     const message = `the password you gave was refused (${why})`;
     ctx.emit({ type: 'error', code: 'wrong_password', message, level: s.level });
     const fault = s.fault ?? { reason: 'max_retries' as const, message: null, resumeAt: 'connect' as const };
@@ -46,7 +56,10 @@ export async function validate(s: BanditState, ctx: BanditContext): Promise<Part
     spent,
     decision: null,
     tried: s.tried.includes(candidate) ? s.tried : [...s.tried, candidate].slice(-MAX_TRIED),
-    history: [...s.history, { kind: 'submission', callId: decision.callId, thinking: decision.thinking, password: candidate, verdict }],
+    history: [
+      ...s.history,
+      { kind: 'submission', callId: decision.callId, thinking: decision.thinking, password: candidate, verdict },
+    ],
     failure,
   };
 }

@@ -50,7 +50,8 @@ export function unpack(bytes: Buffer, depth: number): string[] {
   try {
     if (bytes[0] === 0x1f && bytes[1] === 0x8b) return unpack(gunzipSync(bytes), depth + 1);
     if (bytes.subarray(0, 3).toString('latin1') === 'BZh') return unpack(Bunzip.decode(bytes), depth + 1);
-    if (bytes.subarray(257, 262).toString('latin1') === 'ustar') return tarEntries(bytes).flatMap((entry) => unpack(entry, depth + 1));
+    if (bytes.subarray(257, 262).toString('latin1') === 'ustar')
+      return tarEntries(bytes).flatMap((entry) => unpack(entry, depth + 1));
   } catch {
     return [];
   }

@@ -27,9 +27,15 @@ function fromListing(dir: string, output: string): Step[] {
     const [, kind, size, name = ''] = m;
     if (BORING.has(name)) continue;
     const path = joinPath(dir, name.replace(/ -> .*$/, ''));
-    if (kind === 'd') steps.push({ command: `ls -la ${quotePath(path)}`, why: `${path} is a directory; looking inside.` });
-    else if (Number(size) <= SMALL_FILE) steps.push({ command: `cat ${quotePath(path)}`, why: `${path} is small; reading it.` });
-    else steps.push({ command: `file ${quotePath(path)}`, why: `${path} is large; checking what kind of file it is first.` });
+    if (kind === 'd')
+      steps.push({ command: `ls -la ${quotePath(path)}`, why: `${path} is a directory; looking inside.` });
+    else if (Number(size) <= SMALL_FILE)
+      steps.push({ command: `cat ${quotePath(path)}`, why: `${path} is small; reading it.` });
+    else
+      steps.push({
+        command: `file ${quotePath(path)}`,
+        why: `${path} is large; checking what kind of file it is first.`,
+      });
   }
   // Files before directories: reading is cheaper than descending.
   return [...steps.filter((s) => s.command.startsWith('cat')), ...steps.filter((s) => !s.command.startsWith('cat'))];

@@ -17,7 +17,9 @@ const RULES: Rule[] = [
   },
   {
     when: /hidden file in the ([\w.-]+) directory/i,
-    steps: (m) => [{ command: `ls -la ${quotePath(m[1] ?? '.')}`, why: 'Hidden files start with a dot; ls -a shows them.' }],
+    steps: (m) => [
+      { command: `ls -la ${quotePath(m[1] ?? '.')}`, why: 'Hidden files start with a dot; ls -a shows them.' },
+    ],
   },
   {
     when: /human-readable file in the ([\w.-]+) directory/i,
@@ -45,11 +47,18 @@ const RULES: Rule[] = [
   },
   {
     when: /occurs exactly once|only line that occurs/i,
-    steps: (_m, goal) => [{ command: `sort ${dataFile(goal)} | uniq -u`, why: 'uniq -u keeps the lines that occur once; it needs sorted input.' }],
+    steps: (_m, goal) => [
+      {
+        command: `sort ${dataFile(goal)} | uniq -u`,
+        why: 'uniq -u keeps the lines that occur once; it needs sorted input.',
+      },
+    ],
   },
   {
     when: /human-readable strings/i,
-    steps: (_m, goal) => [{ command: `strings ${dataFile(goal)} | grep ==`, why: 'strings pulls readable text out of binary data.' }],
+    steps: (_m, goal) => [
+      { command: `strings ${dataFile(goal)} | grep ==`, why: 'strings pulls readable text out of binary data.' },
+    ],
   },
   {
     when: /base64/i,
@@ -57,18 +66,27 @@ const RULES: Rule[] = [
   },
   {
     when: /rotated by 13|rot13/i,
-    steps: (_m, goal) => [{ command: `cat ${dataFile(goal)} | tr 'A-Za-z' 'N-ZA-Mn-za-m'`, why: 'Rotating by 13 again undoes ROT13.' }],
+    steps: (_m, goal) => [
+      { command: `cat ${dataFile(goal)} | tr 'A-Za-z' 'N-ZA-Mn-za-m'`, why: 'Rotating by 13 again undoes ROT13.' },
+    ],
   },
   {
     when: /hexdump/i,
-    steps: (_m, goal) => [{ command: `cat ${dataFile(goal)}`, why: 'Reading the hex dump; its bytes can be unpacked.' }],
+    steps: (_m, goal) => [
+      { command: `cat ${dataFile(goal)}`, why: 'Reading the hex dump; its bytes can be unpacked.' },
+    ],
   },
   {
     when: /password of the current level to port (\d+)/i,
     steps: (m, goal, password) => {
       const tls = /SSL|TLS/.test(goal);
       const client = tls ? `openssl s_client -connect localhost:${m[1]} -quiet` : `nc localhost ${m[1]}`;
-      return [{ command: `echo ${password} | ${client}`, why: `Sending the current password to port ${m[1]}${tls ? ' over TLS' : ''}.` }];
+      return [
+        {
+          command: `echo ${password} | ${client}`,
+          why: `Sending the current password to port ${m[1]}${tls ? ' over TLS' : ''}.`,
+        },
+      ];
     },
   },
   {

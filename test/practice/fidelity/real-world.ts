@@ -29,16 +29,23 @@ export class RealWorld {
     this.root = join(this.base, 'root');
     // The host's tools: /usr (under an overlay with the world's own /usr files), and Debian's
     // merged-/usr links. /dev is bound from the host for /dev/null.
-    for (const dir of ['root', 'root/dev', 'root/proc', 'usr-world', 'usr-work', 'usr-upper']) mkdirSync(join(this.base, dir), { recursive: true });
+    for (const dir of ['root', 'root/dev', 'root/proc', 'usr-world', 'usr-work', 'usr-upper'])
+      mkdirSync(join(this.base, dir), { recursive: true });
     for (const link of ['bin', 'lib', 'lib64', 'sbin']) symlinkSync(`usr/${link}`, join(this.root, link));
     const nodes = [...world.nodes].sort((a, b) => a.path.split('/').length - b.path.split('/').length);
     for (const node of nodes) {
-      const onDisk = node.path === '/usr' || node.path.startsWith('/usr/') ? join(this.base, 'usr-world', node.path.slice(4)) : join(this.root, node.path);
+      const onDisk =
+        node.path === '/usr' || node.path.startsWith('/usr/')
+          ? join(this.base, 'usr-world', node.path.slice(4))
+          : join(this.root, node.path);
       if (node.kind === 'dir') mkdirSync(onDisk, { recursive: true });
       else writeFileSync(onDisk, node.content ?? '');
     }
     for (const node of nodes.reverse()) {
-      const onDisk = node.path === '/usr' || node.path.startsWith('/usr/') ? join(this.base, 'usr-world', node.path.slice(4)) : join(this.root, node.path);
+      const onDisk =
+        node.path === '/usr' || node.path.startsWith('/usr/')
+          ? join(this.base, 'usr-world', node.path.slice(4))
+          : join(this.root, node.path);
       chownSync(onDisk, uidOf(node.owner), uidOf(node.group));
       chmodSync(onDisk, node.mode);
       lutimesSync(onDisk, WORLD_MTIME, WORLD_MTIME);
@@ -59,10 +66,17 @@ export class RealWorld {
       `mount --bind /etc/alternatives ${this.root}/etc/alternatives`,
       `exec chroot ${this.root} /usr/bin/setpriv --reuid=${uid} --regid=${uid} --clear-groups /usr/bin/env -i HOME=/home/${user} USER=${user} LOGNAME=${user} PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8 TZ=UTC /bin/bash -c "cd ~ && eval \\"\\$0\\"" "$1"`,
     ].join(' && ');
-    const result = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', setup, 'sh', command], { timeout: 20_000, maxBuffer: 16 * 1024 * 1024 });
+    const result = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', setup, 'sh', command], {
+      timeout: 20_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     // What a command left in /tmp would be gone on the range when its connection closed.
     spawnSync('sh', ['-c', `rm -rf ${this.root}/tmp/* ${this.root}/tmp/.[!.]* 2>/dev/null; true`]);
-    return { stdout: result.stdout.toString('latin1'), stderr: result.stderr.toString('latin1'), exitCode: result.status ?? -1 };
+    return {
+      stdout: result.stdout.toString('latin1'),
+      stderr: result.stderr.toString('latin1'),
+      exitCode: result.status ?? -1,
+    };
   }
 
   remove(): void {

@@ -5,9 +5,13 @@ export default function AnalyticsPage() {
   return (
     <main className="analytics-page">
       <header>
-        <p><a href="/">← runs</a></p>
+        <p>
+          <a href="/">← runs</a>
+        </p>
         <h1>Analytics</h1>
-        <p className="lede">Which model solves which levels, at what cost and speed; what failed, why, and what to do about it.</p>
+        <p className="lede">
+          Which model solves which levels, at what cost and speed; what failed, why, and what to do about it.
+        </p>
       </header>
       <AnalyticsView />
     </main>

@@ -11,18 +11,45 @@ function BatchFromQuery() {
   return (
     <main className="batch-page">
       <header>
-        <p><a href="/">← runs</a> · <a href="/board">board</a>{id && <> · <a href="/batch">all batches</a></>}</p>
+        <p>
+          <a href="/">← runs</a> · <a href="/board">board</a>
+          {id && (
+            <>
+              {' '}
+              · <a href="/batch">all batches</a>
+            </>
+          )}
+        </p>
         <h1>{id ? 'Batch' : 'Batches'}</h1>
-        {id ? <p className="lede"><code>{id}</code></p> : <p className="lede">Several models on the same levels, side by side, within each provider's limits.</p>}
+        {id ? (
+          <p className="lede">
+            <code>{id}</code>
+          </p>
+        ) : (
+          <p className="lede">Several models on the same levels, side by side, within each provider's limits.</p>
+        )}
       </header>
-      {id ? <BatchView batchId={id} /> : <><NewBatchForm /><BatchList /></>}
+      {id ? (
+        <BatchView batchId={id} />
+      ) : (
+        <>
+          <NewBatchForm />
+          <BatchList />
+        </>
+      )}
     </main>
   );
 }
 
 export default function BatchPage() {
   return (
-    <Suspense fallback={<main><p>Loading…</p></main>}>
+    <Suspense
+      fallback={
+        <main>
+          <p>Loading…</p>
+        </main>
+      }
+    >
       <BatchFromQuery />
     </Suspense>
   );

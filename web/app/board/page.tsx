@@ -5,9 +5,13 @@ export default function BoardPage() {
   return (
     <main className="board-page">
       <header>
-        <p><a href="/">← runs</a> · <a href="/batch">batches</a></p>
+        <p>
+          <a href="/">← runs</a> · <a href="/batch">batches</a>
+        </p>
         <h1>Board</h1>
-        <p className="lede">Which model solves which level on its own, which only after a person helped, and what each level costs.</p>
+        <p className="lede">
+          Which model solves which level on its own, which only after a person helped, and what each level costs.
+        </p>
       </header>
       <BoardView />
     </main>

@@ -11,7 +11,13 @@ function RunFromQuery() {
 
 export default function RunPage() {
   return (
-    <Suspense fallback={<main><p>Loading the run…</p></main>}>
+    <Suspense
+      fallback={
+        <main>
+          <p>Loading the run…</p>
+        </main>
+      }
+    >
       <RunFromQuery />
     </Suspense>
   );

@@ -20,13 +20,27 @@ type WindowName = keyof typeof WINDOWS;
 const SLOW_MS = 5_000;
 
 /** A labelled select; options are [value, text]. */
-function FilterSelect({ label, value, onChange, options }: { label: string; value: string; onChange: (value: string) => void; options: [string, string][] }) {
+function FilterSelect({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: [string, string][];
+}) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map(([v, text]) => <option key={v} value={v}>{text}</option>)}
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
       </select>
     </div>
   );
@@ -44,7 +58,8 @@ export function AnalyticsView() {
     const controller = new AbortController();
     const span = WINDOWS[window];
     // Whole hours, so the API answers from its hourly roll-up.
-    const from = span === null ? undefined : new Date(Math.floor((Date.now() - span) / 3_600_000) * 3_600_000).toISOString();
+    const from =
+      span === null ? undefined : new Date(Math.floor((Date.now() - span) / 3_600_000) * 3_600_000).toISOString();
     const filter: AnalyticsFilter = { from, model, target };
     fetchAnalytics(filter, span !== null && span <= WINDOWS['7d'] ? 'hour' : 'day', controller.signal)
       .then((answer) => {
@@ -62,11 +77,35 @@ export function AnalyticsView() {
   return (
     <>
       <section className="panel filters" aria-label="Filters">
-        <FilterSelect label="Time" value={window} onChange={(v) => setWindow(v as WindowName)} options={[['all', 'all time'], ['24h', 'last 24 hours'], ['7d', 'last 7 days'], ['30d', 'last 30 days']]} />
-        <FilterSelect label="Model" value={model} onChange={setModel} options={[['', 'every model'], ...knownModels.map((m): [string, string] => [m, m])]} />
-        <FilterSelect label="Target" value={target} onChange={setTarget} options={[['', 'every target'], ...targetSchema.options.map((t): [string, string] => [t, t])]} />
+        <FilterSelect
+          label="Time"
+          value={window}
+          onChange={(v) => setWindow(v as WindowName)}
+          options={[
+            ['all', 'all time'],
+            ['24h', 'last 24 hours'],
+            ['7d', 'last 7 days'],
+            ['30d', 'last 30 days'],
+          ]}
+        />
+        <FilterSelect
+          label="Model"
+          value={model}
+          onChange={setModel}
+          options={[['', 'every model'], ...knownModels.map((m): [string, string] => [m, m])]}
+        />
+        <FilterSelect
+          label="Target"
+          value={target}
+          onChange={setTarget}
+          options={[['', 'every target'], ...targetSchema.options.map((t): [string, string] => [t, t])]}
+        />
       </section>
-      {problem ? <p className="problem" role="alert">{problem}</p> : null}
+      {problem ? (
+        <p className="problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
       {!data ? (
         <p className="muted">Loading the figures…</p>
       ) : (
@@ -81,18 +120,40 @@ export function AnalyticsView() {
               <p className="muted">No runs in this window.</p>
             ) : (
               <>
-                <UplotChart label="Runs per period, stacked by status" source={data.series} make={(bars) => runsOverTime(data.series, bars)} />
+                <UplotChart
+                  label="Runs per period, stacked by status"
+                  source={data.series}
+                  make={(bars) => runsOverTime(data.series, bars)}
+                />
                 <details>
                   <summary>The figures</summary>
                   <div className="table-scroll">
                     <table className="runs-table" data-testid="series">
-                      <thead><tr><th>{data.series.bucket === 'hour' ? 'hour' : 'day'} (UTC)</th><th>runs</th><th>by status</th><th>model calls</th><th>failed</th><th>tokens</th><th>cost</th></tr></thead>
+                      <thead>
+                        <tr>
+                          <th>{data.series.bucket === 'hour' ? 'hour' : 'day'} (UTC)</th>
+                          <th>runs</th>
+                          <th>by status</th>
+                          <th>model calls</th>
+                          <th>failed</th>
+                          <th>tokens</th>
+                          <th>cost</th>
+                        </tr>
+                      </thead>
                       <tbody>
                         {data.series.points.map((p) => (
                           <tr key={p.t}>
-                            <td>{data.series.bucket === 'hour' ? p.t.slice(0, 13).replace('T', ' ') + ':00' : p.t.slice(0, 10)}</td>
+                            <td>
+                              {data.series.bucket === 'hour'
+                                ? p.t.slice(0, 13).replace('T', ' ') + ':00'
+                                : p.t.slice(0, 10)}
+                            </td>
                             <td>{p.runs}</td>
-                            <td>{Object.entries(p.byStatus).map(([s, n]) => `${STATUS_LABELS[s as keyof typeof STATUS_LABELS]} ${n}`).join(', ')}</td>
+                            <td>
+                              {Object.entries(p.byStatus)
+                                .map(([s, n]) => `${STATUS_LABELS[s as keyof typeof STATUS_LABELS]} ${n}`)
+                                .join(', ')}
+                            </td>
                             <td>{p.modelCalls}</td>
                             <td>{p.errors}</td>
                             <td>{p.tokens.toLocaleString('en')}</td>
@@ -113,9 +174,22 @@ export function AnalyticsView() {
             ) : (
               <>
                 <div className="chart-grid">
-                  <figure><figcaption>Cost</figcaption><UplotChart label="Cost by model" source={models} make={(bars) => costByModel(models, bars)} /></figure>
-                  <figure><figcaption>Tokens</figcaption><UplotChart label="Tokens by model" source={models} make={(bars) => tokensByModel(models, bars)} /></figure>
-                  <figure><figcaption>Model latency p50 / p95 / p99</figcaption><UplotChart label="Latency percentiles by model" source={models} make={(bars) => latencyByModel(models, bars)} /></figure>
+                  <figure>
+                    <figcaption>Cost</figcaption>
+                    <UplotChart label="Cost by model" source={models} make={(bars) => costByModel(models, bars)} />
+                  </figure>
+                  <figure>
+                    <figcaption>Tokens</figcaption>
+                    <UplotChart label="Tokens by model" source={models} make={(bars) => tokensByModel(models, bars)} />
+                  </figure>
+                  <figure>
+                    <figcaption>Model latency p50 / p95 / p99</figcaption>
+                    <UplotChart
+                      label="Latency percentiles by model"
+                      source={models}
+                      make={(bars) => latencyByModel(models, bars)}
+                    />
+                  </figure>
                 </div>
                 <ModelTable models={models} />
               </>
@@ -123,7 +197,10 @@ export function AnalyticsView() {
           </section>
           <section className="panel" aria-labelledby="levels-title">
             <h2 id="levels-title">Solve rate, models × levels</h2>
-            <p className="muted small">Solved / runs per level; +Nh: solved after a person&apos;s hint or password. Hover a cell for attempts, retries, pauses and medians.</p>
+            <p className="muted small">
+              Solved / runs per level; +Nh: solved after a person&apos;s hint or password. Hover a cell for attempts,
+              retries, pauses and medians.
+            </p>
             <LevelHeatmap cells={data.levels.cells} />
           </section>
           <section className="panel" aria-labelledby="failures-title">
@@ -132,7 +209,9 @@ export function AnalyticsView() {
           </section>
           <section className="panel" aria-labelledby="slow-title">
             <h2 id="slow-title">Slow executions (over {SLOW_MS / 1000} s)</h2>
-            <p className="muted small">Overhead = duration − the model&apos;s time: the shell, the SSH round trips and the platform.</p>
+            <p className="muted small">
+              Overhead = duration − the model&apos;s time: the shell, the SSH round trips and the platform.
+            </p>
             <SlowTable slow={data.slow} overMs={SLOW_MS} />
           </section>
         </>

@@ -22,10 +22,20 @@ export function runsOverTime(series: AnalyticsSeries, bars: Bars): ChartSpec {
   const xs = series.points.map((p) => Date.parse(p.t) / 1000);
   const statuses = STATUS_ORDER.filter((s) => series.points.some((p) => p.byStatus[s]));
   // cumulative[k] = runs of statuses[k..]; painted from the tallest down, so each status shows its own band.
-  const cumulative = statuses.map((_, k) => series.points.map((p) => statuses.slice(k).reduce((sum, s) => sum + (p.byStatus[s] ?? 0), 0)));
+  const cumulative = statuses.map((_, k) =>
+    series.points.map((p) => statuses.slice(k).reduce((sum, s) => sum + (p.byStatus[s] ?? 0), 0)),
+  );
   return {
     options: {
-      scales: { x: { time: true, range: (_u, min, max) => [min - (series.bucket === 'hour' ? 1800 : 43_200), max + (series.bucket === 'hour' ? 1800 : 43_200)] } },
+      scales: {
+        x: {
+          time: true,
+          range: (_u, min, max) => [
+            min - (series.bucket === 'hour' ? 1800 : 43_200),
+            max + (series.bucket === 'hour' ? 1800 : 43_200),
+          ],
+        },
+      },
       axes: [AXIS, { ...AXIS, label: 'runs' }],
       series: [
         {},
@@ -35,7 +45,8 @@ export function runsOverTime(series: AnalyticsSeries, bars: Bars): ChartSpec {
           stroke: STATUS_COLOURS[s],
           paths: bars({ size: [0.7, 48] }),
           // The legend shows this status's own count, not the stack's height.
-          value: (_u: uPlot, v: number | null, _si: number, i: number | null) => (v === null || i === null ? '—' : String(series.points[i]!.byStatus[s] ?? 0)),
+          value: (_u: uPlot, v: number | null, _si: number, i: number | null) =>
+            v === null || i === null ? '—' : String(series.points[i]!.byStatus[s] ?? 0),
           points: { show: false },
         })),
       ],
@@ -45,13 +56,30 @@ export function runsOverTime(series: AnalyticsSeries, bars: Bars): ChartSpec {
 }
 
 /** Bars per model: x is the model's index, labelled with its name. */
-function perModel(models: AnalyticsModels['models'], label: string, series: { label: string; colour: string; values: (number | null)[] }[], bars: Bars): ChartSpec {
+function perModel(
+  models: AnalyticsModels['models'],
+  label: string,
+  series: { label: string; colour: string; values: (number | null)[] }[],
+  bars: Bars,
+): ChartSpec {
   const names = models.map((m) => m.model);
   return {
     options: {
       scales: { x: { time: false, range: [-0.5, Math.max(0.5, names.length - 0.5)] } },
-      axes: [{ ...AXIS, splits: () => names.map((_, i) => i), values: (_u, splits) => splits.map((i) => names[i] ?? '') }, { ...AXIS, label, size: 60 }],
-      series: [{ label: 'model', value: (_u, v) => (v === null ? '—' : (names[v] ?? '')) }, ...series.map((s) => ({ label: s.label, fill: s.colour, stroke: s.colour, paths: bars({ size: [0.6, 80] }), points: { show: false } }))],
+      axes: [
+        { ...AXIS, splits: () => names.map((_, i) => i), values: (_u, splits) => splits.map((i) => names[i] ?? '') },
+        { ...AXIS, label, size: 60 },
+      ],
+      series: [
+        { label: 'model', value: (_u, v) => (v === null ? '—' : (names[v] ?? '')) },
+        ...series.map((s) => ({
+          label: s.label,
+          fill: s.colour,
+          stroke: s.colour,
+          paths: bars({ size: [0.6, 80] }),
+          points: { show: false },
+        })),
+      ],
     },
     data: [names.map((_, i) => i), ...series.map((s) => s.values)],
   };
@@ -66,7 +94,11 @@ export const tokensByModel = (models: AnalyticsModels['models'], bars: Bars) =>
     models,
     'tokens',
     [
-      { label: 'prompt + completion', colour: '#8957e5', values: models.map((m) => m.tokens.prompt + m.tokens.completion) },
+      {
+        label: 'prompt + completion',
+        colour: '#8957e5',
+        values: models.map((m) => m.tokens.prompt + m.tokens.completion),
+      },
       { label: 'completion', colour: '#d2a8ff', values: models.map((m) => m.tokens.completion) },
     ],
     bars,

@@ -18,7 +18,15 @@ export function FailuresTable({ failures }: { failures: AnalyticsFailures }) {
       <div className="table-scroll">
         <table className="runs-table" data-testid="failures">
           <thead>
-            <tr><th>when</th><th>class</th><th>stage</th><th>model</th><th>level</th><th>message</th><th>run</th></tr>
+            <tr>
+              <th>when</th>
+              <th>class</th>
+              <th>stage</th>
+              <th>model</th>
+              <th>level</th>
+              <th>message</th>
+              <th>run</th>
+            </tr>
           </thead>
           <tbody>
             {failures.failures.map((f) => (
@@ -28,8 +36,12 @@ export function FailuresTable({ failures }: { failures: AnalyticsFailures }) {
                 <td>{f.stage}</td>
                 <td>{f.model}</td>
                 <td>{f.level}</td>
-                <td className="wrap" title={f.fix}>{f.message === null ? '—' : <Shown text={f.message} />}</td>
-                <td><a href={f.link}>#{f.seq}</a></td>
+                <td className="wrap" title={f.fix}>
+                  {f.message === null ? '—' : <Shown text={f.message} />}
+                </td>
+                <td>
+                  <a href={f.link}>#{f.seq}</a>
+                </td>
               </tr>
             ))}
           </tbody>

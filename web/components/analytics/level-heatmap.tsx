@@ -17,7 +17,11 @@ export function LevelHeatmap({ cells }: { cells: LevelStats[] }) {
         <thead>
           <tr>
             <th scope="col">model</th>
-            {levels.map((l) => <th key={l} scope="col">L{l}</th>)}
+            {levels.map((l) => (
+              <th key={l} scope="col">
+                L{l}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -26,16 +30,40 @@ export function LevelHeatmap({ cells }: { cells: LevelStats[] }) {
               <th scope="row">{model}</th>
               {levels.map((level) => {
                 const cell = at.get(`${model}\u0000${level}`);
-                if (!cell) return <td key={level} className="empty">·</td>;
+                if (!cell)
+                  return (
+                    <td key={level} className="empty">
+                      ·
+                    </td>
+                  );
                 const title = [
                   `${model}, level ${level}: solved ${cell.solved} of ${cell.runs} (${cell.solvedAlone} alone, ${cell.solvedWithHelp} with help)`,
-                  `${cell.attempts} attempts, ${cell.retries} retries, ${cell.pauses} pauses${cell.pauses ? ` (${Object.entries(cell.pausesByReason).map(([reason, n]) => `${reason.replaceAll('_', ' ')} ${n}`).join(', ')})` : ''}`,
-                  cell.medianCommandsToSolve === null ? null : `median ${cell.medianCommandsToSolve} commands, ${formatDuration(cell.medianTimeToSolveMs ?? 0)} to solve`,
-                ].filter(Boolean).join('; ');
+                  `${cell.attempts} attempts, ${cell.retries} retries, ${cell.pauses} pauses${
+                    cell.pauses
+                      ? ` (${Object.entries(cell.pausesByReason)
+                          .map(([reason, n]) => `${reason.replaceAll('_', ' ')} ${n}`)
+                          .join(', ')})`
+                      : ''
+                  }`,
+                  cell.medianCommandsToSolve === null
+                    ? null
+                    : `median ${cell.medianCommandsToSolve} commands, ${formatDuration(cell.medianTimeToSolveMs ?? 0)} to solve`,
+                ]
+                  .filter(Boolean)
+                  .join('; ');
                 return (
-                  <td key={level} style={{ background: shade(cell.solveRate) }} title={title} data-cell={`${model}/${level}`}>
+                  <td
+                    key={level}
+                    style={{ background: shade(cell.solveRate) }}
+                    title={title}
+                    data-cell={`${model}/${level}`}
+                  >
                     {cell.solved}/{cell.runs}
-                    {cell.solvedWithHelp ? <span className="helped" aria-label={`${cell.solvedWithHelp} with help`}>+{cell.solvedWithHelp}h</span> : null}
+                    {cell.solvedWithHelp ? (
+                      <span className="helped" aria-label={`${cell.solvedWithHelp} with help`}>
+                        +{cell.solvedWithHelp}h
+                      </span>
+                    ) : null}
                   </td>
                 );
               })}

@@ -11,8 +11,19 @@ export function ModelTable({ models }: { models: AnalyticsModels['models'] }) {
       <table className="runs-table" data-testid="models">
         <thead>
           <tr>
-            <th>model</th><th>runs</th><th>levels solved</th><th>alone</th><th>with help</th><th>solve rate</th><th>tokens</th><th>cost</th>
-            <th>calls</th><th>failed</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th>
+            <th>model</th>
+            <th>runs</th>
+            <th>levels solved</th>
+            <th>alone</th>
+            <th>with help</th>
+            <th>solve rate</th>
+            <th>tokens</th>
+            <th>cost</th>
+            <th>calls</th>
+            <th>failed</th>
+            <th>p50 ms</th>
+            <th>p95 ms</th>
+            <th>p99 ms</th>
           </tr>
         </thead>
         <tbody>
@@ -20,7 +31,9 @@ export function ModelTable({ models }: { models: AnalyticsModels['models'] }) {
             <tr key={m.model} data-model={m.model}>
               <td>{m.model}</td>
               <td>{m.runs}</td>
-              <td>{m.levelsSolved} / {m.levelsAttempted}</td>
+              <td>
+                {m.levelsSolved} / {m.levelsAttempted}
+              </td>
               <td>{m.solvedAlone}</td>
               <td>{m.solvedWithHelp}</td>
               <td>{rate(m.solveRate)}</td>

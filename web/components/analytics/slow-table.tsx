@@ -2,12 +2,22 @@
 import type { AnalyticsSlow } from '../../../schema/analytics.ts';
 
 export function SlowTable({ slow, overMs }: { slow: AnalyticsSlow; overMs: number }) {
-  if (slow.executions.length === 0) return <p className="muted">No node took longer than {overMs / 1000} s in this window.</p>;
+  if (slow.executions.length === 0)
+    return <p className="muted">No node took longer than {overMs / 1000} s in this window.</p>;
   return (
     <div className="table-scroll">
       <table className="runs-table" data-testid="slow">
         <thead>
-          <tr><th>node</th><th>model</th><th>level</th><th>duration</th><th>model time</th><th>overhead</th><th>share</th><th>run</th></tr>
+          <tr>
+            <th>node</th>
+            <th>model</th>
+            <th>level</th>
+            <th>duration</th>
+            <th>model time</th>
+            <th>overhead</th>
+            <th>share</th>
+            <th>run</th>
+          </tr>
         </thead>
         <tbody>
           {slow.executions.map((e) => (
@@ -23,7 +33,9 @@ export function SlowTable({ slow, overMs }: { slow: AnalyticsSlow; overMs: numbe
                   <span style={{ width: `${Math.min(100, (e.modelMs / e.durationMs) * 100)}%` }} />
                 </span>
               </td>
-              <td><a href={e.link}>#{e.seq}</a></td>
+              <td>
+                <a href={e.link}>#{e.seq}</a>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -2,15 +2,24 @@
 import type { AnalyticsSummary } from '../../../schema/analytics.ts';
 import { formatCost } from '../../lib/format.ts';
 
-const percent = (rate: number | null) => (rate === null ? '—' : `${(rate * 100).toFixed(rate * 100 % 1 === 0 ? 0 : 1)}%`);
+const percent = (rate: number | null) =>
+  rate === null ? '—' : `${(rate * 100).toFixed((rate * 100) % 1 === 0 ? 0 : 1)}%`;
 const ms = (v: number | null) => (v === null ? '—' : `${v.toLocaleString('en')} ms`);
 
 export function SummaryTiles({ summary }: { summary: AnalyticsSummary }) {
   const tiles: [string, string, string?][] = [
     ['runs', summary.runs.total.toLocaleString('en')],
-    ['levels solved', `${summary.levels.solved} / ${summary.levels.attempted}`, `${percent(summary.levels.solveRate)} solve rate`],
+    [
+      'levels solved',
+      `${summary.levels.solved} / ${summary.levels.attempted}`,
+      `${percent(summary.levels.solveRate)} solve rate`,
+    ],
     ['solved with help', String(summary.levels.solvedWithHelp), 'after a hint or a password'],
-    ['tokens', (summary.tokens.prompt + summary.tokens.completion).toLocaleString('en'), `${summary.tokens.completion.toLocaleString('en')} completion`],
+    [
+      'tokens',
+      (summary.tokens.prompt + summary.tokens.completion).toLocaleString('en'),
+      `${summary.tokens.completion.toLocaleString('en')} completion`,
+    ],
     ['cost', formatCost(summary.costUsd)],
     ['model calls', summary.modelCalls.count.toLocaleString('en'), `${percent(summary.modelCalls.errorRate)} failed`],
     ['latency p50', ms(summary.modelCalls.latencyMs.p50)],

@@ -10,7 +10,17 @@ export type ChartSpec = { options: Omit<uPlot.Options, 'width' | 'height'>; data
 export type Bars = (opts: { size: [number, number] }) => uPlot.Series.PathBuilder;
 
 /** `source` is what the chart shows: the chart is drawn again when it changes. */
-export function UplotChart({ make, source, height = 220, label }: { make: (bars: Bars) => ChartSpec; source: unknown; height?: number; label: string }) {
+export function UplotChart({
+  make,
+  source,
+  height = 220,
+  label,
+}: {
+  make: (bars: Bars) => ChartSpec;
+  source: unknown;
+  height?: number;
+  label: string;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const build = useRef(make);
   build.current = make;

@@ -8,17 +8,26 @@ export function BatchList() {
   const [batches, setBatches] = useState<Batches['batches'] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
-    listBatches().then((l) => setBatches(l.batches)).catch((err: unknown) => setProblem(err instanceof Error ? err.message : String(err)));
+    listBatches()
+      .then((l) => setBatches(l.batches))
+      .catch((err: unknown) => setProblem(err instanceof Error ? err.message : String(err)));
   }, []);
   return (
     <section className="panel" aria-labelledby="batch-list">
       <h2 id="batch-list">Batches</h2>
-      {problem && <p role="alert" className="problem">{problem}</p>}
+      {problem && (
+        <p role="alert" className="problem">
+          {problem}
+        </p>
+      )}
       {batches?.length === 0 && <p className="muted">No batch yet.</p>}
       <ul className="batch-list">
         {batches?.map((b) => (
           <li key={b.id}>
-            <a href={`/batch?id=${b.id}`}>{new Date(b.createdAt).toLocaleString()}</a> — {b.models.join(', ')} <span className="muted">({b.done} of {b.runs} runs ended)</span>
+            <a href={`/batch?id=${b.id}`}>{new Date(b.createdAt).toLocaleString()}</a> — {b.models.join(', ')}{' '}
+            <span className="muted">
+              ({b.done} of {b.runs} runs ended)
+            </span>
           </li>
         ))}
       </ul>

@@ -47,22 +47,46 @@ export function BatchView({ batchId }: { batchId: string }) {
       <section className="panel" aria-labelledby="batch-runs">
         <h2 id="batch-runs">Runs</h2>
         <p className="muted">
-          {batch.models.join(' · ')} — {config.target}, levels {config.startLevel}–{config.endLevel}, {config.maxRetries} retries, budget {config.budget},{' '}
+          {batch.models.join(' · ')} — {config.target}, levels {config.startLevel}–{config.endLevel},{' '}
+          {config.maxRetries} retries, budget {config.budget},{' '}
           {config.onPause === 'stop' ? 'hands-off (a pause stops the run)' : 'waits for a person at a pause'}
         </p>
         <p>
-          <progress max={progress.total} value={progress.done} aria-label="Runs ended" /> <span data-batch-done={progress.done}>{progress.done} of {progress.total} ended</span>
+          <progress max={progress.total} value={progress.done} aria-label="Runs ended" />{' '}
+          <span data-batch-done={progress.done}>
+            {progress.done} of {progress.total} ended
+          </span>
         </p>
-        {problem && <p role="status" className="muted">{problem}</p>}
+        {problem && (
+          <p role="status" className="muted">
+            {problem}
+          </p>
+        )}
         <div className="table-wrap">
           <table className="batch-runs">
-            <thead><tr><th scope="col">Run</th><th scope="col">Model</th><th scope="col">Status</th><th scope="col">Level</th><th scope="col">Solved</th><th scope="col">Cost</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Model</th>
+                <th scope="col">Status</th>
+                <th scope="col">Level</th>
+                <th scope="col">Solved</th>
+                <th scope="col">Cost</th>
+              </tr>
+            </thead>
             <tbody>
               {batch.runs.map((run) => (
                 <tr key={run.id} data-run={run.id}>
-                  <td><a href={`/run?id=${run.id}`}><code>{run.id.slice(-8)}</code></a></td>
+                  <td>
+                    <a href={`/run?id=${run.id}`}>
+                      <code>{run.id.slice(-8)}</code>
+                    </a>
+                  </td>
                   <td>{run.config.model}</td>
-                  <td><StatusBadge status={run.status} />{run.queuePosition !== null && <span className="muted"> #{run.queuePosition} in line</span>}</td>
+                  <td>
+                    <StatusBadge status={run.status} />
+                    {run.queuePosition !== null && <span className="muted"> #{run.queuePosition} in line</span>}
+                  </td>
                   <td>{run.currentLevel}</td>
                   <td>{run.levelsSolved}</td>
                   <td>{formatCost(run.costUsd)}</td>

@@ -13,8 +13,17 @@ export function ModelBoard({ board }: { board: Board }) {
         <caption className="sr-only">One row per model, best first</caption>
         <thead>
           <tr>
-            <th scope="col">#</th><th scope="col">Model</th><th scope="col">Runs</th><th scope="col">Levels solved / run</th><th scope="col">Solved alone</th>
-            <th scope="col">Highest level</th><th scope="col">Commands</th><th scope="col">Tokens</th><th scope="col">Cost</th><th scope="col">Cost / level</th><th scope="col">Wall time</th>
+            <th scope="col">#</th>
+            <th scope="col">Model</th>
+            <th scope="col">Runs</th>
+            <th scope="col">Levels solved / run</th>
+            <th scope="col">Solved alone</th>
+            <th scope="col">Highest level</th>
+            <th scope="col">Commands</th>
+            <th scope="col">Tokens</th>
+            <th scope="col">Cost</th>
+            <th scope="col">Cost / level</th>
+            <th scope="col">Wall time</th>
           </tr>
         </thead>
         <tbody>
@@ -23,10 +32,15 @@ export function ModelBoard({ board }: { board: Board }) {
               <td>{i + 1}</td>
               <th scope="row">{m.model}</th>
               <td>{m.runs}</td>
-              <td title={`min ${m.levelsSolvedPerRun.min}, max ${m.levelsSolvedPerRun.max}, sd ${num(m.levelsSolvedPerRun.sd, 2)}`}>
-                {num(m.levelsSolvedPerRun.mean, 2)} <span className="muted">± {num(m.levelsSolvedPerRun.stderr, 2)}</span>
+              <td
+                title={`min ${m.levelsSolvedPerRun.min}, max ${m.levelsSolvedPerRun.max}, sd ${num(m.levelsSolvedPerRun.sd, 2)}`}
+              >
+                {num(m.levelsSolvedPerRun.mean, 2)}{' '}
+                <span className="muted">± {num(m.levelsSolvedPerRun.stderr, 2)}</span>
               </td>
-              <td>{m.levelsSolvedAlone} <span className="muted">of {m.levelsSolved}</span></td>
+              <td>
+                {m.levelsSolvedAlone} <span className="muted">of {m.levelsSolved}</span>
+              </td>
               <td>{m.highestLevel ?? '—'}</td>
               <td>{m.commands}</td>
               <td>{(m.tokens.prompt + m.tokens.completion).toLocaleString()}</td>
@@ -47,18 +61,26 @@ export function LevelMatrix({ board }: { board: Board }) {
   return (
     <div className="table-wrap">
       <table className="board-matrix">
-        <caption className="muted small">Per level: runs that solved it alone (✓), after a person helped (help), or not (✗).</caption>
+        <caption className="muted small">
+          Per level: runs that solved it alone (✓), after a person helped (help), or not (✗).
+        </caption>
         <thead>
           <tr>
             <th scope="col">Model</th>
-            {board.levels.map((l) => <th key={l} scope="col">L{l}</th>)}
+            {board.levels.map((l) => (
+              <th key={l} scope="col">
+                L{l}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
           {board.models.map((m) => (
             <tr key={m.model}>
               <th scope="row">{m.model}</th>
-              {board.levels.map((l) => <Cell key={l} cell={cells.get(`${m.model}:${l}`)} />)}
+              {board.levels.map((l) => (
+                <Cell key={l} cell={cells.get(`${m.model}:${l}`)} />
+              ))}
             </tr>
           ))}
         </tbody>
@@ -68,12 +90,25 @@ export function LevelMatrix({ board }: { board: Board }) {
 }
 
 function Cell({ cell }: { cell: BoardCell | undefined }) {
-  if (!cell) return <td className="cell-none" aria-label="not reached">·</td>;
+  if (!cell)
+    return (
+      <td className="cell-none" aria-label="not reached">
+        ·
+      </td>
+    );
   const kind = cell.alone === cell.runs ? 'alone' : cell.alone + cell.helped === 0 ? 'failed' : 'mixed';
   const label = `${cell.alone} alone, ${cell.helped} after help, ${cell.notSolved} not solved, of ${cell.runs}`;
   return (
-    <td className={`cell-${kind}`} title={label} aria-label={label} data-alone={cell.alone} data-helped={cell.helped} data-not-solved={cell.notSolved}>
-      {cell.alone > 0 && <span>✓{cell.alone}</span>} {cell.helped > 0 && <span>help {cell.helped}</span>} {cell.notSolved > 0 && <span>✗{cell.notSolved}</span>}
+    <td
+      className={`cell-${kind}`}
+      title={label}
+      aria-label={label}
+      data-alone={cell.alone}
+      data-helped={cell.helped}
+      data-not-solved={cell.notSolved}
+    >
+      {cell.alone > 0 && <span>✓{cell.alone}</span>} {cell.helped > 0 && <span>help {cell.helped}</span>}{' '}
+      {cell.notSolved > 0 && <span>✗{cell.notSolved}</span>}
     </td>
   );
 }

@@ -23,7 +23,9 @@ export function BoardView({ batch: fixedBatch }: { batch?: string }) {
 
   useEffect(() => {
     if (fixedBatch) return;
-    listBatches().then((l) => setBatches(l.batches)).catch(() => undefined);
+    listBatches()
+      .then((l) => setBatches(l.batches))
+      .catch(() => undefined);
   }, [fixedBatch]);
 
   useEffect(() => {
@@ -56,20 +58,43 @@ export function BoardView({ batch: fixedBatch }: { batch?: string }) {
       <h2 id={`${id}-title`}>{fixedBatch ? 'Results so far' : 'Head to head'}</h2>
       {!fixedBatch && (
         <form className="filters" onSubmit={(e) => e.preventDefault()}>
-          <label>Batch <select value={batch} onChange={(e) => setBatch(e.target.value)} name="batch">
-            <option value="">all runs</option>
-            {batches.map((b) => <option key={b.id} value={b.id}>{new Date(b.createdAt).toLocaleString()} — {b.models.join(', ')}</option>)}
-          </select></label>
-          <label>Target <select value={target} onChange={(e) => setTarget(e.target.value)} name="target">
-            <option value="">any</option>
-            {targetSchema.options.map((t) => <option key={t} value={t}>{t}</option>)}
-          </select></label>
-          <label>Since <select value={since} onChange={(e) => setSince(e.target.value)} name="since">
-            <option value="all">all time</option><option value="day">last 24 hours</option><option value="week">last 7 days</option>
-          </select></label>
+          <label>
+            Batch{' '}
+            <select value={batch} onChange={(e) => setBatch(e.target.value)} name="batch">
+              <option value="">all runs</option>
+              {batches.map((b) => (
+                <option key={b.id} value={b.id}>
+                  {new Date(b.createdAt).toLocaleString()} — {b.models.join(', ')}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Target{' '}
+            <select value={target} onChange={(e) => setTarget(e.target.value)} name="target">
+              <option value="">any</option>
+              {targetSchema.options.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Since{' '}
+            <select value={since} onChange={(e) => setSince(e.target.value)} name="since">
+              <option value="all">all time</option>
+              <option value="day">last 24 hours</option>
+              <option value="week">last 7 days</option>
+            </select>
+          </label>
         </form>
       )}
-      {problem && <p role="alert" className="problem">{problem}</p>}
+      {problem && (
+        <p role="alert" className="problem">
+          {problem}
+        </p>
+      )}
       {board && (
         <>
           <ModelBoard board={board} />

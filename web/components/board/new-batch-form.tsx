@@ -11,7 +11,14 @@ export function NewBatchForm() {
   const id = useId();
   const [models, setModels] = useState<ModelInfo[]>([]);
   const [chosen, setChosen] = useState<string[]>([]);
-  const [values, setValues] = useState({ startLevel: '0', endLevel: '5', repeats: '2', maxRetries: '2', budget: '10', onPause: 'stop' });
+  const [values, setValues] = useState({
+    startLevel: '0',
+    endLevel: '5',
+    repeats: '2',
+    maxRetries: '2',
+    budget: '10',
+    onPause: 'stop',
+  });
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -19,9 +26,16 @@ export function NewBatchForm() {
     fetchModels()
       .then((list) => {
         setModels(list);
-        setChosen(list.filter((m) => m.available).slice(0, 3).map((m) => m.id));
+        setChosen(
+          list
+            .filter((m) => m.available)
+            .slice(0, 3)
+            .map((m) => m.id),
+        );
       })
-      .catch((err: unknown) => setProblem(`Could not list the models: ${err instanceof Error ? err.message : String(err)}`));
+      .catch((err: unknown) =>
+        setProblem(`Could not list the models: ${err instanceof Error ? err.message : String(err)}`),
+      );
   }, []);
 
   const submit = async (e: FormEvent) => {
@@ -37,7 +51,8 @@ export function NewBatchForm() {
       budget: n(values.budget),
       onPause: values.onPause,
     });
-    if (!parsed.success) return setProblem(parsed.error.issues.map((i) => `${i.path.join('.') || 'batch'}: ${i.message}`).join('; '));
+    if (!parsed.success)
+      return setProblem(parsed.error.issues.map((i) => `${i.path.join('.') || 'batch'}: ${i.message}`).join('; '));
     setBusy(true);
     try {
       const batch = await createBatch(parsed.data);
@@ -50,7 +65,14 @@ export function NewBatchForm() {
   const input = (name: keyof typeof values, label: string) => (
     <div className="field">
       <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input id={`${id}-${name}`} name={name} type="number" inputMode="numeric" value={values[name]} onChange={(e) => setValues({ ...values, [name]: e.target.value })} />
+      <input
+        id={`${id}-${name}`}
+        name={name}
+        type="number"
+        inputMode="numeric"
+        value={values[name]}
+        onChange={(e) => setValues({ ...values, [name]: e.target.value })}
+      />
     </div>
   );
 
@@ -70,7 +92,9 @@ export function NewBatchForm() {
                 checked={chosen.includes(m.id)}
                 onChange={(e) => setChosen(e.target.checked ? [...chosen, m.id] : chosen.filter((c) => c !== m.id))}
               />{' '}
-              {m.id}{m.maxConcurrent ? <span className="muted"> (≤{m.maxConcurrent} at once)</span> : null}{m.available ? '' : ` — ${m.reason ?? 'unavailable'}`}
+              {m.id}
+              {m.maxConcurrent ? <span className="muted"> (≤{m.maxConcurrent} at once)</span> : null}
+              {m.available ? '' : ` — ${m.reason ?? 'unavailable'}`}
             </label>
           ))}
         </fieldset>
@@ -81,15 +105,26 @@ export function NewBatchForm() {
         {input('budget', 'Commands per attempt')}
         <div className="field">
           <label htmlFor={`${id}-onPause`}>When a run would pause</label>
-          <select id={`${id}-onPause`} name="onPause" value={values.onPause} onChange={(e) => setValues({ ...values, onPause: e.target.value })}>
+          <select
+            id={`${id}-onPause`}
+            name="onPause"
+            value={values.onPause}
+            onChange={(e) => setValues({ ...values, onPause: e.target.value })}
+          >
             <option value="stop">stop it (hands-off comparison)</option>
             <option value="wait">wait for a person</option>
           </select>
         </div>
         <div className="form-actions">
-          <button type="submit" className="primary" disabled={busy}>{busy ? 'Starting…' : 'Start batch'}</button>
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Starting…' : 'Start batch'}
+          </button>
         </div>
-        {problem && <p role="alert" className="problem">{problem}</p>}
+        {problem && (
+          <p role="alert" className="problem">
+            {problem}
+          </p>
+        )}
       </form>
     </section>
   );

@@ -8,7 +8,7 @@ type ReloadComplete = Parameters<unstable_DevEnv['proxy']['onReloadComplete']>[0
 /** Routes `devEnv`'s worker through `front`, listening on `hostname:port` once the worker first runs. */
 export function useWorkerFront(devEnv: unstable_DevEnv, front: WorkerFront, hostname: string, port: number): void {
   const proxy = devEnv.proxy;
-  let listening: Promise<void> | null = null;
+  let _listening: Promise<void> | null = null;
   proxy.onConfigUpdate = () => {};
   proxy.onBundleStart = () => front.pause();
   proxy.onReloadStart = () => front.pause();
@@ -16,7 +16,7 @@ export function useWorkerFront(devEnv: unstable_DevEnv, front: WorkerFront, host
     const { userWorkerUrl, headers } = event.proxyData;
     front.play({ hostname: userWorkerUrl.hostname, port: Number(userWorkerUrl.port), headers });
     proxy.localServerReady.resolve();
-    listening ??= front.listen(hostname, port).then(
+    _listening ??= front.listen(hostname, port).then(
       // `proxyWorker` is wrangler's relay, used only by Worker.fetch(), which npm start never calls.
       (url) => proxy.ready.resolve({ type: 'ready', proxyWorker: undefined as never, url, inspectorUrl: undefined }),
       (err: unknown) => proxy.ready.reject(err instanceof Error ? err : new Error(String(err))),

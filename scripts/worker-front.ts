@@ -156,7 +156,10 @@ export class WorkerFront {
     // Only a 101 becomes a pipe. Any other answer (401, 404, 429) is relayed and the connection
     // closed, so a client cannot go on to send raw requests that skip this front's header rules.
     upstream.on('upgrade', (answer, upSocket, upHead) => {
-      upSocket.on('error', () => (upSocket.destroy(), socket.destroy()));
+      upSocket.on('error', () => {
+        upSocket.destroy();
+        socket.destroy();
+      });
       if (socket.destroyed) return void upSocket.destroy();
       socket.write(
         `HTTP/1.1 101 ${answer.statusMessage ?? 'Switching Protocols'}\r\n${headerLines(answer.rawHeaders)}\r\n`,

@@ -112,7 +112,7 @@ export class RunLifecycle {
    */
   handsOff(now: number): boolean {
     const run = this.store.summary();
-    if (!run || run.status !== 'paused_for_user_action' || run.config.onPause !== 'stop') return false;
+    if (run?.status !== 'paused_for_user_action' || run.config.onPause !== 'stop') return false;
     const reason = run.lastError
       ? `${this.store.pendingAction()?.reason ?? 'paused'}: ${run.lastError}`
       : (this.store.pendingAction()?.reason ?? 'paused');

@@ -98,7 +98,7 @@ export class RunSession extends DurableObject<Env> {
   /** The queue gave this run a slot: its loop starts. False when it no longer waits (stopped meanwhile). */
   async start(): Promise<boolean> {
     const run = this.current();
-    if (!run || run.status !== 'queued') return false;
+    if (run?.status !== 'queued') return false;
     this.sockets.queuePosition(null);
     this.schedule.step(Date.now());
     await this.schedule.arm();

@@ -6,7 +6,7 @@
 import { defineCommand } from 'just-bash';
 import type { CommandEnv } from './command-env.ts';
 import { binary, describeFsError, stdinBytes } from './command-env.ts';
-import { parseGrepArgs, UsageError } from './grep-options.ts';
+import { parseGrepArgs } from './grep-options.ts';
 import type { GrepOptions } from './grep-options.ts';
 import { PatternError, posixToJs } from './posix-regex.ts';
 
@@ -137,7 +137,7 @@ export function grepCommand(env: CommandEnv, name: 'grep' | 'egrep' | 'fgrep') {
       for (const entry of names) {
         const child = `${path === '/' ? '' : path}/${entry}`;
         const childLabel = label === '' ? entry : `${label.replace(/\/$/, '')}/${entry}`;
-        let stat;
+        let stat: Awaited<ReturnType<typeof fs.stat>>;
         try {
           stat = o.recursive === 'R' ? await fs.stat(child) : await fs.lstat(child);
         } catch (err) {
@@ -175,7 +175,7 @@ export function grepCommand(env: CommandEnv, name: 'grep' | 'egrep' | 'fgrep') {
         continue;
       }
       const path = fs.resolvePath(ctx.cwd, operand || '.');
-      let stat;
+      let stat: Awaited<ReturnType<typeof fs.stat>>;
       try {
         stat = await fs.stat(path);
       } catch (err) {

@@ -113,7 +113,7 @@ export class PermissionFs implements IFileSystem {
     for (let i = 0; i < parts.length - 1; i++) {
       dir += `/${parts[i]}`;
       const stat = await this.inner.stat(dir).catch(() => null);
-      if (stat && stat.isDirectory && !this.may(dir, stat.mode, EXEC)) throw fsError('EACCES', op, path);
+      if (stat?.isDirectory && !this.may(dir, stat.mode, EXEC)) throw fsError('EACCES', op, path);
     }
     if (parts.length > 0) {
       const rootStat = await this.inner.stat('/');

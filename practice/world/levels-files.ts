@@ -28,7 +28,7 @@ export function binaryNoise(b: LevelBuilder, length: number): Uint8Array {
 function prose(b: LevelBuilder, length: number): string {
   let s = '';
   while (s.length < length) s += `${b.rng.pick(TEXT_WORDS)}${b.rng.int(9) === 0 ? '\n' : ' '}`;
-  return s.slice(0, length - 1) + '\n';
+  return `${s.slice(0, length - 1)}\n`;
 }
 
 export function buildBasicLevels(b: LevelBuilder): void {
@@ -86,7 +86,7 @@ function buildLevel5(b: LevelBuilder): void {
     for (const name of names) {
       const path = `${dir}/${name}`;
       if (d === target.dir && name === target.name) {
-        b.file(path, `${b.pass(6)}\n`.padEnd(1032, ' ') + '\n', 'root', 'bandit5', 0o640);
+        b.file(path, `${`${b.pass(6)}\n`.padEnd(1032, ' ')}\n`, 'root', 'bandit5', 0o640);
       } else if (d === decoyExec.dir && name === decoyExec.name) {
         b.file(path, prose(b, 1033), 'root', 'bandit5', 0o750);
       } else if (d === decoyBinary.dir && name === decoyBinary.name) {

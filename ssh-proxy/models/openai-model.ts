@@ -225,7 +225,7 @@ export class OpenAiModel implements AgentModel {
         message: `${this.id}'s answer was cut off at its output limit before a complete tool call; pick a model with a larger output limit`,
       };
     }
-    if (!call || call.type !== 'function') {
+    if (call?.type !== 'function') {
       return thinking
         ? {
             ok: false,
@@ -279,7 +279,7 @@ export class OpenAiModel implements AgentModel {
   private parseFinal(completion: Completion): Parsed<FinalPlan> {
     const message = completion.choices?.[0]?.message;
     const call = message?.tool_calls?.find((c) => c.type === 'function');
-    if (!call || call.type !== 'function' || call.function.name !== FINAL_TOOL_NAME) {
+    if (call?.type !== 'function' || call.function.name !== FINAL_TOOL_NAME) {
       return {
         ok: false,
         errorClass: 'malformed_response',

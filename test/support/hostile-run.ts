@@ -8,7 +8,7 @@ import type { RunSummary } from '../../schema/run.ts';
 import { HOSTILE } from './hostile-text.ts';
 
 export const HOSTILE_RUN_ID = 'run_hostile0000000000000000';
-export const PW1 = 'A'.repeat(31) + 'z';
+export const PW1 = `${'A'.repeat(31)}z`;
 
 /** Commands a shell must not run on the replaying machine: they are only text to the target. */
 export const SHELL_HOSTILE = [

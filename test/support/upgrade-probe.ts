@@ -23,7 +23,12 @@ function upgradeRequest(ask: UpgradeAsk): string {
 export function resetUpgrade(ask: UpgradeAsk): Promise<void> {
   return new Promise((resolve) => {
     const socket = connect(ask.port, '127.0.0.1');
-    socket.on('connect', () => socket.write(upgradeRequest(ask), () => (socket.resetAndDestroy(), resolve())));
+    socket.on('connect', () =>
+      socket.write(upgradeRequest(ask), () => {
+        socket.resetAndDestroy();
+        resolve();
+      }),
+    );
     socket.on('error', () => resolve());
   });
 }
@@ -36,11 +41,17 @@ export function upgradeAnswer(ask: UpgradeAsk, timeoutMs = 5_000): Promise<{ tex
   return new Promise((resolve) => {
     const socket = connect(ask.port, '127.0.0.1');
     let text = '';
-    const timer = setTimeout(() => (socket.destroy(), resolve({ text, closed: false })), timeoutMs);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ text, closed: false });
+    }, timeoutMs);
     socket.on('connect', () => socket.write(upgradeRequest(ask)));
     socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
     socket.on('error', () => undefined);
-    socket.on('close', () => (clearTimeout(timer), resolve({ text, closed: true })));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text, closed: true });
+    });
   });
 }
 

@@ -23,6 +23,7 @@ export function ChatLog({ events, live = null }: { events: readonly RunEvent[]; 
         className="chat-log"
         aria-live="polite"
         aria-relevant="additions"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard.
         tabIndex={0}
         aria-label="What the agent did, oldest first"
       >
@@ -106,6 +107,7 @@ function Entry({ event }: { event: RunEvent }): ReactNode {
           {event.lessons.length > 0 && (
             <ul className="lessons">
               {event.lessons.map((l, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: an event's lessons never change or reorder.
                 <li key={i}>
                   <Shown text={l.text} />
                 </li>

@@ -13,6 +13,7 @@ export function RunArtifacts({ run }: { run: RunSummary }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [verification, setVerification] = useState<VerificationResponse | null>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the dependency is the trigger, not a value read inside.
   useEffect(() => {
     const controller = new AbortController();
     fetchVerification(run.id, controller.signal)

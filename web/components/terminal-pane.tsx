@@ -33,7 +33,8 @@ export function TerminalPane({ events }: { events: readonly RunEvent[] }) {
   return (
     <section className="terminal-panel panel" aria-labelledby="terminal-title">
       <h2 id="terminal-title">Terminal</h2>
-      <pre ref={ref} className="terminal" tabIndex={0} aria-label="SSH session output">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard. */}
+      <pre ref={ref} className="terminal" role="log" tabIndex={0} aria-label="SSH session output">
         {lines.length === 0 ? (
           <span className="term-note">Not connected yet.</span>
         ) : (

@@ -44,6 +44,7 @@ export function UserActionModal({
   }, [open]);
 
   // A new question starts clean.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the dependency is the trigger, not a value read inside.
   useEffect(() => {
     setMode('choose');
     setText('');
@@ -114,6 +115,7 @@ export function UserActionModal({
             Ran{' '}
             {pending.finalAttempt.commands.length
               ? pending.finalAttempt.commands.map((c, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a pause's commands never change or reorder.
                   <code key={i} className="final-command">
                     <Shown text={c} />
                   </code>
@@ -128,6 +130,7 @@ export function UserActionModal({
           <h3>Lessons so far</h3>
           <ul className="lessons">
             {pending.lessons.map((l, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a pause's lessons never change or reorder.
               <li key={i}>
                 <Shown text={l.text} /> <span className="muted">({l.source})</span>
               </li>

@@ -19,6 +19,7 @@ export function useStickToBottom<T extends HTMLElement>(itemCount: number) {
     el.addEventListener('scroll', onScroll);
     return () => el.removeEventListener('scroll', onScroll);
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the dependency is the trigger, not a value read inside.
   useEffect(() => {
     const el = ref.current;
     if (!el || !stuck.current) return;

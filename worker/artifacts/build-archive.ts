@@ -55,7 +55,7 @@ export async function archiveFiles(
 
   const files = new Map<string, string>();
   files.set('summary.json', json(runSummaryFile(run, events)));
-  files.set('events.jsonl', events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  files.set('events.jsonl', `${events.map((e) => JSON.stringify(e)).join('\n')}\n`);
   files.set('run.log', runLog(events));
   files.set('transcript.md', transcript(run, events));
   files.set('tool_metrics.json', json(toolMetricsFile(events)));

@@ -145,7 +145,7 @@ export function AnalyticsView() {
                           <tr key={p.t}>
                             <td>
                               {data.series.bucket === 'hour'
-                                ? p.t.slice(0, 13).replace('T', ' ') + ':00'
+                                ? `${p.t.slice(0, 13).replace('T', ' ')}:00`
                                 : p.t.slice(0, 10)}
                             </td>
                             <td>{p.runs}</td>

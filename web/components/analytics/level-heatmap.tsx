@@ -60,7 +60,7 @@ export function LevelHeatmap({ cells }: { cells: LevelStats[] }) {
                   >
                     {cell.solved}/{cell.runs}
                     {cell.solvedWithHelp ? (
-                      <span className="helped" aria-label={`${cell.solvedWithHelp} with help`}>
+                      <span className="helped" title={`${cell.solvedWithHelp} with help`}>
                         +{cell.solvedWithHelp}h
                       </span>
                     ) : null}

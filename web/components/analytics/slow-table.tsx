@@ -29,7 +29,7 @@ export function SlowTable({ slow, overMs }: { slow: AnalyticsSlow; overMs: numbe
               <td>{e.modelMs.toLocaleString('en')} ms</td>
               <td>{e.overheadMs.toLocaleString('en')} ms</td>
               <td>
-                <span className="share" aria-label={`${Math.round((e.modelMs / e.durationMs) * 100)}% model`}>
+                <span className="share" title={`${Math.round((e.modelMs / e.durationMs) * 100)}% model`}>
                   <span style={{ width: `${Math.min(100, (e.modelMs / e.durationMs) * 100)}%` }} />
                 </span>
               </td>

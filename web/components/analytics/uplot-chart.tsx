@@ -24,6 +24,7 @@ export function UplotChart({
   const box = useRef<HTMLDivElement>(null);
   const build = useRef(make);
   build.current = make;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `make` is read through a ref, so a new closure each render does not rebuild the chart.
   useEffect(() => {
     const element = box.current;
     if (!element) return;

@@ -1,4 +1,5 @@
 // Shapes of the analytics API: the filters every query takes and what each answers.
+import { outcomeCountsSchema } from './level-outcome.ts';
 import { z } from 'zod';
 import { targetSchema } from './levels.ts';
 import { pauseReasonSchema, runStatusSchema } from './run.ts';
@@ -22,7 +23,10 @@ export const analyticsSummarySchema = z.object({
     attempted: z.number().int(),
     solved: z.number().int(),
     solveRate: z.number().nullable(),
+    /** Solved with a hint or the person's password (docs/outcomes.md). */
     solvedWithHelp: z.number().int(),
+    /** Every level row counted by how it ended. */
+    outcomes: outcomeCountsSchema,
   }),
   tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),
   costUsd: z.number(),
@@ -42,8 +46,9 @@ export const modelStatsSchema = z.object({
   levelsAttempted: z.number().int(),
   levelsSolved: z.number().int(),
   solveRate: z.number().nullable(),
-  /** Solved with no hint or password from a person. */
+  /** Outcome solved_alone: within the retries, no person acted (docs/outcomes.md). */
   solvedAlone: z.number().int(),
+  /** Solved with a hint or the person's password. */
   solvedWithHelp: z.number().int(),
   retries: z.number().int(),
   pauses: z.number().int(),
@@ -69,9 +74,12 @@ export const levelStatsSchema = z.object({
   runs: z.number().int(),
   solved: z.number().int(),
   solveRate: z.number(),
-  /** Solved with no hint or password from a person. */
+  /** Outcome solved_alone: within the retries, no person acted (docs/outcomes.md). */
   solvedAlone: z.number().int(),
+  /** Solved with a hint or the person's password. */
   solvedWithHelp: z.number().int(),
+  /** The cell's runs counted by how the level ended. */
+  outcomes: outcomeCountsSchema,
   attempts: z.number().int(),
   retries: z.number().int(),
   pauses: z.number().int(),

@@ -1,4 +1,5 @@
 // Shapes of the head-to-head board and of batches: several models on the same levels, side by side.
+import { outcomeCountsSchema } from './level-outcome.ts';
 import { z } from 'zod';
 import { targetSchema } from './levels.ts';
 import {
@@ -25,11 +26,13 @@ export const boardCellSchema = z.object({
   level: z.number().int(),
   /** Runs that reached the level. */
   runs: z.number().int(),
-  /** Solved with no hint or password from a person (the agent, or its final attempt). */
+  /** Outcome solved_alone: within the retries, no person acted at the level (docs/outcomes.md). */
   alone: z.number().int(),
-  /** Solved after a person gave a hint or the password at this level. */
+  /** Solved with a hint or the person's password at this level. */
   helped: z.number().int(),
   notSolved: z.number().int(),
+  /** The runs counted by how the level ended; alone, helped and notSolved are sums of these. */
+  outcomes: outcomeCountsSchema,
 });
 export type BoardCell = z.infer<typeof boardCellSchema>;
 
@@ -51,6 +54,7 @@ export const boardModelSchema = z.object({
   /** The highest level any of its runs reached. */
   highestLevel: z.number().int().nullable(),
   levelsSolved: z.number().int(),
+  /** Levels whose outcome is solved_alone. */
   levelsSolvedAlone: z.number().int(),
   commands: z.number().int(),
   tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),

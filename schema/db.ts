@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { PauseReason } from './run.ts';
+import type { LevelOutcome } from './level-outcome.ts';
 
 /** One row per run, kept current by its Durable Object. Times are epoch milliseconds. */
 export const runs = sqliteTable(
@@ -136,8 +137,13 @@ export const runLevels = sqliteTable(
     retries: integer('retries').notNull(),
     pauses: integer('pauses').notNull(),
     solved: integer('solved', { mode: 'boolean' }).notNull(),
-    /** A person gave a hint or a password at this level. */
+    /** Solved with a hint or the person's password: `isHelped(outcome)`, kept for older readers. */
     helped: integer('helped', { mode: 'boolean' }).notNull(),
+    /**
+     * How the level ended (schema/level-outcome.ts). Null only on rows written before the taxonomy,
+     * until their run's object folds its log again (worker/outcome-refold.ts).
+     */
+    outcome: text('outcome').$type<LevelOutcome>(),
     /** Pauses at this level by reason, e.g. {"max_retries":1}. */
     pauseReasons: text('pause_reasons', { mode: 'json' })
       .$type<Partial<Record<PauseReason, number>>>()
@@ -156,7 +162,7 @@ export const runLevels = sqliteTable(
       t.model,
       t.level,
       t.solved,
-      t.helped,
+      t.outcome,
       t.attempts,
       t.retries,
       t.pauses,
@@ -169,6 +175,8 @@ export const runLevels = sqliteTable(
     // Pauses by reason: only the levels that paused, with their reasons, in group order.
     index('run_levels_paused_idx').on(t.model, t.level, t.startedAt, t.target, t.pauseReasons).where(sql`pauses > 0`),
     index('run_levels_started_idx').on(t.startedAt),
+    // Rows still to fold again after an upgrade: found without a scan, and an empty index once done.
+    index('run_levels_unfolded_idx').on(t.runId).where(sql`outcome IS NULL`),
     // Medians of commands and of time to solve: the middle rows of each (model, level), in index order.
     index('run_levels_commands_idx').on(t.model, t.level, t.solved, t.commands),
     index('run_levels_solve_ms_idx').on(t.model, t.level, t.solved, sql`(${t.endedAt} - ${t.startedAt})`),

@@ -2,10 +2,11 @@
 // step implies (queued in the outbox with the step), and the batch that writes them with the run row.
 // Every insert is idempotent on (run_id, seq), so a batch sent twice after a lost answer adds nothing.
 import { commands, executions, llmCalls, runLevels, runs } from '../schema/db.ts';
+import { isHelped } from '../schema/level-outcome.ts';
 import type { RunEvent } from '../schema/protocol.ts';
+import type { LevelResult } from '../schema/run-record.ts';
 import type { RunSummary } from '../schema/run.ts';
 import { database } from './db.ts';
-import type { LevelStatsRow } from './level-stats.ts';
 import type { LoopState } from './run-store.ts';
 
 type Trace = { request: unknown; response: unknown };
@@ -78,7 +79,7 @@ export async function sendToD1(
   run: RunSummary,
   loop: Pick<LoopState, 'promptTokens' | 'completionTokens' | 'costUsd'>,
   rows: MirrorRows,
-  levels: readonly LevelStatsRow[] = [],
+  levels: readonly LevelResult[] = [],
 ): Promise<void> {
   const db = database(env);
   const row = {
@@ -111,12 +112,32 @@ export async function sendToD1(
     ...chunks(rows.llmCalls, 6).map((part) => db.insert(llmCalls).values(part).onConflictDoNothing()),
     ...chunks(rows.executions, 10).map((part) => db.insert(executions).values(part).onConflictDoNothing()),
     ...chunks(rows.commands, 10).map((part) => db.insert(commands).values(part).onConflictDoNothing()),
-    ...levels.map(({ level, ...values }) =>
-      db
+    ...levels.map((result) => {
+      const values = levelRowOf(result);
+      return db
         .insert(runLevels)
-        .values({ runId: run.id, level, model: run.config.model, target: run.config.target, ...values })
-        .onConflictDoUpdate({ target: [runLevels.runId, runLevels.level], set: values }),
-    ),
+        .values({ runId: run.id, level: result.level, model: run.config.model, target: run.config.target, ...values })
+        .onConflictDoUpdate({ target: [runLevels.runId, runLevels.level], set: values });
+    }),
   ] as const;
   await db.batch(statements as unknown as [(typeof statements)[0], ...(typeof statements)[number][]]);
+}
+
+/** A level's folded figures as the run_levels columns hold them. */
+function levelRowOf(r: LevelResult) {
+  return {
+    startedAt: r.startedAt,
+    endedAt: r.endedAt,
+    attempts: r.attempts,
+    retries: r.retries,
+    pauses: r.pauses,
+    pauseReasons: r.pauseReasons,
+    solved: r.solved,
+    helped: isHelped(r.outcome),
+    outcome: r.outcome,
+    commands: r.commands,
+    promptTokens: r.promptTokens,
+    completionTokens: r.completionTokens,
+    costUsd: r.costUsd,
+  };
 }

@@ -1,130 +1,106 @@
-// A run's figures per level, kept in its Durable Object as events are stored: attempts, retries,
-// pauses, whether a person helped, commands, tokens, cost, and when the level was solved. The D1
-// mirror upserts the rows that changed into run_levels, which the analytics read.
+// A run's figures per level, kept in its Durable Object as events are stored, by the one fold every
+// program reads a run with (schema/run-record.ts). Each level's figures are stored as the fold made
+// them, with a version; the D1 mirror upserts the rows that changed into run_levels. An object stored
+// before the fold existed (or any gap between the log and the figures) is caught up from its own log.
 import type { RunEvent } from '../schema/protocol.ts';
-import type { PauseReason } from '../schema/run.ts';
+import { runEventSchema } from '../schema/protocol.ts';
+import type { LevelFigures, LevelResult, RecordPlace, RunRecord } from '../schema/run-record.ts';
+import { emptyRecord, foldRecord, levelFiguresSchema, recordPlaceSchema, resultOf } from '../schema/run-record.ts';
 
-/** One level's figures, as the D1 row holds them. */
-export type LevelStatsRow = {
-  level: number;
-  startedAt: number;
-  endedAt: number | null;
-  attempts: number;
-  retries: number;
-  pauses: number;
-  pauseReasons: Partial<Record<PauseReason, number>>;
-  solved: boolean;
-  helped: boolean;
-  commands: number;
-  promptTokens: number;
-  completionTokens: number;
-  costUsd: number;
-};
-
-type Row = {
-  level: number;
-  started_at: number;
-  ended_at: number | null;
-  attempts: number;
-  retries: number;
-  pauses: number;
-  pause_reasons: string;
-  solved: number;
-  helped: number;
-  commands: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  cost_usd: number;
-  version: number;
-  sent: number;
-};
+type FiguresRow = { level: number; figures: string; version: number; sent: number };
 
 /** The per-level figures of one run, and which of them D1 has not taken yet. */
 export class LevelStats {
   private readonly sql: SqlStorage;
+  private current: RunRecord = emptyRecord;
+  private foldedSeq = 0;
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS level_stats (
-      level INTEGER PRIMARY KEY, started_at INTEGER NOT NULL, ended_at INTEGER, attempts INTEGER NOT NULL DEFAULT 0,
-      retries INTEGER NOT NULL DEFAULT 0, pauses INTEGER NOT NULL DEFAULT 0, solved INTEGER NOT NULL DEFAULT 0,
-      helped INTEGER NOT NULL DEFAULT 0, commands INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
-      completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0, pause_reasons TEXT NOT NULL DEFAULT '{}',
-      version INTEGER NOT NULL DEFAULT 0, sent INTEGER NOT NULL DEFAULT 0)`);
-    // Objects made before pauses were counted by reason have the table without the column.
-    const columns = this.sql.exec<{ name: string }>('PRAGMA table_info(level_stats)').toArray();
-    if (!columns.some((c) => c.name === 'pause_reasons'))
-      this.sql.exec(`ALTER TABLE level_stats ADD COLUMN pause_reasons TEXT NOT NULL DEFAULT '{}'`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS level_figures (
+      level INTEGER PRIMARY KEY, figures TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0, sent INTEGER NOT NULL DEFAULT 0)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS record_place (
+      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), place TEXT NOT NULL, folded_seq INTEGER NOT NULL)`);
+    this.load();
+    this.catchUp();
   }
 
-  /** Counts a stored event against its level. `pausedAt` is the level a person's answer was for. */
-  apply(event: RunEvent, pausedAt: number | null): void {
-    const at = Date.parse(event.ts);
-    const bump = (level: number, set: string, ...values: (number | string | null)[]) => {
-      this.sql.exec('INSERT OR IGNORE INTO level_stats (level, started_at) VALUES (?, ?)', level, at);
-      this.sql.exec(`UPDATE level_stats SET ${set}, version = version + 1 WHERE level = ?`, ...values, level);
-    };
-    switch (event.type) {
-      case 'level_started':
-        return bump(event.level, 'attempts = attempts + 1');
-      case 'attempt_failed':
-        return bump(event.level, 'retries = retries + 1');
-      case 'user_action_required':
-        return bump(
-          event.level,
-          `pauses = pauses + 1, pause_reasons = json_set(pause_reasons, '$.' || ?, coalesce(json_extract(pause_reasons, '$.' || ?), 0) + 1)`,
-          event.reason,
-          event.reason,
-        );
-      case 'user_action_resolved':
-        // A hint or a password is help; a bare continue or a stop is not.
-        if (pausedAt !== null && (event.action === 'password' || event.hint)) bump(pausedAt, 'helped = 1');
-        return;
-      case 'command':
-        return bump(event.level, 'commands = commands + 1');
-      case 'llm_call':
-        return bump(
-          event.level,
-          'prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost_usd = cost_usd + ?',
-          event.promptTokens,
-          event.completionTokens,
-          event.costUsd ?? 0,
-        );
-      case 'level_complete':
-        return bump(event.level, 'solved = 1, ended_at = ?', at);
-      default:
-        return;
-    }
+  /** The fold as it stands after every stored event. */
+  get record(): RunRecord {
+    return this.current;
   }
 
-  /** Rows D1 has not taken in their current version, each with that version. */
-  unsent(): { row: LevelStatsRow; version: number }[] {
+  /** Folds a freshly stored event and stores the levels it changed. Call in the event's transaction. */
+  apply(event: RunEvent): void {
+    // A transaction that rolled back after an earlier apply left memory ahead of storage: read it again.
+    if (this.storedSeq() !== this.foldedSeq) this.load();
+    if (event.seq <= this.foldedSeq) return;
+    const before = this.current;
+    const after = foldRecord(before, event);
+    for (const [level, figures] of after.levels)
+      if (before.levels.get(level) !== figures)
+        this.sql.exec(
+          `INSERT INTO level_figures (level, figures, version) VALUES (?, ?, 1)
+           ON CONFLICT (level) DO UPDATE SET figures = excluded.figures, version = version + 1`,
+          level,
+          JSON.stringify(figures),
+        );
+    this.current = after;
+    this.foldedSeq = event.seq;
+    this.sql.exec(
+      `INSERT INTO record_place (singleton, place, folded_seq) VALUES (1, ?, ?)
+       ON CONFLICT (singleton) DO UPDATE SET place = excluded.place, folded_seq = excluded.folded_seq`,
+      JSON.stringify(after.place),
+      event.seq,
+    );
+  }
+
+  /** Rows D1 has not taken in their current version, each with that version and its outcome. */
+  unsent(): { row: LevelResult; version: number }[] {
     return this.sql
-      .exec<Row>('SELECT * FROM level_stats WHERE version > sent ORDER BY level')
+      .exec<FiguresRow>('SELECT level, figures, version, sent FROM level_figures WHERE version > sent ORDER BY level')
       .toArray()
-      .map((r) => ({
-        row: {
-          level: r.level,
-          startedAt: r.started_at,
-          endedAt: r.ended_at,
-          attempts: r.attempts,
-          retries: r.retries,
-          pauses: r.pauses,
-          pauseReasons: JSON.parse(r.pause_reasons) as LevelStatsRow['pauseReasons'],
-          solved: r.solved === 1,
-          helped: r.helped === 1,
-          commands: r.commands,
-          promptTokens: r.prompt_tokens,
-          completionTokens: r.completion_tokens,
-          costUsd: r.cost_usd,
-        },
-        version: r.version,
-      }));
+      .map((r) => ({ row: resultOf(levelFiguresSchema.parse(JSON.parse(r.figures))), version: r.version }));
   }
 
   /** Notes that D1 took these rows at these versions. */
-  sent(taken: readonly { row: LevelStatsRow; version: number }[]): void {
+  sent(taken: readonly { row: LevelResult; version: number }[]): void {
     for (const { row, version } of taken)
-      this.sql.exec('UPDATE level_stats SET sent = max(sent, ?) WHERE level = ?', version, row.level);
+      this.sql.exec('UPDATE level_figures SET sent = max(sent, ?) WHERE level = ?', version, row.level);
+  }
+
+  private storedSeq(): number {
+    const row = this.sql
+      .exec<{ folded_seq: number }>('SELECT folded_seq FROM record_place WHERE singleton = 1')
+      .toArray()[0];
+    return row?.folded_seq ?? 0;
+  }
+
+  private load(): void {
+    this.current = emptyRecord;
+    this.foldedSeq = 0;
+    const place = this.sql
+      .exec<{ place: string; folded_seq: number }>('SELECT place, folded_seq FROM record_place WHERE singleton = 1')
+      .toArray()[0];
+    if (!place) return;
+    const levels = new Map<number, LevelFigures>();
+    for (const r of this.sql.exec<FiguresRow>('SELECT level, figures FROM level_figures').toArray())
+      levels.set(r.level, levelFiguresSchema.parse(JSON.parse(r.figures)));
+    this.current = { levels, place: recordPlaceSchema.parse(JSON.parse(place.place)) satisfies RecordPlace };
+    this.foldedSeq = place.folded_seq;
+  }
+
+  /** Folds any stored events the figures have not seen: all of them, for an object stored before the fold. */
+  private catchUp(): void {
+    const hasEvents = this.sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'events'")
+      .one().n;
+    if (!hasEvents) return;
+    for (const row of this.sql
+      .exec<{ json: string }>('SELECT json FROM events WHERE seq > ? ORDER BY seq', this.foldedSeq)
+      .toArray()) {
+      const event = runEventSchema.safeParse(JSON.parse(row.json));
+      if (event.success) this.apply(event.data);
+    }
   }
 }

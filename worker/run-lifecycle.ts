@@ -41,7 +41,7 @@ export class RunLifecycle {
     const run = this.store.summary();
     if (!run) throw new Error('record() before create()');
     const [event] = this.store.append(run.id, [body], now) as [RunEvent];
-    this.levels.apply(event, run.currentLevel);
+    this.levels.apply(event);
     this.sockets.broadcast([event]);
     return event;
   }

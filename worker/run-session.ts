@@ -326,7 +326,7 @@ export class RunSession extends DurableObject<Env> {
   ): RunEvent[] {
     return this.ctx.storage.transactionSync(() => {
       const stored = this.store.append(run.id, bodies, now);
-      for (const event of stored) this.levels.apply(event, run.currentLevel);
+      for (const event of stored) this.levels.apply(event);
       const { patch, tokens } = effectsOf(stored, run.levelsSolved);
       this.store.update(patch, now);
       // Once a step is saved, the answer that led to it has been delivered.

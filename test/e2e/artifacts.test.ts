@@ -206,14 +206,16 @@ describe('artifacts, replay and verify', () => {
     // Level 13 was solved after the hint; every other level alone.
     expect(summary.levels).toMatchObject({
       solved: solvedLevels.length,
-      solvedAutonomously: solvedLevels.length - 1,
+      solvedAlone: solvedLevels.length - 1,
       solvedWithHelp: 1,
       solvedByFinalAttempt: 0,
+      outcomes: { solved_alone: solvedLevels.length - 1, solved_with_hint: 1, solved_after_more_attempts: 0 },
     });
     expect(summary.perLevel.find((l: { level: number }) => l.level === 13)).toMatchObject({
       solved: true,
-      helped: true,
+      outcome: 'solved_with_hint',
     });
+    expect(files.get('transcript.md')).toContain('| 13 | hint |');
     expect(summary.pauses[0]).toMatchObject({
       level: 13,
       reason: 'max_retries',

@@ -1,5 +1,6 @@
 // The analytics queries against a small fixture data set whose answers are worked out by hand, and
 // the run_levels roll-up the mirror keeps for a real run.
+import { noOutcomes } from '../../schema/level-outcome.ts';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -36,8 +37,8 @@ type Level = {
 };
 const level = (runId: string, model: string, startedAt: number, l: Level) =>
   env.DB.prepare(
-    `INSERT INTO run_levels (run_id, level, model, target, started_at, ended_at, attempts, retries, pauses, pause_reasons, solved, helped, commands, prompt_tokens, completion_tokens, cost_usd)
-     VALUES (?, ?, ?, 'practice', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO run_levels (run_id, level, model, target, started_at, ended_at, attempts, retries, pauses, pause_reasons, solved, helped, outcome, commands, prompt_tokens, completion_tokens, cost_usd)
+     VALUES (?, ?, ?, 'practice', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).bind(
     runId,
     l.level,
@@ -50,6 +51,8 @@ const level = (runId: string, model: string, startedAt: number, l: Level) =>
     JSON.stringify(l.reasons ?? {}),
     l.solved ? 1 : 0,
     l.helped ? 1 : 0,
+    // The fixture's helped levels had a hint.
+    l.solved ? (l.helped ? 'solved_with_hint' : 'solved_alone') : 'not_solved',
     l.commands,
     l.prompt,
     l.completion,
@@ -166,7 +169,13 @@ describe('analytics over a hand-worked fixture', () => {
   it('summarises one model: runs by status, levels, help, tokens, cost, errors and latency percentiles', async () => {
     const summary = analyticsSummarySchema.parse((await get(`/api/analytics/summary?model=${A}`)).body);
     expect(summary.runs).toEqual({ total: 2, byStatus: { completed: 1, paused_for_user_action: 1 } });
-    expect(summary.levels).toEqual({ attempted: 4, solved: 3, solveRate: 0.75, solvedWithHelp: 1 });
+    expect(summary.levels).toEqual({
+      attempted: 4,
+      solved: 3,
+      solveRate: 0.75,
+      solvedWithHelp: 1,
+      outcomes: { ...noOutcomes(), solved_alone: 2, solved_with_hint: 1, not_solved: 1 },
+    });
     expect(summary.tokens).toEqual({ prompt: 700, completion: 130 });
     expect(summary.costUsd).toBeCloseTo(0.07, 10);
     // Latencies 10, 20, 30, 40, 100 ms, one failed: nearest-rank p50 is the 3rd, p95 and p99 the 5th.
@@ -183,9 +192,10 @@ describe('analytics over a hand-worked fixture', () => {
       (await get(`/api/analytics/summary?model=${A}&from=2025-01-01T00:30:00Z&to=2025-01-02T00:00:00Z`)).body,
     );
     expect(later.runs).toEqual({ total: 1, byStatus: { paused_for_user_action: 1 } });
-    expect(later.levels).toEqual({ attempted: 2, solved: 1, solveRate: 0.5, solvedWithHelp: 0 });
+    expect(later.levels).toMatchObject({ attempted: 2, solved: 1, solveRate: 0.5, solvedWithHelp: 0 });
     const levelOne = analyticsSummarySchema.parse((await get(`/api/analytics/summary?model=${A}&level=1`)).body);
-    expect(levelOne.levels).toEqual({ attempted: 2, solved: 1, solveRate: 0.5, solvedWithHelp: 1 });
+    expect(levelOne.levels).toMatchObject({ attempted: 2, solved: 1, solveRate: 0.5, solvedWithHelp: 1 });
+    expect(levelOne.levels.outcomes).toEqual({ ...noOutcomes(), solved_with_hint: 1, not_solved: 1 });
     expect(levelOne.tokens).toEqual({ prompt: 400, completion: 70 });
   });
 
@@ -193,7 +203,12 @@ describe('analytics over a hand-worked fixture', () => {
     const { cells } = analyticsLevelsSchema.parse(
       (await get('/api/analytics/levels?from=2025-01-01T00:00:00Z&to=2025-01-03T00:00:00Z')).body,
     );
-    expect(cells.map((c) => ({ ...c, costUsd: Math.round(c.costUsd * 1000) / 1000 }))).toEqual([
+    // Every cell's outcomes add up to its runs; the solves alone and helped are its parts.
+    for (const c of cells) {
+      expect(Object.values(c.outcomes).reduce((a, b) => a + b, 0)).toBe(c.runs);
+      expect([c.outcomes.solved_alone, c.outcomes.solved_with_hint]).toEqual([c.solvedAlone, c.solvedWithHelp]);
+    }
+    expect(cells.map((c) => ({ ...c, outcomes: undefined, costUsd: Math.round(c.costUsd * 1000) / 1000 }))).toEqual([
       {
         model: A,
         level: 0,

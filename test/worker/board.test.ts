@@ -1,5 +1,7 @@
 // GET /api/board against a fixture whose every figure was worked out by hand: the cells (solved
 // alone, after help, not solved), each model's totals, and the spread across its runs.
+import type { LevelOutcome, OutcomeCounts } from '../../schema/level-outcome.ts';
+import { isHelped, noOutcomes } from '../../schema/level-outcome.ts';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { boardSchema } from '../../schema/board.ts';
@@ -13,16 +15,17 @@ const RUNS: [string, string, number, number, number, number, number, number][] =
   ['run_fixture0000000000000000002', 'fixture-a', 1, 0.1, 500, 50, 2_000, 32_000],
   ['run_fixture0000000000000000003', 'fixture-b', 2, 0, 0, 0, 3_000, 13_000],
 ];
-// run, level, solved, helped, commands
-const LEVELS: [number, number, boolean, boolean, number][] = [
-  [0, 0, true, false, 2],
-  [0, 1, true, false, 3],
-  [0, 2, true, true, 4],
-  [0, 3, false, false, 5],
-  [1, 0, true, false, 1],
-  [1, 1, false, false, 6],
-  [2, 0, true, false, 2],
-  [2, 1, true, true, 2],
+// run, level, how it ended (schema/level-outcome.ts), commands
+const LEVELS: [number, number, LevelOutcome, number][] = [
+  [0, 0, 'solved_alone', 2],
+  [0, 1, 'solved_alone', 3],
+  [0, 2, 'solved_with_password', 4],
+  [0, 3, 'not_solved', 5],
+  [1, 0, 'solved_alone', 1],
+  [1, 1, 'not_solved', 6],
+  [2, 0, 'solved_alone', 2],
+  // A bare continue: neither alone nor helped (the board counted it alone before the one taxonomy).
+  [2, 1, 'solved_after_more_attempts', 2],
 ];
 
 beforeAll(async () => {
@@ -32,13 +35,13 @@ beforeAll(async () => {
        VALUES (?, 'stopped', 'practice', ?, 0, 5, 3, 15, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).bind(id, model, solved, prompt, completion, cost, started, ended, started, ended, BATCH),
   );
-  for (const [run, level, solved, helped, commands] of LEVELS) {
+  for (const [run, level, outcome, commands] of LEVELS) {
     const [id, model, , , , , started] = RUNS[run]!;
     statements.push(
       env.DB.prepare(
-        `INSERT INTO run_levels (run_id, level, model, target, started_at, ended_at, attempts, retries, pauses, solved, helped, pause_reasons, commands, prompt_tokens, completion_tokens, cost_usd)
-         VALUES (?, ?, ?, 'practice', ?, NULL, 1, 0, 0, ?, ?, '{}', ?, 0, 0, 0)`,
-      ).bind(id, level, model, started, solved ? 1 : 0, helped ? 1 : 0, commands),
+        `INSERT INTO run_levels (run_id, level, model, target, started_at, ended_at, attempts, retries, pauses, solved, helped, outcome, pause_reasons, commands, prompt_tokens, completion_tokens, cost_usd)
+         VALUES (?, ?, ?, 'practice', ?, NULL, 1, 0, 0, ?, ?, ?, '{}', ?, 0, 0, 0)`,
+      ).bind(id, level, model, started, outcome === 'not_solved' ? 0 : 1, isHelped(outcome) ? 1 : 0, outcome, commands),
     );
   }
   await env.DB.batch(statements);
@@ -50,13 +53,38 @@ describe('GET /api/board', () => {
     expect(response.status).toBe(200);
     const board = boardSchema.parse(await response.json());
     expect(board.levels).toEqual([0, 1, 2, 3]);
+    const o = (counts: Partial<OutcomeCounts>): OutcomeCounts => ({ ...noOutcomes(), ...counts });
     expect(board.cells).toEqual([
-      { model: 'fixture-a', level: 0, runs: 2, alone: 2, helped: 0, notSolved: 0 },
-      { model: 'fixture-a', level: 1, runs: 2, alone: 1, helped: 0, notSolved: 1 },
-      { model: 'fixture-a', level: 2, runs: 1, alone: 0, helped: 1, notSolved: 0 },
-      { model: 'fixture-a', level: 3, runs: 1, alone: 0, helped: 0, notSolved: 1 },
-      { model: 'fixture-b', level: 0, runs: 1, alone: 1, helped: 0, notSolved: 0 },
-      { model: 'fixture-b', level: 1, runs: 1, alone: 0, helped: 1, notSolved: 0 },
+      { model: 'fixture-a', level: 0, runs: 2, alone: 2, helped: 0, notSolved: 0, outcomes: o({ solved_alone: 2 }) },
+      {
+        model: 'fixture-a',
+        level: 1,
+        runs: 2,
+        alone: 1,
+        helped: 0,
+        notSolved: 1,
+        outcomes: o({ solved_alone: 1, not_solved: 1 }),
+      },
+      {
+        model: 'fixture-a',
+        level: 2,
+        runs: 1,
+        alone: 0,
+        helped: 1,
+        notSolved: 0,
+        outcomes: o({ solved_with_password: 1 }),
+      },
+      { model: 'fixture-a', level: 3, runs: 1, alone: 0, helped: 0, notSolved: 1, outcomes: o({ not_solved: 1 }) },
+      { model: 'fixture-b', level: 0, runs: 1, alone: 1, helped: 0, notSolved: 0, outcomes: o({ solved_alone: 1 }) },
+      {
+        model: 'fixture-b',
+        level: 1,
+        runs: 1,
+        alone: 0,
+        helped: 0,
+        notSolved: 0,
+        outcomes: o({ solved_after_more_attempts: 1 }),
+      },
     ]);
     const [a, b] = board.models;
     // fixture-a solves 1.5 levels alone per run, fixture-b 1: a ranks first.

@@ -1,47 +1,154 @@
-// The per-level figures a run's Durable Object keeps: an object whose table predates pauses by
-// reason gets the column on its next start and counts pauses by reason from then on.
+// The per-level figures a run's Durable Object keeps, by the one fold: generated event logs give the
+// same outcome and figures on every level in the fold, in D1's run_levels as the mirror writes it, in
+// the board, and in the archive's summary.json; an object stored before the fold catches up from its
+// own log; a rolled-back transaction leaves no figure ahead of the log.
 import { env, runInDurableObject } from 'cloudflare:test';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isHelped } from '../../schema/level-outcome.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
+import { runConfigSchema } from '../../schema/run.ts';
+import type { RunSummary } from '../../schema/run.ts';
+import { levelResults, recordOf, runTotals } from '../../schema/run-record.ts';
+import { board } from '../../worker/analytics/board.ts';
+import { runSummaryFile } from '../../worker/artifacts/run-figures.ts';
+import { emptyRows, sendToD1 } from '../../worker/d1-mirror.ts';
 import { LevelStats } from '../../worker/level-stats.ts';
 import type { RunSession } from '../../worker/run-session.ts';
+import { RunStore } from '../../worker/run-store.ts';
+import { ARBITRARY_RUN_ID, runLogArbitrary } from '../support/run-log-arbitrary.ts';
 
-const pause = (reason: 'max_retries' | 'loop_detected', seq: number) =>
-  ({
-    type: 'user_action_required',
-    seq,
-    ts: '2026-01-01T00:00:00.000Z',
-    runId: 'run_levelstats00000000000001',
-    reason,
-    level: 3,
-    retryCount: 1,
-    maxRetries: 1,
-    lastError: null,
-    lessons: [],
-  }) as RunEvent;
+const summaryOf = (id: string, events: readonly RunEvent[]): RunSummary => ({
+  id,
+  config: { ...runConfigSchema.parse({}), model: `model-${id.slice(-4)}` },
+  status: 'completed',
+  currentLevel: 0,
+  levelsSolved: runTotals(recordOf(events)).levelsSolved,
+  createdAt: events[0]!.ts,
+  updatedAt: events.at(-1)!.ts,
+  startedAt: events[0]!.ts,
+  endedAt: events.at(-1)!.ts,
+  lastError: null,
+});
 
-describe('LevelStats', () => {
-  it('adds pause_reasons to a table made without it, and counts pauses by reason', async () => {
+/** Makes a fresh figures table set in an object's storage. */
+const freshStats = (sql: SqlStorage) => {
+  new LevelStats(sql);
+  sql.exec('DELETE FROM level_figures');
+  sql.exec('DELETE FROM record_place');
+  return new LevelStats(sql);
+};
+
+describe('one fold, every reader', () => {
+  it('gives the same figures and outcome per level in the fold, D1, the board and summary.json', async () => {
+    const stub = env.RUN_SESSION.get(env.RUN_SESSION.idFromName('level-stats-property'));
+    let n = 0;
+    await runInDurableObject(stub, async (_instance: RunSession, state) => {
+      await fc.assert(
+        fc.asyncProperty(runLogArbitrary, async (log) => {
+          n += 1;
+          // Each case is its own run in D1, so the board's cells for its model are this log's levels.
+          const runId = `${ARBITRARY_RUN_ID.slice(0, -4)}${String(n).padStart(4, '0')}`;
+          const events = log.map((e) => ({ ...e, runId }));
+          const expected = levelResults(recordOf(events));
+
+          const stats = freshStats(state.storage.sql);
+          for (const event of events) stats.apply(event);
+          const unsent = stats.unsent();
+          expect(unsent.map((u) => u.row)).toEqual(expected);
+          const run = summaryOf(runId, events);
+          await sendToD1(
+            env,
+            run,
+            { promptTokens: 0, completionTokens: 0, costUsd: 0 },
+            emptyRows(),
+            unsent.map((u) => u.row),
+          );
+          const rows = (
+            await env.DB.prepare(
+              'SELECT level, outcome, solved, helped, attempts, retries, pauses, commands, prompt_tokens, completion_tokens FROM run_levels WHERE run_id = ? ORDER BY level',
+            )
+              .bind(runId)
+              .all()
+          ).results;
+          expect(rows).toEqual(
+            expected.map((l) => ({
+              level: l.level,
+              outcome: l.outcome,
+              solved: l.solved ? 1 : 0,
+              helped: isHelped(l.outcome) ? 1 : 0,
+              attempts: l.attempts,
+              retries: l.retries,
+              pauses: l.pauses,
+              commands: l.commands,
+              prompt_tokens: l.promptTokens,
+              completion_tokens: l.completionTokens,
+            })),
+          );
+
+          const cells = (await board(env.DB, {}, Date.now())).cells.filter((c) => c.model === run.config.model);
+          expect(cells.map((c) => [c.level, Object.entries(c.outcomes).find(([, count]) => count === 1)?.[0]])).toEqual(
+            expected.map((l) => [l.level, l.outcome]),
+          );
+
+          const file = runSummaryFile(run, events);
+          expect(file.perLevel.map((l) => [l.level, l.outcome, l.attempts, l.commands])).toEqual(
+            expected.map((l) => [l.level, l.outcome, l.attempts, l.commands]),
+          );
+          expect(file.levels.outcomes).toEqual(runTotals(recordOf(events)).outcomes);
+        }),
+        { numRuns: 60 },
+      );
+    });
+    expect(n).toBe(60);
+  });
+
+  it('catches an object stored before the fold up from its own event log', async () => {
     const stub = env.RUN_SESSION.get(env.RUN_SESSION.idFromName('level-stats-upgrade'));
     await runInDurableObject(stub, (_instance: RunSession, state) => {
       const sql = state.storage.sql;
-      sql.exec('DROP TABLE IF EXISTS level_stats');
-      // The table as objects made before this column have it.
-      sql.exec(`CREATE TABLE level_stats (
-        level INTEGER PRIMARY KEY, started_at INTEGER NOT NULL, ended_at INTEGER, attempts INTEGER NOT NULL DEFAULT 0,
-        retries INTEGER NOT NULL DEFAULT 0, pauses INTEGER NOT NULL DEFAULT 0, solved INTEGER NOT NULL DEFAULT 0,
-        helped INTEGER NOT NULL DEFAULT 0, commands INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
-        completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0,
-        version INTEGER NOT NULL DEFAULT 0, sent INTEGER NOT NULL DEFAULT 0)`);
-      sql.exec('INSERT INTO level_stats (level, started_at, pauses) VALUES (3, 0, 2)');
+      const log = fc.sample(runLogArbitrary, { numRuns: 1, seed: 28 })[0]!;
+      // The old object: its log in the events table, no figures in the new tables.
+      new RunStore(sql);
+      new LevelStats(sql);
+      sql.exec('DELETE FROM level_figures');
+      sql.exec('DELETE FROM record_place');
+      sql.exec('DELETE FROM events');
+      for (const e of log)
+        sql.exec(
+          'INSERT INTO events (seq, ts, type, level, json) VALUES (?, ?, ?, ?, ?)',
+          e.seq,
+          Date.parse(e.ts),
+          e.type,
+          'level' in e ? e.level : null,
+          JSON.stringify(e),
+        );
       const stats = new LevelStats(sql);
-      stats.apply(pause('max_retries', 1), null);
-      stats.apply(pause('max_retries', 2), null);
-      stats.apply(pause('loop_detected', 3), null);
-      const [row] = stats.unsent();
-      expect(row!.row).toMatchObject({ level: 3, pauses: 5, pauseReasons: { max_retries: 2, loop_detected: 1 } });
-      // A second start finds the column and leaves it be.
-      expect(new LevelStats(sql).unsent()[0]!.row.pauseReasons).toEqual({ max_retries: 2, loop_detected: 1 });
+      expect(stats.unsent().map((u) => u.row)).toEqual(levelResults(recordOf(log)));
+      // Caught up once: a second start folds nothing again.
+      const versions = sql.exec<{ v: number }>('SELECT sum(version) AS v FROM level_figures').one().v;
+      new LevelStats(sql);
+      expect(sql.exec<{ v: number }>('SELECT sum(version) AS v FROM level_figures').one().v).toBe(versions);
+      sql.exec('DELETE FROM events');
+    });
+  });
+
+  it('reads storage again after a transaction that applied events rolled back', async () => {
+    const stub = env.RUN_SESSION.get(env.RUN_SESSION.idFromName('level-stats-rollback'));
+    await runInDurableObject(stub, (_instance: RunSession, state) => {
+      const log = fc.sample(runLogArbitrary, { numRuns: 1, seed: 7 })[0]!;
+      const stats = freshStats(state.storage.sql);
+      const half = Math.floor(log.length / 2);
+      for (const event of log.slice(0, half)) stats.apply(event);
+      expect(() =>
+        state.storage.transactionSync(() => {
+          for (const event of log.slice(half)) stats.apply(event);
+          throw new Error('the step did not fit');
+        }),
+      ).toThrow('the step did not fit');
+      // The second half again, as the retried step would store it: counted once, not twice.
+      for (const event of log.slice(half)) stats.apply(event);
+      expect(stats.unsent().map((u) => u.row)).toEqual(levelResults(recordOf(log)));
     });
   });
 });

@@ -2,6 +2,7 @@
 // one row per model with its totals and the spread across its runs. From the D1 index: run_levels
 // for the cells, runs for the totals; sums of squares give each spread in SQL, without reading
 // every run into the worker.
+import { outcomeCountsOf, outcomeSql } from '../../schema/level-outcome.ts';
 import type { Board, BoardCell, BoardModel, BoardQuery } from '../../schema/board.ts';
 
 type Filter = { where: string; params: (string | number)[] };
@@ -55,13 +56,13 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
   const [cellRows, levelRows, runRows] = await db.batch<Record<string, number | string>>([
     db
       .prepare(
-        `SELECT model, level, count(*) AS runs, sum(solved AND NOT helped) AS alone, sum(solved AND helped) AS helped, sum(NOT solved) AS not_solved
+        `SELECT model, level, count(*) AS runs, sum(${outcomeSql.alone}) AS alone, sum(${outcomeSql.helped}) AS helped, sum(NOT solved) AS not_solved, ${outcomeSql.sums}
          FROM run_levels${levels.where} GROUP BY model, level ORDER BY model, level`,
       )
       .bind(...levels.params),
     db
       .prepare(
-        `SELECT model, max(level) AS highest, sum(solved) AS solved, sum(solved AND NOT helped) AS alone, sum(commands) AS commands FROM run_levels${levels.where} GROUP BY model`,
+        `SELECT model, max(level) AS highest, sum(solved) AS solved, sum(${outcomeSql.alone}) AS alone, sum(commands) AS commands FROM run_levels${levels.where} GROUP BY model`,
       )
       .bind(...levels.params),
     db
@@ -81,6 +82,7 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
     alone: r.alone,
     helped: r.helped,
     notSolved: r.not_solved,
+    outcomes: outcomeCountsOf(r),
   }));
   const byModel = new Map((levelRows!.results as LevelTotals[]).map((r) => [r.model, r]));
   const models: BoardModel[] = (runRows!.results as RunTotals[]).map((r) => {

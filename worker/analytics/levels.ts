@@ -3,6 +3,7 @@
 // tokens and cost. The sums are one grouped query; each median is the middle one or two solved rows
 // of its cell, read at an offset along an index (run_levels_commands_idx, run_levels_solve_ms_idx)
 // rather than by sorting every row, which window functions did.
+import { outcomeCountsOf, outcomeSql } from '../../schema/level-outcome.ts';
 import type { AnalyticsLevels, AnalyticsQuery } from '../../schema/analytics.ts';
 import type { PauseReason } from '../../schema/run.ts';
 import { filterSql } from './filter-sql.ts';
@@ -41,8 +42,9 @@ function median(db: D1Database, query: AnalyticsQuery, cell: Row, order: string)
 export async function analyticsLevels(db: D1Database, query: AnalyticsQuery): Promise<AnalyticsLevels> {
   const { where, params } = filterSql(query, { time: 'started_at', model: 'model', target: 'target', level: 'level' });
   const sql = `
-    SELECT model, level, count(*) AS runs, sum(solved) AS solved, sum(solved AND NOT helped) AS alone, sum(solved AND helped) AS helped,
-      sum(attempts) AS attempts, sum(retries) AS retries, sum(pauses) AS pauses, sum(prompt_tokens + completion_tokens) AS tokens, sum(cost_usd) AS cost
+    SELECT model, level, count(*) AS runs, sum(solved) AS solved, sum(${outcomeSql.alone}) AS alone, sum(${outcomeSql.helped}) AS helped,
+      sum(attempts) AS attempts, sum(retries) AS retries, sum(pauses) AS pauses, sum(prompt_tokens + completion_tokens) AS tokens, sum(cost_usd) AS cost,
+      ${outcomeSql.sums}
     FROM run_levels${where} GROUP BY model, level ORDER BY model, level`;
   // Only rows that paused are unpacked: reading the JSON of every row would cost more than the rest.
   const reasonsSql = `SELECT model, level, j.key AS reason, sum(j.value) AS n FROM run_levels, json_each(run_levels.pause_reasons) AS j
@@ -80,6 +82,7 @@ export async function analyticsLevels(db: D1Database, query: AnalyticsQuery): Pr
         solveRate: r.solved / r.runs,
         solvedAlone: r.alone,
         solvedWithHelp: r.helped,
+        outcomes: outcomeCountsOf(r),
         attempts: r.attempts,
         retries: r.retries,
         pauses: r.pauses,

@@ -2,6 +2,7 @@
 // person's help), retries, pauses, tokens, cost, and its model calls' error rate and latency
 // percentiles (nearest rank, from the (model, latency_ms) index in order). Counts come first, since
 // each percentile's offset depends on its model's count.
+import { outcomeCountsOf, outcomeSql } from '../../schema/level-outcome.ts';
 import type { AnalyticsModels, AnalyticsQuery, ModelStats } from '../../schema/analytics.ts';
 import { callUsage } from './call-usage.ts';
 import { filterSql } from './filter-sql.ts';
@@ -29,7 +30,7 @@ export async function analyticsModels(db: D1Database, query: AnalyticsQuery): Pr
     db.prepare(`SELECT model, count(*) AS n FROM runs${runs.where} GROUP BY model`).bind(...runs.params),
     db
       .prepare(
-        `SELECT model, count(*) AS attempted, sum(solved) AS solved, sum(solved AND NOT helped) AS alone, sum(solved AND helped) AS helped,
+        `SELECT model, count(*) AS attempted, sum(solved) AS solved, sum(${outcomeSql.alone}) AS alone, sum(${outcomeSql.helped}) AS helped,
          sum(retries) AS retries, sum(pauses) AS pauses, sum(prompt_tokens) AS prompt, sum(completion_tokens) AS completion, sum(cost_usd) AS cost
          FROM run_levels${levels.where} GROUP BY model`,
       )

@@ -1,5 +1,6 @@
 // GET /api/analytics/summary: runs by status, levels attempted and solved, tokens and cost (from the
 // run_levels roll-up), and the model calls' error rate (llm_hourly) and latency percentiles.
+import { outcomeCountsOf, outcomeSql } from '../../schema/level-outcome.ts';
 import type { AnalyticsQuery, AnalyticsSummary } from '../../schema/analytics.ts';
 import type { RunStatus } from '../../schema/run.ts';
 import { callUsage } from './call-usage.ts';
@@ -14,8 +15,8 @@ export async function analyticsSummary(db: D1Database, query: AnalyticsQuery): P
     db.prepare(`SELECT status, count(*) AS n FROM runs${runs.where} GROUP BY status`).bind(...runs.params),
     db
       .prepare(
-        `SELECT count(*) AS attempted, coalesce(sum(solved), 0) AS solved, coalesce(sum(solved AND helped), 0) AS helped,
-         coalesce(sum(prompt_tokens), 0) AS prompt, coalesce(sum(completion_tokens), 0) AS completion, coalesce(sum(cost_usd), 0) AS cost
+        `SELECT count(*) AS attempted, coalesce(sum(solved), 0) AS solved, coalesce(sum(${outcomeSql.helped}), 0) AS helped,
+         coalesce(sum(prompt_tokens), 0) AS prompt, coalesce(sum(completion_tokens), 0) AS completion, coalesce(sum(cost_usd), 0) AS cost, ${outcomeSql.sums}
          FROM run_levels${levels.where}`,
       )
       .bind(...levels.params),
@@ -43,6 +44,7 @@ export async function analyticsSummary(db: D1Database, query: AnalyticsQuery): P
       solved: l.solved,
       solveRate: l.attempted ? l.solved / l.attempted : null,
       solvedWithHelp: l.helped,
+      outcomes: outcomeCountsOf(l),
     },
     tokens: { prompt: l.prompt, completion: l.completion },
     costUsd: l.cost,

@@ -1,28 +1,13 @@
 // summary.json, lessons.json and tool_metrics.json: the run's figures, folded from its event log.
 import type { Lesson, RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
+import { levelResults, recordOf, runTotals } from '../../schema/run-record.ts';
 
-type LevelFigures = {
-  level: number;
-  solved: boolean;
-  solvedBy: string | null;
-  helped: boolean;
-  attempts: number;
-  commands: number;
-  durationMs: number | null;
-};
-
+/** summary.json: the run's levels and totals as the one fold reads them, and every pause with its answer. */
 export function runSummaryFile(run: RunSummary, events: readonly RunEvent[]) {
-  const levels = new Map<number, LevelFigures>();
-  const at = (level: number) => {
-    let figures = levels.get(level);
-    if (!figures)
-      levels.set(
-        level,
-        (figures = { level, solved: false, solvedBy: null, helped: false, attempts: 0, commands: 0, durationMs: null }),
-      );
-    return figures;
-  };
+  const record = recordOf(events);
+  const perLevel = levelResults(record);
+  const totals = runTotals(record);
   const pauses: {
     seq: number;
     at: string;
@@ -32,59 +17,28 @@ export function runSummaryFile(run: RunSummary, events: readonly RunEvent[]) {
     finalAttempt: unknown;
     resolution: { action: string; by: string; hint?: string; at: string } | null;
   }[] = [];
-  let current = run.config.startLevel;
-  let tokens = { prompt: 0, completion: 0 };
-  let costUsd = 0;
   for (const event of events) {
-    switch (event.type) {
-      case 'level_started':
-        current = event.level;
-        at(event.level).attempts += 1;
-        break;
-      case 'command':
-        at(event.level).commands += 1;
-        break;
-      case 'level_complete': {
-        const figures = at(event.level);
-        figures.solved = true;
-        figures.solvedBy = event.solvedBy ?? 'agent';
-        figures.durationMs = event.durationMs;
-        current = event.nextLevel;
-        break;
-      }
-      case 'llm_call':
-        tokens = { prompt: tokens.prompt + event.promptTokens, completion: tokens.completion + event.completionTokens };
-        costUsd += event.costUsd ?? 0;
-        break;
-      case 'user_action_required':
-        pauses.push({
-          seq: event.seq,
+    if (event.type === 'user_action_required')
+      pauses.push({
+        seq: event.seq,
+        at: event.ts,
+        level: event.level,
+        reason: event.reason,
+        lastError: event.lastError,
+        finalAttempt: event.finalAttempt ?? null,
+        resolution: null,
+      });
+    if (event.type === 'user_action_resolved') {
+      const open = pauses.findLast((p) => p.resolution === null);
+      if (open)
+        open.resolution = {
+          action: event.action,
+          by: event.by,
+          ...(event.hint ? { hint: event.hint } : {}),
           at: event.ts,
-          level: event.level,
-          reason: event.reason,
-          lastError: event.lastError,
-          finalAttempt: event.finalAttempt ?? null,
-          resolution: null,
-        });
-        break;
-      case 'user_action_resolved': {
-        const open = pauses.findLast((p) => p.resolution === null);
-        if (open)
-          open.resolution = {
-            action: event.action,
-            by: event.by,
-            ...(event.hint ? { hint: event.hint } : {}),
-            at: event.ts,
-          };
-        if (event.action !== 'stop') at(current).helped = true;
-        break;
-      }
+        };
     }
   }
-  const perLevel = [...levels.values()].sort((a, b) => a.level - b.level);
-  const solved = perLevel.filter((l) => l.solved);
-  const started = run.startedAt ? Date.parse(run.startedAt) : null;
-  const ended = run.endedAt ? Date.parse(run.endedAt) : Date.parse(events.at(-1)?.ts ?? run.updatedAt);
   return {
     runId: run.id,
     status: run.status,
@@ -92,18 +46,34 @@ export function runSummaryFile(run: RunSummary, events: readonly RunEvent[]) {
     target: run.config.target,
     levels: {
       asked: { from: run.config.startLevel, to: run.config.endLevel },
-      attempted: perLevel.length,
-      solved: solved.length,
-      solvedAutonomously: solved.filter((l) => !l.helped).length,
-      solvedWithHelp: solved.filter((l) => l.helped).length,
-      solvedByFinalAttempt: solved.filter((l) => l.solvedBy === 'final_attempt').length,
+      attempted: totals.levelsTouched,
+      solved: totals.levelsSolved,
+      solvedAlone: totals.outcomes.solved_alone,
+      solvedWithHelp: totals.levelsHelped,
+      solvedByFinalAttempt: totals.outcomes.solved_by_final_attempt,
+      /** Every level touched, counted by how it ended (docs/outcomes.md). */
+      outcomes: totals.outcomes,
     },
-    attempts: perLevel.reduce((n, l) => n + l.attempts, 0),
-    commands: perLevel.reduce((n, l) => n + l.commands, 0),
-    tokens,
-    costUsd: Number(costUsd.toFixed(6)),
-    wallTimeMs: started === null ? 0 : Math.max(0, ended - started),
-    perLevel,
+    attempts: totals.attempts,
+    retries: totals.retries,
+    commands: totals.commands,
+    tokens: { prompt: totals.promptTokens, completion: totals.completionTokens },
+    costUsd: totals.costUsd,
+    wallTimeMs: totals.wallTimeMs,
+    pausesByReason: totals.pausesByReason,
+    perLevel: perLevel.map((l) => ({
+      level: l.level,
+      outcome: l.outcome,
+      solved: l.solved,
+      solvedBy: l.solvedBy,
+      attempts: l.attempts,
+      retries: l.retries,
+      pauses: l.pauses,
+      commands: l.commands,
+      tokens: { prompt: l.promptTokens, completion: l.completionTokens },
+      costUsd: Number(l.costUsd.toFixed(6)),
+      durationMs: l.durationMs,
+    })),
     pauses,
   };
 }

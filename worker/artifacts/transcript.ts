@@ -2,9 +2,11 @@
 // commands and outputs, the lessons, the pauses and hints, and how the level ended. Every text a
 // target, a model or a person wrote goes through plainText (no escapes, no binary), and prose is
 // HTML-escaped, so a markdown renderer makes no tag and no link of it; code sits in fences it cannot close.
+import { OUTCOME_TEXT } from '../../schema/level-outcome.ts';
 import { levelGoal } from '../../schema/levels.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
+import { levelResults, recordOf, runTotals } from '../../schema/run-record.ts';
 import { plainText } from '../../schema/terminal-text.ts';
 
 /** Characters of each output in the transcript; events.jsonl has every one whole. */
@@ -42,11 +44,20 @@ const cut = (text: string): string =>
 
 export function transcript(run: RunSummary, events: readonly RunEvent[]): string {
   const { config } = run;
+  const record = recordOf(events);
+  const totals = runTotals(record);
   const out = [
     `# Run ${run.id}`,
     '',
     `${prose(config.model)} on the ${config.target} target, levels ${config.startLevel}–${config.endLevel}, ${config.maxRetries} retries of ${config.budget} steps. ` +
-      `Status: **${run.status}**, ${run.levelsSolved} level(s) solved.`,
+      `Status: **${run.status}**, ${totals.levelsSolved} level(s) solved.`,
+    '',
+    '| level | how it ended | attempts | pauses | commands | tokens | cost |',
+    '|---|---|---|---|---|---|---|',
+    ...levelResults(record).map(
+      (l) =>
+        `| ${l.level} | ${OUTCOME_TEXT[l.outcome].label} | ${l.attempts} | ${l.pauses} | ${l.commands} | ${l.promptTokens + l.completionTokens} | $${l.costUsd.toFixed(4)} |`,
+    ),
   ];
   let level: number | null = null;
   const heading = (next: number) => {

@@ -1,0 +1,206 @@
+// The one reader of a run's event log: a pure fold to per-level figures (attempts, retries, pauses by
+// reason, what a person did, commands, tokens, cost, time, outcome) and the run's totals. The Durable
+// Object's D1 roll-up, the archive, the CLI and the run page all fold with this, event by event or at
+// once, so no program counts a figure its own way (docs/outcomes.md).
+import { z } from 'zod';
+import type { LevelOutcome, OutcomeCounts } from './level-outcome.ts';
+import { countOutcomes, isHelped, levelOutcome } from './level-outcome.ts';
+import type { RunEvent } from './protocol.ts';
+import { solvedBySchema } from './protocol.ts';
+import type { PauseReason } from './run.ts';
+import { pauseReasonSchema } from './run.ts';
+
+const count = z.number().int().min(0);
+
+/** One level's figures. Plain JSON, so the Durable Object can store it as it is. */
+export const levelFiguresSchema = z.object({
+  level: count,
+  /** Epoch ms of the first event at this level. */
+  startedAt: z.number(),
+  /** Epoch ms the level was proved; null while it is not. */
+  endedAt: z.number().nullable(),
+  attempts: count,
+  retries: count,
+  pauses: count,
+  pauseReasons: z.partialRecord(pauseReasonSchema, count),
+  continues: count,
+  hints: count,
+  passwords: count,
+  solved: z.boolean(),
+  solvedBy: solvedBySchema.nullable(),
+  commands: count,
+  promptTokens: count,
+  completionTokens: count,
+  costUsd: z.number().min(0),
+  /** The level's own time as the proxy measured it (level_complete's durationMs). */
+  durationMs: count.nullable(),
+});
+export type LevelFigures = z.infer<typeof levelFiguresSchema>;
+
+/** Where the fold stands between events: what it needs besides the levels. */
+export const recordPlaceSchema = z.object({
+  /** The level of the open pause, which the person's answer is for. */
+  openPause: count.nullable(),
+  /** Epoch ms the run first went running, and when it completed. */
+  startedAt: z.number().nullable(),
+  endedAt: z.number().nullable(),
+  /** Epoch ms of the latest event. */
+  lastAt: z.number().nullable(),
+});
+export type RecordPlace = z.infer<typeof recordPlaceSchema>;
+
+/** The fold's state: every level touched, by level, and its place. */
+export type RunRecord = { levels: ReadonlyMap<number, LevelFigures>; place: RecordPlace };
+
+export const emptyRecord: RunRecord = {
+  levels: new Map(),
+  place: { openPause: null, startedAt: null, endedAt: null, lastAt: null },
+};
+
+const newLevel = (level: number, at: number): LevelFigures => ({
+  level,
+  startedAt: at,
+  endedAt: null,
+  attempts: 0,
+  retries: 0,
+  pauses: 0,
+  pauseReasons: {},
+  continues: 0,
+  hints: 0,
+  passwords: 0,
+  solved: false,
+  solvedBy: null,
+  commands: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  costUsd: 0,
+  durationMs: null,
+});
+
+/** Folds one event. Levels an event does not touch keep their identity, so a caller can tell which changed. */
+export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
+  const at = Date.parse(event.ts);
+  let { levels, place } = record;
+  place = { ...place, lastAt: at };
+  const touch = (level: number, change: (f: LevelFigures) => Partial<LevelFigures>) => {
+    const before = levels.get(level) ?? newLevel(level, at);
+    const next = new Map(levels);
+    next.set(level, { ...before, ...change(before) });
+    levels = next;
+  };
+  switch (event.type) {
+    case 'status_changed':
+      if (event.to === 'running' && place.startedAt === null) place = { ...place, startedAt: at };
+      break;
+    case 'level_started':
+      touch(event.level, (f) => ({ attempts: f.attempts + 1 }));
+      break;
+    case 'attempt_failed':
+      touch(event.level, (f) => ({ retries: f.retries + 1 }));
+      break;
+    case 'command':
+      touch(event.level, (f) => ({ commands: f.commands + 1 }));
+      break;
+    case 'llm_call':
+      touch(event.level, (f) => ({
+        promptTokens: f.promptTokens + event.promptTokens,
+        completionTokens: f.completionTokens + event.completionTokens,
+        costUsd: f.costUsd + (event.costUsd ?? 0),
+      }));
+      break;
+    case 'user_action_required':
+      touch(event.level, (f) => ({
+        pauses: f.pauses + 1,
+        pauseReasons: { ...f.pauseReasons, [event.reason]: (f.pauseReasons[event.reason] ?? 0) + 1 },
+      }));
+      place = { ...place, openPause: event.level };
+      break;
+    case 'user_action_resolved': {
+      // The answer is for the level that paused; an answer with no open pause names no level.
+      const level = place.openPause;
+      place = { ...place, openPause: null };
+      if (level === null || event.action === 'stop') break;
+      if (event.action === 'password') touch(level, (f) => ({ passwords: f.passwords + 1 }));
+      else if (event.hint) touch(level, (f) => ({ hints: f.hints + 1 }));
+      else touch(level, (f) => ({ continues: f.continues + 1 }));
+      break;
+    }
+    case 'level_complete':
+      touch(event.level, () => ({
+        solved: true,
+        solvedBy: event.solvedBy ?? 'agent',
+        endedAt: at,
+        durationMs: event.durationMs,
+      }));
+      break;
+    case 'run_complete':
+      place = { ...place, endedAt: at, openPause: null };
+      break;
+    default:
+      break;
+  }
+  return { levels, place };
+}
+
+/** Folds a whole log. */
+export function recordOf(events: Iterable<RunEvent>, from: RunRecord = emptyRecord): RunRecord {
+  let record = from;
+  for (const event of events) record = foldRecord(record, event);
+  return record;
+}
+
+/** A level's figures with its outcome. */
+export type LevelResult = LevelFigures & { outcome: LevelOutcome };
+
+/** The outcome of one level's figures. */
+export const resultOf = (f: LevelFigures): LevelResult => ({ ...f, outcome: levelOutcome(f) });
+
+/** Every level touched, lowest first, each with its outcome. */
+export function levelResults(record: RunRecord): LevelResult[] {
+  return [...record.levels.values()].sort((a, b) => a.level - b.level).map(resultOf);
+}
+
+/** The run's totals, summed from its levels. */
+export type RunTotals = {
+  levelsTouched: number;
+  levelsSolved: number;
+  /** Solved with a hint or the person's password. */
+  levelsHelped: number;
+  outcomes: OutcomeCounts;
+  attempts: number;
+  retries: number;
+  commands: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+  pauses: number;
+  pausesByReason: Partial<Record<PauseReason, number>>;
+  /** From first running to completion, or to the latest event while the run goes on. */
+  wallTimeMs: number;
+};
+
+/** Sums a record's levels into the run's figures. */
+export function runTotals(record: RunRecord): RunTotals {
+  const results = levelResults(record);
+  const sum = (pick: (f: LevelFigures) => number) => results.reduce((n, f) => n + pick(f), 0);
+  const pausesByReason: Partial<Record<PauseReason, number>> = {};
+  for (const f of results)
+    for (const [reason, n] of Object.entries(f.pauseReasons) as [PauseReason, number][])
+      pausesByReason[reason] = (pausesByReason[reason] ?? 0) + n;
+  const { startedAt, endedAt, lastAt } = record.place;
+  return {
+    levelsTouched: results.length,
+    levelsSolved: results.filter((f) => f.solved).length,
+    levelsHelped: results.filter((f) => isHelped(f.outcome)).length,
+    outcomes: countOutcomes(results.map((f) => f.outcome)),
+    attempts: sum((f) => f.attempts),
+    retries: sum((f) => f.retries),
+    commands: sum((f) => f.commands),
+    promptTokens: sum((f) => f.promptTokens),
+    completionTokens: sum((f) => f.completionTokens),
+    costUsd: Number(sum((f) => f.costUsd).toFixed(6)),
+    pauses: sum((f) => f.pauses),
+    pausesByReason,
+    wallTimeMs: startedAt === null ? 0 : Math.max(0, (endedAt ?? lastAt ?? startedAt) - startedAt),
+  };
+}

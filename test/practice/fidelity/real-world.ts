@@ -60,13 +60,15 @@ export class RealWorld {
     const setup = [
       `mount -t overlay overlay -o lowerdir=${this.base}/usr-world:/usr ${this.root}/usr`,
       `mount --bind /dev ${this.root}/dev`,
-      // /dev/fd is /proc/self/fd: process substitution (diff <(…) <(…)) needs /proc.
+      // /dev/fd is /proc/self/fd: process substitution (diff <(…) <(…)) needs /proc. It is the proc of
+      // a PID namespace of its own (unshare -p): with the host's, `find /` walked processes that came
+      // and went under a busy test run and now and then gave up before /var, finding nothing.
       `mount -t proc proc ${this.root}/proc`,
       // Debian's alternatives (awk is /etc/alternatives/awk) for the tools in /usr.
       `mount --bind /etc/alternatives ${this.root}/etc/alternatives`,
       `exec chroot ${this.root} /usr/bin/setpriv --reuid=${uid} --regid=${uid} --clear-groups /usr/bin/env -i HOME=/home/${user} USER=${user} LOGNAME=${user} PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8 TZ=UTC /bin/bash -c "cd ~ && eval \\"\\$0\\"" "$1"`,
     ].join(' && ');
-    const result = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', setup, 'sh', command], {
+    const result = spawnSync('unshare', ['-m', '-p', '-f', '--propagation', 'private', 'sh', '-c', setup, 'sh', command], {
       timeout: 20_000,
       maxBuffer: 16 * 1024 * 1024,
     });

@@ -2,6 +2,8 @@
 // stays small and the rules (no duplicates, no gaps, when a pause is open) are testable in Node.
 import type { LiveText, PendingAction, RunEvent, ServerMessage, Snapshot } from './protocol.ts';
 import type { RunSummary } from './run.ts';
+import type { RunRecord } from './run-record.ts';
+import { emptyRecord, foldRecord } from './run-record.ts';
 
 export type RunViewState = {
   run: RunSummary | null;
@@ -11,6 +13,9 @@ export type RunViewState = {
   /** The open question, if the run waits for a person. */
   pending: PendingAction | null;
   currentLevel: number;
+  /** The one fold's per-level figures and outcomes (schema/run-record.ts); the figures below come from it. */
+  record: RunRecord;
+  /** Levels proved, lowest first. */
   solved: number[];
   promptTokens: number;
   completionTokens: number;
@@ -33,6 +38,7 @@ export const initialViewState: RunViewState = {
   lastSeq: 0,
   pending: null,
   currentLevel: 0,
+  record: emptyRecord,
   solved: [],
   promptTokens: 0,
   completionTokens: 0,
@@ -82,7 +88,10 @@ export function applyEvents(state: RunViewState, events: readonly RunEvent[]): {
   for (const event of events) {
     if (event.seq <= next.lastSeq) continue;
     if (next.lastSeq > 0 && event.seq !== next.lastSeq + 1) return { state: next, gap: true };
-    next = fold({ ...next, events: [...next.events, event], lastSeq: event.seq }, event);
+    next = fold(
+      { ...next, ...figuresOf(foldRecord(next.record, event)), events: [...next.events, event], lastSeq: event.seq },
+      event,
+    );
   }
   return { state: next, gap: false };
 }
@@ -107,20 +116,9 @@ function fold(state: RunViewState, event: RunEvent): RunViewState {
     case 'thinking':
       return { ...state, live: endsLive(state, event) };
     case 'level_complete':
-      // The page always replays from seq 1, so the solved list is complete without the snapshot's count.
-      return {
-        ...state,
-        currentLevel: event.nextLevel,
-        solved: state.solved.includes(event.level) ? state.solved : [...state.solved, event.level],
-      };
+      return { ...state, currentLevel: event.nextLevel };
     case 'llm_call':
-      return {
-        ...state,
-        live: endsLive(state, event),
-        promptTokens: state.promptTokens + event.promptTokens,
-        completionTokens: state.completionTokens + event.completionTokens,
-        costUsd: state.costUsd + (event.costUsd ?? 0),
-      };
+      return { ...state, live: endsLive(state, event) };
     case 'user_action_required': {
       const { reason, level, retryCount, maxRetries, lastError, lessons } = event;
       return { ...state, pending: { reason, level, retryCount, maxRetries, lastError, lessons } };
@@ -137,4 +135,24 @@ function fold(state: RunViewState, event: RunEvent): RunViewState {
 /** The live text, unless `event` is the stored result of its call (a replayed older event is not). */
 function endsLive(state: RunViewState, event: RunEvent): RunViewState['live'] {
   return state.live && event.seq > state.live.afterSeq ? null : state.live;
+}
+
+/**
+ * The counters the page and the CLI show, read off the record (the page always replays from seq 1,
+ * so they are complete without the snapshot's counts).
+ */
+function figuresOf(
+  record: RunRecord,
+): Pick<RunViewState, 'record' | 'solved' | 'promptTokens' | 'completionTokens' | 'costUsd'> {
+  const solved: number[] = [];
+  let promptTokens = 0;
+  let completionTokens = 0;
+  let costUsd = 0;
+  for (const f of record.levels.values()) {
+    if (f.solved) solved.push(f.level);
+    promptTokens += f.promptTokens;
+    completionTokens += f.completionTokens;
+    costUsd += f.costUsd;
+  }
+  return { record, solved: solved.sort((a, b) => a - b), promptTokens, completionTokens, costUsd };
 }

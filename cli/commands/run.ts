@@ -6,6 +6,7 @@ import { safeJson } from '../../schema/terminal-text.ts';
 import { batchSchema } from '../../schema/board.ts';
 import type { RunAction, RunSummary } from '../../schema/run.ts';
 import { FINAL_STATUSES, runSummarySchema } from '../../schema/run.ts';
+import { levelResults, runTotals } from '../../schema/run-record.ts';
 import type { RunViewState } from '../../schema/run-view-state.ts';
 import { CliError, EXIT, exitForStatuses } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
@@ -16,7 +17,7 @@ import { RunFollower } from '../run-follower.ts';
 import type { OnPauseFlag, RunFlags, RunPlan } from '../run-plan.ts';
 import { planRun } from '../run-plan.ts';
 import { eventLines, safe } from '../render/event-line.ts';
-import { ProgressDisplay, rowText } from '../render/progress.ts';
+import { outcomesText, ProgressDisplay, rowText } from '../render/progress.ts';
 
 type RunOptions = Omit<RunFlags, 'onPause'> & {
   onPause: OnPauseFlag;
@@ -135,7 +136,11 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
     out.write(`${safeJson({ batchId, runs: finals.map(summaryOf) }, 2)}\n`);
   } else {
     out.write(`\n${c.bold('Summary')}\n`);
-    for (const f of finals) out.write(`${rowText({ runId: f.runId, model: f.model, view: f.view }, c)}\n`);
+    for (const f of finals) {
+      out.write(`${rowText({ runId: f.runId, model: f.model, view: f.view }, c)}\n`);
+      const levels = outcomesText(f.view);
+      if (levels) out.write(`  ${c.dim(levels)}\n`);
+    }
   }
   return exitForStatuses(statuses);
 }
@@ -150,7 +155,9 @@ function summaryOf(f: { runId: string; model: string; view: RunViewState }) {
     status: run?.status ?? null,
     currentLevel: f.view.currentLevel,
     levelsSolved: f.view.solved.length,
-    commands: f.view.events.filter((e) => e.type === 'command').length,
+    commands: runTotals(f.view.record).commands,
+    /** Each level touched and how it ended (docs/outcomes.md). */
+    levels: levelResults(f.view.record).map((l) => ({ level: l.level, outcome: l.outcome })),
     promptTokens: f.view.promptTokens,
     completionTokens: f.view.completionTokens,
     costUsd: f.view.costUsd,

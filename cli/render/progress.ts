@@ -1,14 +1,21 @@
 // The live progress display of `run`: one line per run (model, level, solved, commands, tokens,
 // cost, status), redrawn in place on a terminal with log-update; elsewhere only changes are printed.
 import { createLogUpdate } from 'log-update';
+import { OUTCOME_TEXT } from '../../schema/level-outcome.ts';
+import { levelResults, runTotals } from '../../schema/run-record.ts';
 import type { RunViewState } from '../../schema/run-view-state.ts';
 import type { Colors } from './colors.ts';
 import { safe } from './event-line.ts';
 
 export type Row = { runId: string; model: string; view: RunViewState };
 
-function commands(view: RunViewState): number {
-  return view.events.filter((e) => e.type === 'command').length;
+const commands = (view: RunViewState): number => runTotals(view.record).commands;
+
+/** How each level the run touched ended, e.g. `L0 alone, L1 alone, L2 hint`, from the one fold. */
+export function outcomesText(view: RunViewState): string {
+  return levelResults(view.record)
+    .map((l) => `L${l.level} ${OUTCOME_TEXT[l.outcome].label}`)
+    .join(', ');
 }
 
 const STATUS_COLOR: Record<string, keyof Colors> = {

@@ -1,7 +1,9 @@
 'use client';
-// Level, tokens, cost and elapsed time; the clock ticks while the run is not finished.
+// Level, levels solved (and how many with a person's help), tokens, cost and elapsed time, all read
+// off the one fold; the clock ticks while the run is not finished.
 import { useEffect, useState } from 'react';
 import { formatCost, formatDuration } from '../lib/format.ts';
+import { isHelped, levelOutcome } from '../../schema/level-outcome.ts';
 import type { RunViewState } from '../../schema/run-view-state.ts';
 
 export function RunCounters({ view }: { view: RunViewState }) {
@@ -12,10 +14,11 @@ export function RunCounters({ view }: { view: RunViewState }) {
     const timer = setInterval(() => setNow(Date.now()), 1_000);
     return () => clearInterval(timer);
   }, [ticking]);
+  const helped = [...view.record.levels.values()].filter((f) => isHelped(levelOutcome(f))).length;
   const elapsed = view.startedAt === null ? 0 : (view.endedAt ?? now) - view.startedAt;
   const items: [string, string, string][] = [
     ['level', 'Level', String(view.currentLevel)],
-    ['solved', 'Solved', String(view.solved.length)],
+    ['solved', 'Solved', helped ? `${view.solved.length} (${helped} with help)` : String(view.solved.length)],
     ['tokens', 'Tokens', `${(view.promptTokens + view.completionTokens).toLocaleString()}`],
     ['cost', 'Cost', formatCost(view.costUsd)],
     ['time', 'Time', formatDuration(elapsed)],

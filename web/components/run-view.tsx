@@ -137,7 +137,7 @@ export function RunView({ runId }: { runId: string | null }) {
           from={run.config.startLevel}
           to={run.config.endLevel}
           current={view.currentLevel}
-          solved={view.solved}
+          levels={view.record.levels}
         />
       )}
       <div className="run-columns">

@@ -1,5 +1,7 @@
 // The board's two tables: one row per model (ranked by levels solved alone per run), and the
-// models × levels matrix where each cell says how many runs solved it alone, after help, or not.
+// models × levels matrix where each cell counts its runs by how the level ended (schema/level-outcome.ts).
+import type { LevelOutcome } from '../../../schema/level-outcome.ts';
+import { OUTCOME_TEXT } from '../../../schema/level-outcome.ts';
 import type { Board, BoardCell } from '../../../schema/board.ts';
 import { formatCost, formatDuration } from '../../lib/format.ts';
 
@@ -62,7 +64,8 @@ export function LevelMatrix({ board }: { board: Board }) {
     <div className="table-wrap">
       <table className="board-matrix">
         <caption className="muted small">
-          Per level: runs that solved it alone (✓), after a person helped (help), or not (✗).
+          Per level, runs by how it ended: alone (✓), by the final attempt, after more attempts a person allowed, with a
+          hint, with the person's password (pw), or not solved (✗).
         </caption>
         <thead>
           <tr>
@@ -89,6 +92,16 @@ export function LevelMatrix({ board }: { board: Board }) {
   );
 }
 
+/** Each outcome a cell can count, in the order it shows them, with its sign. */
+const SHOWN: [LevelOutcome, string][] = [
+  ['solved_alone', '✓'],
+  ['solved_by_final_attempt', 'final '],
+  ['solved_after_more_attempts', 'more '],
+  ['solved_with_hint', 'hint '],
+  ['solved_with_password', 'pw '],
+  ['not_solved', '✗'],
+];
+
 function Cell({ cell }: { cell: BoardCell | undefined }) {
   if (!cell)
     return (
@@ -96,8 +109,10 @@ function Cell({ cell }: { cell: BoardCell | undefined }) {
         ·
       </td>
     );
-  const kind = cell.alone === cell.runs ? 'alone' : cell.alone + cell.helped === 0 ? 'failed' : 'mixed';
-  const label = `${cell.alone} alone, ${cell.helped} after help, ${cell.notSolved} not solved, of ${cell.runs}`;
+  const kind = cell.alone === cell.runs ? 'alone' : cell.notSolved === cell.runs ? 'failed' : 'mixed';
+  const label = `${SHOWN.filter(([o]) => cell.outcomes[o] > 0)
+    .map(([o]) => `${cell.outcomes[o]} ${OUTCOME_TEXT[o].label}`)
+    .join(', ')}, of ${cell.runs}`;
   return (
     <td
       className={`cell-${kind}`}
@@ -107,8 +122,12 @@ function Cell({ cell }: { cell: BoardCell | undefined }) {
       data-helped={cell.helped}
       data-not-solved={cell.notSolved}
     >
-      {cell.alone > 0 && <span>✓{cell.alone}</span>} {cell.helped > 0 && <span>help {cell.helped}</span>}{' '}
-      {cell.notSolved > 0 && <span>✗{cell.notSolved}</span>}
+      {SHOWN.filter(([o]) => cell.outcomes[o] > 0).map(([o, sign]) => (
+        <span key={o} data-outcome={o}>
+          {sign}
+          {cell.outcomes[o]}{' '}
+        </span>
+      ))}
     </td>
   );
 }

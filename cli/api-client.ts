@@ -3,7 +3,7 @@
 // whose exit code says whether the stack was unreachable or refused.
 import type { z } from 'zod';
 import { apiErrorSchema } from '../schema/api.ts';
-import { WS_SUBPROTOCOL } from '../schema/protocol.ts';
+import { socketProtocols } from '../schema/protocol.ts';
 import { CliError, EXIT } from './exit-codes.ts';
 
 export type Connection = { url: string; token: string | null };
@@ -38,7 +38,7 @@ export class ApiClient {
   /** A WebSocket to a run, with the token offered as a subprotocol as the web UI does. */
   socket(runId: string, since: number): WebSocket {
     const url = `${this.url.replace(/^http/, 'ws')}/api/runs/${encodeURIComponent(runId)}/ws?since=${since}`;
-    return new WebSocket(url, this.token ? [WS_SUBPROTOCOL, `token.${this.token}`] : [WS_SUBPROTOCOL]);
+    return new WebSocket(url, socketProtocols(this.token));
   }
 
   private async request<T>(path: string, schema: z.ZodType<T>, init: RequestInit): Promise<T> {

@@ -24,6 +24,17 @@ export const PROTOCOL_VERSION = 1;
  */
 export const WS_SUBPROTOCOL = 'bandit-runner.v1';
 
+/** The prefix of the subprotocol that carries the API token (`token.<API_TOKEN>`); the worker reads it. */
+export const TOKEN_SUBPROTOCOL_PREFIX = 'token.';
+
+/**
+ * The subprotocols a client offers: always WS_SUBPROTOCOL, and the token as `token.<value>` when it
+ * has one, so the token rides in the handshake and never in the URL (where logs and Referers keep it).
+ */
+export function socketProtocols(token: string | null): string[] {
+  return token ? [WS_SUBPROTOCOL, `${TOKEN_SUBPROTOCOL_PREFIX}${token}`] : [WS_SUBPROTOCOL];
+}
+
 /** Messages over this size are refused by the Durable Object. */
 export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
 

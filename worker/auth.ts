@@ -6,6 +6,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { isLoopbackHost, readAccessSettings } from './env.ts';
 import { ApiError } from './errors.ts';
+import { TOKEN_SUBPROTOCOL_PREFIX } from '../schema/protocol.ts';
 
 /** The only routes served without access, as "METHOD /path". Everything else under /api needs it. */
 export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(['GET /api/health', 'HEAD /api/health']);
@@ -27,8 +28,8 @@ function presented(request: Request): string | null {
       .get('sec-websocket-protocol')
       ?.split(',')
       .map((p) => p.trim()) ?? [];
-  const carried = protocols.find((p) => p.startsWith('token.'));
-  return carried ? carried.slice('token.'.length) : null;
+  const carried = protocols.find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX));
+  return carried ? carried.slice(TOKEN_SUBPROTOCOL_PREFIX.length) : null;
 }
 
 /** Constant-time comparison, so the token cannot be guessed byte by byte from timings. */

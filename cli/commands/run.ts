@@ -7,13 +7,13 @@ import { batchSchema } from '../../schema/board.ts';
 import type { RunAction, RunSummary } from '../../schema/run.ts';
 import { FINAL_STATUSES, runSummarySchema } from '../../schema/run.ts';
 import { levelResults, runTotals } from '../../schema/run-record.ts';
+import { RunSocketClient } from '../../schema/run-socket-client.ts';
 import type { RunViewState } from '../../schema/run-view-state.ts';
 import { CliError, EXIT, exitForStatuses } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf, intOption } from '../global-options.ts';
 import { askPause } from '../pause-prompt.ts';
-import { RunFollower } from '../run-follower.ts';
 import type { OnPauseFlag, RunFlags, RunPlan } from '../run-plan.ts';
 import { planRun } from '../run-plan.ts';
 import { eventLines, safe } from '../render/event-line.ts';
@@ -103,7 +103,8 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
   let asking: Promise<void> = Promise.resolve();
   const finals = await Promise.all(
     started.map(async ({ runId, model }) => {
-      const follower = new RunFollower(client, runId, {
+      const follower = new RunSocketClient({
+        open: (since) => client.socket(runId, since),
         onEvent: (event) => {
           if (!story || options.json) return;
           const prefix = started.length > 1 ? c.dim(`${runId.slice(-6)} `) : '';

@@ -4,12 +4,12 @@
 import type { Command } from 'commander';
 import { safeJson } from '../../schema/terminal-text.ts';
 import { FINAL_STATUSES, runIdSchema, runSummarySchema } from '../../schema/run.ts';
+import { RunSocketClient } from '../../schema/run-socket-client.ts';
 import { CliError, EXIT, exitForStatuses } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf } from '../global-options.ts';
 import { askPause } from '../pause-prompt.ts';
-import { RunFollower } from '../run-follower.ts';
 import { eventLines, safe } from '../render/event-line.ts';
 
 type WatchOptions = { verbose?: boolean; answer: boolean; json?: boolean };
@@ -44,7 +44,8 @@ async function watch(runId: string, options: WatchOptions, g: GlobalOptions): Pr
   const c = colorsOf(g, out);
   const interactive = options.answer && !options.json && Boolean(process.stdin.isTTY && out.isTTY);
   let liveOpen = false;
-  const follower = new RunFollower(client, runId, {
+  const follower = new RunSocketClient({
+    open: (since) => client.socket(runId, since),
     onEvent: (event) => {
       if (liveOpen) out.write('\n');
       liveOpen = false;

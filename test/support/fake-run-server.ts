@@ -2,16 +2,15 @@
 // the worker does (schema/protocol.ts), with the hostile run of hostile-run.ts, a model list and an
 // error whose text is hostile, and an artifacts download whose Content-Disposition names any path.
 // Given the built web app (web/out), it serves that too, so Chromium can show the run.
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ServerMessage } from '../../schema/protocol.ts';
-import { WS_SUBPROTOCOL } from '../../schema/protocol.ts';
 import { HOSTILE_RUN_ID, hostileEvents, hostileSummary } from './hostile-run.ts';
 import { HOSTILE } from './hostile-text.ts';
+import { acceptUpgrade, textFrame } from './ws-server-frames.ts';
 
 export type FakeRunServer = {
   url: string;
@@ -21,23 +20,6 @@ export type FakeRunServer = {
   readonly zip: Uint8Array;
   close(): Promise<void>;
 };
-
-/** One unmasked text frame, as a server sends it (RFC 6455 §5.2). */
-function textFrame(text: string): Buffer {
-  const payload = Buffer.from(text, 'utf8');
-  const n = payload.length;
-  const head = Buffer.alloc(n < 126 ? 2 : n < 65_536 ? 4 : 10);
-  head[0] = 0x81;
-  if (n < 126) head[1] = n;
-  else if (n < 65_536) {
-    head[1] = 126;
-    head.writeUInt16BE(n, 2);
-  } else {
-    head[1] = 127;
-    head.writeBigUInt64BE(BigInt(n), 2);
-  }
-  return Buffer.concat([head, payload]);
-}
 
 const few = HOSTILE.filter((h) => h.text.length < 5000).map((h) => h.text);
 
@@ -93,26 +75,10 @@ export async function startFakeRunServer(options: { webOut?: string; small?: boo
     return json(res, 404, { error: { code: 'not_found', message: few.join(' ') } });
   });
   const open = new Set<Socket>();
-  // The run socket: the handshake by hand (the project has no WebSocket server library), then the
-  // run's messages; what the client sends is not read, and the socket stays open until closed.
+  // The run socket: the handshake by hand (ws-server-frames.ts; the project has no WebSocket server
+  // library), then the run's messages; what the client sends is not read, and the socket stays open until closed.
   server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
-    const key = String(req.headers['sec-websocket-key'] ?? '');
-    const accept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
-    const offered = String(req.headers['sec-websocket-protocol'] ?? '')
-      .split(',')
-      .map((p) => p.trim());
-    if (!offered.includes(WS_SUBPROTOCOL)) return socket.destroy();
-    socket.write(
-      [
-        'HTTP/1.1 101 Switching Protocols',
-        'Upgrade: websocket',
-        'Connection: Upgrade',
-        `Sec-WebSocket-Accept: ${accept}`,
-        `Sec-WebSocket-Protocol: ${WS_SUBPROTOCOL}`,
-        '',
-        '',
-      ].join('\r\n'),
-    );
+    if (!acceptUpgrade(req, socket)) return socket.destroy();
     open.add(socket);
     socket.on('close', () => open.delete(socket));
     socket.on('error', () => undefined);

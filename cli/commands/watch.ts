@@ -10,6 +10,7 @@ import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf } from '../global-options.ts';
 import { askPause } from '../pause-prompt.ts';
+import { outcomesText } from '../render/progress.ts';
 import { eventLines, safe } from '../render/event-line.ts';
 
 type WatchOptions = { verbose?: boolean; answer: boolean; json?: boolean };
@@ -68,6 +69,9 @@ async function watch(runId: string, options: WatchOptions, g: GlobalOptions): Pr
     );
     if (view.pending === null || !interactive) {
       follower.close();
+      // How each level ended, from the one fold (docs/outcomes.md), once the run is over.
+      const levels = outcomesText(view);
+      if (!options.json && view.pending === null && levels) out.write(`${c.bold('Levels')} ${levels}\n`);
       return exitForStatuses([view.run!.status]);
     }
     const action = await askPause(view.pending, c, out);

@@ -16,9 +16,6 @@ export class CheckpointStore {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec(
-      'CREATE TABLE IF NOT EXISTS checkpoint_items (key TEXT NOT NULL, idx INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (key, idx))',
-    );
   }
 
   /** The whole checkpoint, or null when there is none or it is not one (then the run starts afresh). */

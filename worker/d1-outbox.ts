@@ -24,14 +24,6 @@ export class D1Outbox {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec(
-      'CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, row TEXT NOT NULL)',
-    );
-    // version counts changes to the run row; flushed is the version D1 last took.
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS outbox_state (
-      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL DEFAULT 0,
-      flushed INTEGER NOT NULL DEFAULT 0, failures INTEGER NOT NULL DEFAULT 0)`);
-    this.sql.exec('INSERT OR IGNORE INTO outbox_state (singleton) VALUES (1)');
   }
 
   /**

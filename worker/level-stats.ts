@@ -45,16 +45,6 @@ export class LevelStats {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS level_stats (
-      level INTEGER PRIMARY KEY, started_at INTEGER NOT NULL, ended_at INTEGER, attempts INTEGER NOT NULL DEFAULT 0,
-      retries INTEGER NOT NULL DEFAULT 0, pauses INTEGER NOT NULL DEFAULT 0, solved INTEGER NOT NULL DEFAULT 0,
-      helped INTEGER NOT NULL DEFAULT 0, commands INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
-      completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0, pause_reasons TEXT NOT NULL DEFAULT '{}',
-      version INTEGER NOT NULL DEFAULT 0, sent INTEGER NOT NULL DEFAULT 0)`);
-    // Objects made before pauses were counted by reason have the table without the column.
-    const columns = this.sql.exec<{ name: string }>('PRAGMA table_info(level_stats)').toArray();
-    if (!columns.some((c) => c.name === 'pause_reasons'))
-      this.sql.exec(`ALTER TABLE level_stats ADD COLUMN pause_reasons TEXT NOT NULL DEFAULT '{}'`);
   }
 
   /** Counts a stored event against its level. `pausedAt` is the level a person's answer was for. */

@@ -23,17 +23,6 @@ export class QueueLine {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS members (
-      run_id TEXT PRIMARY KEY, provider TEXT NOT NULL, max_concurrent INTEGER,
-      state TEXT NOT NULL, priority INTEGER NOT NULL, seq INTEGER NOT NULL, since INTEGER NOT NULL)`);
-    this.sql.exec('CREATE INDEX IF NOT EXISTS members_line ON members (state, priority, seq)');
-    // A batch's own limit (POST /api/batches maxRunning); added after the table first shipped.
-    const columns = this.sql
-      .exec<{ name: string }>('PRAGMA table_info(members)')
-      .toArray()
-      .map((c) => c.name);
-    if (!columns.includes('batch_id')) this.sql.exec('ALTER TABLE members ADD COLUMN batch_id TEXT');
-    if (!columns.includes('batch_limit')) this.sql.exec('ALTER TABLE members ADD COLUMN batch_limit INTEGER');
   }
 
   /**

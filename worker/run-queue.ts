@@ -11,6 +11,8 @@ import { CreationBuckets } from './creation-buckets.ts';
 import type { CreationGrant, CreationRate } from './creation-buckets.ts';
 import { RunRegistry } from './run-registry.ts';
 import { sessionFor } from './run-lookup.ts';
+import { migrate } from './object-sql/migrate.ts';
+import { runQueueMigrations } from './object-sql/run-queue-migrations.ts';
 
 /** How often the alarm checks the line while anything waits or runs. */
 const CHECK_MS = 15_000;
@@ -28,6 +30,7 @@ export class RunQueue extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    migrate(ctx.storage, runQueueMigrations, Date.now());
     this.line = new QueueLine(ctx.storage.sql);
     this.registry = new RunRegistry(ctx.storage.sql);
     this.creations = new CreationBuckets(ctx.storage.sql);

@@ -11,10 +11,6 @@ export class RunSchedule {
   constructor(storage: DurableObjectStorage) {
     this.storage = storage;
     this.sql = storage.sql;
-    this.sql.exec(
-      'CREATE TABLE IF NOT EXISTS schedule (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), step_at INTEGER, mirror_at INTEGER)',
-    );
-    this.sql.exec('INSERT OR IGNORE INTO schedule (singleton) VALUES (1)');
   }
 
   /** The agent's next step at `at` (epoch ms), or none. */

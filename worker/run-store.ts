@@ -58,7 +58,7 @@ type LoopRow = {
   cost_usd: number;
 };
 
-/** One run's row and numbered events in Durable Object SQLite storage. */
+/** One run's row and numbered events in Durable Object SQLite storage (tables: object-sql/schema.ts). */
 export class RunStore {
   private readonly sql: SqlStorage;
   private readonly checkpoints: CheckpointStore;
@@ -68,19 +68,6 @@ export class RunStore {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS run (
-      singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-      run_id TEXT NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL,
-      current_level INTEGER NOT NULL, levels_solved INTEGER NOT NULL DEFAULT 0,
-      created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
-      started_at INTEGER, ended_at INTEGER, last_error TEXT, pending_action TEXT)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS events (
-      seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL, type TEXT NOT NULL, level INTEGER, json TEXT NOT NULL)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS loop (
-      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), checkpoint TEXT, resume TEXT,
-      failures INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
-      completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0)`);
-    this.sql.exec('CREATE TABLE IF NOT EXISTS verifications (run_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)');
     this.checkpoints = new CheckpointStore(sql);
   }
 

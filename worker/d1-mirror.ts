@@ -6,7 +6,7 @@ import type { RunEvent } from '../schema/protocol.ts';
 import type { RunSummary } from '../schema/run.ts';
 import { database } from './db.ts';
 import type { LevelStatsRow } from './level-stats.ts';
-import type { LoopState } from './run-store.ts';
+import type { LoopState } from './run-session/run-store.ts';
 
 type Trace = { request: unknown; response: unknown };
 export type MirrorRows = {

@@ -6,7 +6,7 @@ import type { RunEvent } from '../../schema/protocol.ts';
 import { LevelStats } from '../../worker/level-stats.ts';
 import { migrate } from '../../worker/object-sql/migrate.ts';
 import { runSessionMigrations } from '../../worker/object-sql/run-session-migrations.ts';
-import type { RunSession } from '../../worker/run-session.ts';
+import type { RunSession } from '../../worker/run-session/run-session.ts';
 
 const pause = (reason: 'max_retries' | 'loop_detected', seq: number) =>
   ({

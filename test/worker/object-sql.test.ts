@@ -10,7 +10,7 @@ import { runSessionMigrations } from '../../worker/object-sql/run-session-migrat
 import type { ObjectSchema } from '../../worker/object-sql/schema.ts';
 import { createTableSql, runQueueSchema, runSessionSchema } from '../../worker/object-sql/schema.ts';
 import { RunQueue } from '../../worker/run-queue.ts';
-import type { RunSession } from '../../worker/run-session.ts';
+import type { RunSession } from '../../worker/run-session/run-session.ts';
 
 const RUN_ID = 'run_objectsql0000000000000001';
 const config = runConfigSchema.parse({ model: 'script-pause' });

@@ -6,12 +6,12 @@ import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { applyCheckpointPatch, diffCheckpoint } from '../../schema/checkpoint-patch.ts';
 import type { Checkpoint } from '../../schema/protocol.ts';
-import { CheckpointStore } from '../../worker/checkpoint-store.ts';
-import { D1Outbox } from '../../worker/d1-outbox.ts';
+import { CheckpointStore } from '../../worker/run-session/checkpoint-store.ts';
+import { D1Outbox } from '../../worker/run-session/d1-outbox.ts';
 import { migrate } from '../../worker/object-sql/migrate.ts';
 import { runSessionMigrations } from '../../worker/object-sql/run-session-migrations.ts';
 import type { MirrorRows } from '../../worker/d1-mirror.ts';
-import type { RunSession } from '../../worker/run-session.ts';
+import type { RunSession } from '../../worker/run-session/run-session.ts';
 
 const at = (step: number, state: Record<string, unknown>): Checkpoint => ({
   version: 1,

@@ -8,12 +8,12 @@ import type {
   Resume,
   RunEvent,
   RunEventBody,
-} from '../schema/protocol.ts';
-import { resumeSchema } from '../schema/protocol.ts';
+} from '../../schema/protocol.ts';
+import { resumeSchema } from '../../schema/protocol.ts';
 import { CheckpointStore } from './checkpoint-store.ts';
-import type { RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
-import { runConfigSchema } from '../schema/run.ts';
-import { runTimes } from './run-times.ts';
+import type { RunConfig, RunStatus, RunSummary } from '../../schema/run.ts';
+import { runConfigSchema } from '../../schema/run.ts';
+import { runTimes } from '../run-times.ts';
 
 type RunRow = {
   run_id: string;

@@ -1,5 +1,5 @@
 // What a step's events change in the run row and the D1 index. Pure: events in, changes out.
-import type { RunEvent } from '../schema/protocol.ts';
+import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunPatch } from './run-store.ts';
 
 export type TokenDelta = { prompt: number; completion: number; costUsd: number };

@@ -1,11 +1,11 @@
 // A run's lifecycle inside its Durable Object: every status change, pause and ending is recorded as
 // an event (stored, then broadcast), and a run that waits for a person or has ended gives its queue
 // slot back. RunSession decides when; this says how, in one place.
-import type { PendingAction, RunEvent, RunEventBody } from '../schema/protocol.ts';
-import type { RunStatus, RunSummary } from '../schema/run.ts';
-import { FINAL_STATUSES } from '../schema/run.ts';
-import type { LevelStats } from './level-stats.ts';
-import { queueFor } from './run-queue.ts';
+import type { PendingAction, RunEvent, RunEventBody } from '../../schema/protocol.ts';
+import type { RunStatus, RunSummary } from '../../schema/run.ts';
+import { FINAL_STATUSES } from '../../schema/run.ts';
+import type { LevelStats } from '../level-stats.ts';
+import { queueFor } from '../run-queue.ts';
 import type { RunSchedule } from './run-schedule.ts';
 import type { RunSockets } from './run-sockets.ts';
 import type { RunStore } from './run-store.ts';

@@ -2,9 +2,9 @@
 // transaction as the step they describe and sent after, so a D1 outage delays the index but never
 // loses a row, never fails an action that was applied, and never stops the run. The run row is not
 // queued: every flush upserts it from the object's current truth, so D1 converges to it.
-import type { MirrorRows } from './d1-mirror.ts';
-import { emptyRows } from './d1-mirror.ts';
-import { errorText } from './error-text.ts';
+import type { MirrorRows } from '../d1-mirror.ts';
+import { emptyRows } from '../d1-mirror.ts';
+import { errorText } from '../error-text.ts';
 
 type Kind = keyof MirrorRows;
 const KINDS: readonly Kind[] = ['llmCalls', 'executions', 'commands'];

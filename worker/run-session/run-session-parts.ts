@@ -1,10 +1,10 @@
 // The parts of a RunSession over its SQLite, made together when the object first needs them. Making
 // them applies the object's migrations, so only create() and a run that exists do: an unknown id writes nothing.
 import { D1Outbox } from './d1-outbox.ts';
-import { LevelStats } from './level-stats.ts';
-import { migrate } from './object-sql/migrate.ts';
-import { runSessionMigrations } from './object-sql/run-session-migrations.ts';
-import { RequestChain } from './request-chain.ts';
+import { LevelStats } from '../level-stats.ts';
+import { migrate } from '../object-sql/migrate.ts';
+import { runSessionMigrations } from '../object-sql/run-session-migrations.ts';
+import { RequestChain } from '../request-chain.ts';
 import { RunLifecycle } from './run-lifecycle.ts';
 import { RunSchedule } from './run-schedule.ts';
 import { RunSockets } from './run-sockets.ts';

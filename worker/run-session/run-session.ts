@@ -2,16 +2,16 @@
 // the agent's checkpoint) and its WebSocket clients. Its alarm drives the agent: call the proxy,
 // store each step's events with its checkpoint, broadcast them, and go again or wait for a person.
 import { DurableObject } from 'cloudflare:workers';
-import type { Checkpoint, CheckpointPatch, ProxyEvent, ProxyLine, Resume, RunEvent } from '../schema/protocol.ts';
-import type { RunAction, RunConfig, RunSummary } from '../schema/run.ts';
-import { diagnose } from '../schema/diagnose.ts';
-import { buildTimeline } from '../schema/timeline.ts';
-import type { Timeline } from '../schema/timeline.ts';
-import type { TroubleCard } from '../schema/failures.ts';
-import { rowsOf, sendToD1 } from './d1-mirror.ts';
-import type { MirrorRows } from './d1-mirror.ts';
-import { mirrorRetryMs, readLimits, readSettings } from './env.ts';
-import type { WorkerSettings } from './env.ts';
+import type { Checkpoint, CheckpointPatch, ProxyEvent, ProxyLine, Resume, RunEvent } from '../../schema/protocol.ts';
+import type { RunAction, RunConfig, RunSummary } from '../../schema/run.ts';
+import { diagnose } from '../../schema/diagnose.ts';
+import { buildTimeline } from '../../schema/timeline.ts';
+import type { Timeline } from '../../schema/timeline.ts';
+import type { TroubleCard } from '../../schema/failures.ts';
+import { rowsOf, sendToD1 } from '../d1-mirror.ts';
+import type { MirrorRows } from '../d1-mirror.ts';
+import { mirrorRetryMs, readLimits, readSettings } from '../env.ts';
+import type { WorkerSettings } from '../env.ts';
 import { callProxy } from './proxy-link.ts';
 import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
@@ -20,7 +20,7 @@ import { hasRunTable, makeParts } from './run-session-parts.ts';
 import type { RunSessionParts } from './run-session-parts.ts';
 import { parseClientMessage, send, stripType } from './sockets.ts';
 import { effectsOf } from './step-effects.ts';
-import { errorBody } from './errors.ts';
+import { errorBody } from '../errors.ts';
 
 /** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
 const DIAGNOSIS_EVENTS = 2_000;

@@ -6,7 +6,7 @@ import type { RunEvent } from '../schema/protocol.ts';
 import type { RunSummary } from '../schema/run.ts';
 import { database } from './db.ts';
 import type { LevelStatsRow } from './level-stats.ts';
-import type { LoopState } from './run-session/run-store.ts';
+import type { RunTotals } from './run-session/run-store.ts';
 
 type Trace = { request: unknown; response: unknown };
 export type MirrorRows = {
@@ -76,7 +76,7 @@ export function rowsOf(events: readonly RunEvent[], traces: ReadonlyMap<string, 
 export async function sendToD1(
   env: Env,
   run: RunSummary,
-  loop: Pick<LoopState, 'promptTokens' | 'completionTokens' | 'costUsd'>,
+  loop: RunTotals,
   rows: MirrorRows,
   levels: readonly LevelStatsRow[] = [],
 ): Promise<void> {

@@ -15,6 +15,17 @@ type MemberRow = {
   batch_limit: number | null;
 };
 
+/** How a run joins the line. */
+export type Admission = {
+  /** The run's provider and that provider's limit; null keeps what the queue knew of the run. */
+  provider: string | null;
+  limit: number | null;
+  /** Ahead of every run that has never started (a run a person continued). */
+  front: boolean;
+  /** The batch the run belongs to and the batch's own limit on running runs. */
+  batch?: { id: string; limit: number } | null;
+};
+
 /** Runs waiting in this order: runs a person continued first (they were started before), then by arrival. */
 const LINE_ORDER = 'ORDER BY priority, seq';
 
@@ -27,16 +38,9 @@ export class QueueLine {
 
   /**
    * Puts a run in line. A run already holding a slot keeps it; a run the queue has seen before keeps
-   * its provider when none is given. `front`: ahead of every run that has never started.
+   * its provider when none is given.
    */
-  admit(
-    runId: string,
-    provider: string | null,
-    limit: number | null,
-    front: boolean,
-    now: number,
-    batch: { id: string; limit: number } | null = null,
-  ): void {
+  admit(runId: string, { provider, limit, front, batch = null }: Admission, now: number): void {
     const known = this.row(runId);
     if (known?.state === 'running' || known?.state === 'waiting') return;
     const seq = this.sql.exec<{ next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM members').one().next;
@@ -55,7 +59,7 @@ export class QueueLine {
   }
 
   /** The run holds no slot any more: idle while paused, forgotten once it has ended. */
-  release(runId: string, ended: boolean): void {
+  release(runId: string, { ended }: { ended: boolean }): void {
     if (ended) this.sql.exec('DELETE FROM members WHERE run_id = ?', runId);
     else this.sql.exec("UPDATE members SET state = 'idle' WHERE run_id = ?", runId);
   }

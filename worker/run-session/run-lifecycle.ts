@@ -57,7 +57,7 @@ export class RunLifecycle {
       if (runId)
         this.ctx.waitUntil(
           queueFor(this.env)
-            .release(runId, ended)
+            .release(runId, { ended })
             .catch((err: unknown) =>
               console.error(`run ${runId}: the queue did not take its slot back: ${String(err)}`),
             ),
@@ -73,7 +73,7 @@ export class RunLifecycle {
     const runId = this.store.summary()!.id;
     this.transition(from, 'queued', now, reason);
     const grant = await queueFor(this.env)
-      .admit(runId, null, null, true, true)
+      .admit(runId, { provider: null, limit: null, front: true, startsItself: true })
       .catch((err: unknown) => {
         console.error(`run ${runId}: the queue did not answer, starting anyway: ${String(err)}`);
         return { started: true, position: null };

@@ -172,12 +172,12 @@ export class RunSession extends DurableObject<Env> {
             : { action: 'password' as const };
         this.life.resolvePause({ ...resolved, by }, now);
         // The graph gets the answer only when it asked; a proxy outage or a person's pause just goes on.
-        const asked = this.store.loop().checkpoint?.interrupt !== undefined;
+        const asked = this.store.agentPlace().checkpoint?.interrupt !== undefined;
         const resume: Resume =
           action.action === 'continue'
             ? { action: 'continue', ...(action.hint ? { hint: action.hint } : {}) }
             : { action: 'password', value: action.value };
-        this.store.setLoop({ resume: asked ? resume : null, failures: 0 });
+        this.store.setLoop({ resume: asked ? resume : null, proxyFailures: 0 });
         await this.life.requeue(
           run.status,
           now,
@@ -252,7 +252,7 @@ export class RunSession extends DurableObject<Env> {
 
   /** One call to the proxy: each step's events are stored with its checkpoint, all or nothing. */
   private async advance(run: RunSummary, settings: WorkerSettings): Promise<LinkResult> {
-    const loop = this.store.loop();
+    const place = this.store.agentPlace();
     const abort = new AbortController();
     this.inflight = abort;
     let step: ProxyEvent[] = [];
@@ -260,9 +260,9 @@ export class RunSession extends DurableObject<Env> {
     const request = {
       runId: run.id,
       config: run.config,
-      checkpoint: loop.checkpoint,
+      checkpoint: place.checkpoint,
       checkpointPatches: true,
-      ...(loop.resume ? { resume: loop.resume } : {}),
+      ...(place.resume ? { resume: place.resume } : {}),
     };
     try {
       return await callProxy(
@@ -330,7 +330,7 @@ export class RunSession extends DurableObject<Env> {
       const { patch, tokens } = effectsOf(stored, run.levelsSolved);
       this.store.update(patch, now);
       // Once a step is saved, the answer that led to it has been delivered.
-      this.store.setLoop(saved ? { ...saved, resume: null, failures: 0 } : {}, tokens);
+      this.store.setLoop(saved ? { ...saved, resume: null, proxyFailures: 0 } : {}, tokens);
       // The D1 rows these events imply go in with them: stored together or not at all. Each model
       // request is kept as a delta against the run's previous one.
       this.outbox.add(rowsOf(stored, this.requests.encodeTraces(stored, traces)));
@@ -356,8 +356,8 @@ export class RunSession extends DurableObject<Env> {
       return this.life.fail(run, `the proxy refused the run: ${result.message}`);
     }
     if (result.kind === 'retry') {
-      const failures = this.store.loop().failures + 1;
-      this.store.setLoop({ failures });
+      const failures = this.store.proxyFailures() + 1;
+      this.store.setLoop({ proxyFailures: failures });
       if (result.pause) return this.life.pauseRun(run, result.pause, result.message);
       if (failures >= settings.maxFailures) {
         return this.life.pauseRun(

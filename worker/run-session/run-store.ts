@@ -40,15 +40,17 @@ export type RunPatch = Partial<{
   pendingAction: PendingAction | null;
 }>;
 
-/** Where the agent is: the proxy's last checkpoint, an answer not yet delivered, failed proxy calls in a row, and totals. */
-export type LoopState = {
-  checkpoint: Checkpoint | null;
-  resume: Resume | null;
-  failures: number;
-  promptTokens: number;
-  completionTokens: number;
-  costUsd: number;
-};
+/** Where the agent is: the proxy's last checkpoint, and a person's answer the graph has not been given yet. */
+export type AgentPlace = { checkpoint: Checkpoint | null; resume: Resume | null };
+
+/** The run's model-token and cost totals. */
+export type RunTotals = { promptTokens: number; completionTokens: number; costUsd: number };
+
+/**
+ * A change to the loop row: the agent's place (a whole checkpoint, or a `checkpointPatch` from the proxy)
+ * and `proxyFailures`, the proxy calls that failed in a row.
+ */
+export type LoopPatch = Partial<AgentPlace> & { checkpointPatch?: CheckpointPatch; proxyFailures?: number };
 
 type LoopRow = {
   resume: string | null;
@@ -84,41 +86,41 @@ export class RunStore {
       .map((r) => r.run_id);
   }
 
-  /** The loop's state; a run created before the loop existed starts from nothing. */
-  loop(): LoopState {
-    return { checkpoint: this.checkpoints.read(), ...this.loopRow() };
+  /** Where the agent is; a run created before the loop existed starts from nothing. */
+  agentPlace(): AgentPlace {
+    const row = this.loopRow();
+    const resume = row?.resume ? resumeSchema.safeParse(JSON.parse(row.resume)) : null;
+    return { checkpoint: this.checkpoints.read(), resume: resume?.success ? resume.data : null };
   }
 
-  private loopRow(): Omit<LoopState, 'checkpoint'> {
-    const row = this.sql
-      .exec<LoopRow>(
-        'SELECT resume, failures, prompt_tokens, completion_tokens, cost_usd FROM loop WHERE singleton = 1',
-      )
-      .toArray()[0];
-    const resume = row?.resume ? resumeSchema.safeParse(JSON.parse(row.resume)) : null;
+  /** How many proxy calls in a row have failed. */
+  proxyFailures(): number {
+    return this.loopRow()?.failures ?? 0;
+  }
+
+  /** The run's token and cost totals, without reading the checkpoint. */
+  totals(): RunTotals {
+    const row = this.loopRow();
     return {
-      resume: resume?.success ? resume.data : null,
-      failures: row?.failures ?? 0,
       promptTokens: row?.prompt_tokens ?? 0,
       completionTokens: row?.completion_tokens ?? 0,
       costUsd: row?.cost_usd ?? 0,
     };
   }
 
-  /** The run's token and cost totals, without reading the checkpoint. */
-  totals(): Pick<LoopState, 'promptTokens' | 'completionTokens' | 'costUsd'> {
-    const { promptTokens, completionTokens, costUsd } = this.loopRow();
-    return { promptTokens, completionTokens, costUsd };
+  private loopRow(): LoopRow | undefined {
+    return this.sql
+      .exec<LoopRow>(
+        'SELECT resume, failures, prompt_tokens, completion_tokens, cost_usd FROM loop WHERE singleton = 1',
+      )
+      .toArray()[0];
   }
 
   /**
-   * Changes the loop's state; `tokens` are added to the totals. A `checkpointPatch` from the proxy is
+   * Changes the loop row; `tokens` are added to the totals. A `checkpointPatch` from the proxy is
    * applied to the stored checkpoint, and throws when it does not fit it.
    */
-  setLoop(
-    patch: Partial<Pick<LoopState, 'checkpoint' | 'resume' | 'failures'>> & { checkpointPatch?: CheckpointPatch },
-    tokens?: { prompt: number; completion: number; costUsd: number },
-  ): void {
+  setLoop(patch: LoopPatch, tokens?: { prompt: number; completion: number; costUsd: number }): void {
     this.sql.exec('INSERT OR IGNORE INTO loop (singleton) VALUES (1)');
     const sets: string[] = [];
     const values: (string | number | null)[] = [];
@@ -129,7 +131,7 @@ export class RunStore {
     if (patch.checkpoint !== undefined) this.checkpoints.write(patch.checkpoint);
     if (patch.checkpointPatch) this.checkpoints.patch(patch.checkpointPatch);
     if (patch.resume !== undefined) set('resume = ?', patch.resume && JSON.stringify(patch.resume));
-    if (patch.failures !== undefined) set('failures = ?', patch.failures);
+    if (patch.proxyFailures !== undefined) set('failures = ?', patch.proxyFailures);
     if (tokens) {
       set('prompt_tokens = prompt_tokens + ?', tokens.prompt);
       set('completion_tokens = completion_tokens + ?', tokens.completion);

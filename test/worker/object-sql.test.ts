@@ -128,6 +128,7 @@ async function oldRunObject(name: string, levelStats: readonly string[]): Promis
         }),
       );
     sql.exec('INSERT INTO loop (singleton, failures, prompt_tokens) VALUES (1, 2, 321)');
+    sql.exec('UPDATE schedule SET step_at = 5000, mirror_at = 6000');
     sql.exec('INSERT INTO level_stats (level, started_at, attempts, pauses, version) VALUES (3, 1000, 4, 1, 7)');
     sql.exec("INSERT INTO last_request (singleton, id, json) VALUES (1, 'x', '{}')");
   });
@@ -160,6 +161,7 @@ describe('RunSession storage migrations', () => {
         return {
           levels: new LevelStats(sql).unsent().map((l) => ({ ...l.row, version: l.version })),
           loop: sql.exec('SELECT failures, prompt_tokens FROM loop').one(),
+          schedule: sql.exec('SELECT advance_at, mirror_at FROM schedule').one(),
           migrations: sql.exec('SELECT id, name FROM object_migrations').toArray(),
           shape: shapeOf(sql),
         };
@@ -168,7 +170,11 @@ describe('RunSession storage migrations', () => {
         expect.objectContaining({ level: 3, attempts: 4, pauses: 1, pauseReasons: {}, version: 7 }),
       ]);
       expect(after.loop).toEqual({ failures: 2, prompt_tokens: 321 });
-      expect(after.migrations).toEqual([{ id: 1, name: '0001_adopt_constructor_tables' }]);
+      expect(after.schedule).toEqual({ advance_at: 5000, mirror_at: 6000 });
+      expect(after.migrations).toEqual([
+        { id: 1, name: '0001_adopt_constructor_tables' },
+        { id: 2, name: '0002_rename_schedule_step_at' },
+      ]);
       expect(Object.keys(after.shape)).not.toContain('table last_request');
       // The migrated object has exactly the tables, columns (in order) and defaults schema.ts lists.
       const expected = await runInDurableObject(session(`schema-${variant.replaceAll(' ', '-')}`), (_i, state) =>
@@ -178,16 +184,19 @@ describe('RunSession storage migrations', () => {
     });
   }
 
-  it('a fresh object and a migrated one end with identical table_info, and a second start applies nothing', async () => {
+  it('a fresh object and a migrated one end with identical table_info, each migration applied once', async () => {
     const migrated = await oldRunObject('identical-old', [OLD_LEVEL_STATS]);
     await migrated.summary();
     const migratedShape = await runInDurableObject(migrated, (_i: RunSession, state) => shapeOf(state.storage.sql));
     const fresh = await runInDurableObject(session('identical-fresh'), (_i: RunSession, state) => {
-      const first = migrate(state.storage, runSessionMigrations, 1);
-      const again = migrate(state.storage, runSessionMigrations, 2);
-      return { first, again, shape: shapeOf(state.storage.sql) };
+      // An object at 0001 takes only the entries after it; a second start takes none.
+      const first = migrate(state.storage, runSessionMigrations.slice(0, 1), 1);
+      const then = migrate(state.storage, runSessionMigrations, 2);
+      const again = migrate(state.storage, runSessionMigrations, 3);
+      return { first, then, again, shape: shapeOf(state.storage.sql) };
     });
     expect(fresh.first).toEqual(['0001_adopt_constructor_tables']);
+    expect(fresh.then).toEqual(['0002_rename_schedule_step_at']);
     expect(fresh.again).toEqual([]);
     expect(fresh.shape).toEqual(migratedShape);
     expect(Object.keys(fresh.shape).filter((k) => k.startsWith('table ')).length).toBe(

@@ -76,5 +76,13 @@ const adoptConstructorTables: ObjectMigration = {
   },
 };
 
+/** 0002: the alarm's wake-up for the agent is an advance (one proxy call); "step" is what the proxy stores. */
+const renameScheduleStepAt: ObjectMigration = {
+  name: '0002_rename_schedule_step_at',
+  up(sql) {
+    sql.exec('ALTER TABLE schedule RENAME COLUMN step_at TO advance_at');
+  },
+};
+
 /** RunSession's migrations, applied in order when the object first works on its run (run-session-parts.ts). */
-export const runSessionMigrations: readonly ObjectMigration[] = [adoptConstructorTables];
+export const runSessionMigrations: readonly ObjectMigration[] = [adoptConstructorTables, renameScheduleStepAt];

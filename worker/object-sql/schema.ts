@@ -73,8 +73,8 @@ export const runSessionSchema: ObjectSchema = {
     },
     /** Verification runs of this run. */
     verifications: { columns: { run_id: 'TEXT PRIMARY KEY', created_at: 'INTEGER NOT NULL' } },
-    /** The two wake-ups sharing the alarm: one row (run-schedule.ts). */
-    schedule: { columns: { singleton: SINGLETON, step_at: 'INTEGER', mirror_at: 'INTEGER' } },
+    /** The two wake-ups sharing the alarm, the agent's next advance and the outbox's retry: one row (run-schedule.ts). */
+    schedule: { columns: { singleton: SINGLETON, advance_at: 'INTEGER', mirror_at: 'INTEGER' } },
     /** Rows waiting for D1, one entry per step (d1-outbox.ts). */
     outbox: {
       columns: { id: 'INTEGER PRIMARY KEY AUTOINCREMENT', kind: 'TEXT NOT NULL', row: 'TEXT NOT NULL' },

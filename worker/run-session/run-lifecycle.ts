@@ -66,7 +66,7 @@ export class RunLifecycle {
   }
 
   /**
-   * A paused run goes on: it waits for a slot again, ahead of runs that never started, and steps at
+   * A paused run goes on: it waits for a slot again, ahead of runs that never started, and advances at
    * once when one is free. Should the queue not answer, the run goes on anyway rather than hang.
    */
   async requeue(from: RunStatus, now: number, reason: string): Promise<void> {
@@ -78,7 +78,7 @@ export class RunLifecycle {
         console.error(`run ${runId}: the queue did not answer, starting anyway: ${String(err)}`);
         return { started: true, position: null };
       });
-    if (grant.started) this.schedule.step(now);
+    if (grant.started) this.schedule.nextAdvance(now);
     else this.sockets.queuePosition(grant.position);
   }
 

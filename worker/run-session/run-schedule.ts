@@ -1,7 +1,8 @@
-// When a run's Durable Object should wake, and for what: the agent's next step, and a retry of the
-// D1 outbox. Both share the object's one alarm, which is armed for the earlier of the two, so a D1
-// retry never cuts short the proxy's backoff and neither can be lost when the other fires.
-type Due = { step: boolean; mirror: boolean };
+// When a run's Durable Object should wake, and for what: the agent's next advance (one POST
+// /v1/advance call to the proxy), and a retry of the D1 outbox. Both share the object's one alarm,
+// which is armed for the earlier of the two, so a D1 retry never cuts short the proxy's backoff and
+// neither can be lost when the other fires.
+type Due = { advance: boolean; mirror: boolean };
 
 /** The two wake-up times, kept in the object's SQLite so they survive eviction. */
 export class RunSchedule {
@@ -13,9 +14,9 @@ export class RunSchedule {
     this.sql = storage.sql;
   }
 
-  /** The agent's next step at `at` (epoch ms), or none. */
-  step(at: number | null): void {
-    this.sql.exec('UPDATE schedule SET step_at = ?', at);
+  /** The agent's next advance at `at` (epoch ms), or none. */
+  nextAdvance(at: number | null): void {
+    this.sql.exec('UPDATE schedule SET advance_at = ?', at);
   }
 
   /** The next try of the D1 outbox at `at`, or none. */
@@ -27,31 +28,31 @@ export class RunSchedule {
    * What is due at `now`. Nothing is taken off: the work itself reschedules (or clears) when it is
    * done, so work cut short by an eviction or a crash is still due when the alarm runs again.
    */
-  due(now: number): Due & { stepAt: number | null } {
+  due(now: number): Due & { advanceAt: number | null } {
     const row = this.read();
     return {
-      step: row.step_at !== null && row.step_at <= now,
+      advance: row.advance_at !== null && row.advance_at <= now,
       mirror: row.mirror_at !== null && row.mirror_at <= now,
-      stepAt: row.step_at,
+      advanceAt: row.advance_at,
     };
   }
 
-  /** Clears the step if it is still the one scheduled at `at`; an action may have set a new one meanwhile. */
-  stepDone(at: number | null): void {
-    this.sql.exec('UPDATE schedule SET step_at = NULL WHERE step_at IS ?', at);
+  /** Clears the advance if it is still the one scheduled at `at`; an action may have set a new one meanwhile. */
+  advanceDone(at: number | null): void {
+    this.sql.exec('UPDATE schedule SET advance_at = NULL WHERE advance_at IS ?', at);
   }
 
   /** Sets the alarm for the earliest wake-up, or clears it when nothing is scheduled. */
   async arm(): Promise<void> {
     const row = this.read();
-    const times = [row.step_at, row.mirror_at].filter((t): t is number => t !== null);
+    const times = [row.advance_at, row.mirror_at].filter((t): t is number => t !== null);
     if (times.length === 0) return this.storage.deleteAlarm();
     await this.storage.setAlarm(Math.min(...times));
   }
 
-  private read(): { step_at: number | null; mirror_at: number | null } {
+  private read(): { advance_at: number | null; mirror_at: number | null } {
     return this.sql
-      .exec<{ step_at: number | null; mirror_at: number | null }>('SELECT step_at, mirror_at FROM schedule')
+      .exec<{ advance_at: number | null; mirror_at: number | null }>('SELECT advance_at, mirror_at FROM schedule')
       .one();
   }
 }

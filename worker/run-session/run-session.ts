@@ -100,7 +100,7 @@ export class RunSession extends DurableObject<Env> {
     const run = this.current();
     if (run?.status !== 'queued') return false;
     this.sockets.queuePosition(null);
-    this.schedule.step(Date.now());
+    this.schedule.nextAdvance(Date.now());
     await this.schedule.arm();
     return true;
   }
@@ -201,33 +201,33 @@ export class RunSession extends DurableObject<Env> {
         this.inflight?.abort();
         if (run.status === 'paused_for_user_action') this.life.resolvePause({ action: 'stop', by }, now);
         this.life.finish(run.status, 'stopped', now, `stopped by ${by}`);
-        this.schedule.step(null);
+        this.schedule.nextAdvance(null);
         break;
     }
     return { ok: true, run: await this.mirrorAndArm() };
   }
 
-  /** Wakes for what is due: a retry of the D1 outbox, the agent's next step, or both. */
+  /** Wakes for what is due: a retry of the D1 outbox, the agent's next advance, or both. */
   override async alarm(): Promise<void> {
     // A call still in progress re-arms from the schedule when it ends; nothing scheduled is lost.
     if (this.inflight || !this.holdsRun()) return;
     const due = this.schedule.due(Date.now());
-    if (due.step) {
-      await this.step(due.stepAt);
+    if (due.advance) {
+      await this.advanceDue(due.advanceAt);
     } else if (due.mirror) {
-      // The step flushes the outbox itself; a retry that came due alone is sent here.
+      // An advance flushes the outbox itself; a retry that came due alone is sent here.
       await this.mirror();
     }
     await this.schedule.arm();
   }
 
   /**
-   * Runs the agent for one proxy call, then schedules the next step or waits for a person. The step
-   * due at `dueAt` stays scheduled until the call is over, so a crash mid-call runs it again.
+   * Runs the agent for one proxy call (an advance), then schedules the next or waits for a person. The
+   * advance due at `dueAt` stays scheduled until the call is over, so a crash mid-call runs it again.
    */
-  private async step(dueAt: number | null): Promise<void> {
+  private async advanceDue(dueAt: number | null): Promise<void> {
     let run = this.store.summary();
-    if (!run) return this.schedule.stepDone(dueAt);
+    if (!run) return this.schedule.advanceDone(dueAt);
     const now = Date.now();
     if (run.status === 'queued') {
       // A run a person continued waited in the queue again; it started long ago.
@@ -235,22 +235,22 @@ export class RunSession extends DurableObject<Env> {
       this.life.transition('queued', 'running', now, 'started');
       run = this.store.summary() ?? run;
     }
-    if (run.status !== 'running') return this.schedule.stepDone(dueAt);
+    if (run.status !== 'running') return this.schedule.advanceDone(dueAt);
     const settings = readSettings(this.env);
     if (!settings.ok) {
-      this.schedule.stepDone(dueAt);
+      this.schedule.advanceDone(dueAt);
       this.life.pauseRun(run, 'proxy_unreachable', settings.message);
       await this.mirror();
       return;
     }
     const result = await this.advance(run, settings.settings);
-    this.schedule.stepDone(dueAt);
+    this.schedule.advanceDone(dueAt);
     const after = this.store.summary() ?? run;
     this.settle(after, result, settings.settings);
     await this.mirror();
   }
 
-  /** One call to the proxy: each step's events are stored with its checkpoint, all or nothing. */
+  /** One call to the proxy (POST /v1/advance): each step's events are stored with its checkpoint, all or nothing. */
   private async advance(run: RunSummary, settings: WorkerSettings): Promise<LinkResult> {
     const place = this.store.agentPlace();
     const abort = new AbortController();
@@ -351,7 +351,7 @@ export class RunSession extends DurableObject<Env> {
     if (result.kind === 'refused') {
       if (result.code === 'not_interrupted') {
         this.store.setLoop({ resume: null });
-        return this.schedule.step(now);
+        return this.schedule.nextAdvance(now);
       }
       return this.life.fail(run, `the proxy refused the run: ${result.message}`);
     }
@@ -376,12 +376,12 @@ export class RunSession extends DurableObject<Env> {
         },
         now,
       );
-      return this.schedule.step(now + delay);
+      return this.schedule.nextAdvance(now + delay);
     }
     const { end } = result;
     switch (end.outcome) {
       case 'yielded':
-        return this.schedule.step(now);
+        return this.schedule.nextAdvance(now);
       case 'interrupted':
         this.store.update(
           { pendingAction: end.interrupt ?? this.life.pauseFor(run, 'max_retries', run.lastError) },
@@ -442,7 +442,7 @@ export class RunSession extends DurableObject<Env> {
 
   /**
    * Sends the run row and the queued rows to D1 and returns the run. A D1 failure is scheduled for a
-   * retry with backoff, never thrown: the action or step it follows was already applied.
+   * retry with backoff, never thrown: the action or advance it follows was already applied.
    */
   private async mirror(): Promise<RunSummary> {
     const run = this.store.summary();

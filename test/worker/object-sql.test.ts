@@ -204,7 +204,7 @@ describe('RunSession storage migrations', () => {
     );
   });
 
-  it('refuses storage whose recorded migration the code names differently', async () => {
+  it('refuses storage whose recorded migrations the code names differently or does not have', async () => {
     const message = await runInDurableObject(session('edited'), (_i: RunSession, state) => {
       migrate(state.storage, runSessionMigrations, 1);
       try {
@@ -215,6 +215,15 @@ describe('RunSession storage migrations', () => {
       }
     });
     expect(message).toMatch(/records migration 1 as "0001_adopt_constructor_tables".*append-only/);
+    const older = await runInDurableObject(session('edited'), (_i: RunSession, state) => {
+      try {
+        migrate(state.storage, runSessionMigrations.slice(0, 1), 3);
+        return null;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    });
+    expect(older).toMatch(/records migration 2 "0002_rename_schedule_step_at", which this code does not have/);
   });
 });
 

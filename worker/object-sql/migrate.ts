@@ -18,15 +18,20 @@ export type ObjectMigration = {
  */
 export function migrate(storage: DurableObjectStorage, migrations: readonly ObjectMigration[], now: number): string[] {
   const sql = storage.sql;
-  sql.exec(createTableSql('object_migrations', migrationsTable).replace('CREATE TABLE', 'CREATE TABLE IF NOT EXISTS'));
+  sql.exec(createTableSql('object_migrations', migrationsTable, { ifNotExists: true }));
   const recorded = sql
     .exec<{ id: number; name: string }>('SELECT id, name FROM object_migrations ORDER BY id')
     .toArray();
   for (const { id, name } of recorded) {
     const expected = migrations[id - 1]?.name;
+    if (expected === undefined)
+      throw new Error(
+        `this object's storage records migration ${id} "${name}", which this code does not have: ` +
+          'it was stored by a newer version; deploy that version (or one after it) again',
+      );
     if (expected !== name)
       throw new Error(
-        `this object's storage records migration ${id} as "${name}", but the code ${expected ? `names it "${expected}"` : 'has no such migration'}: ` +
+        `this object's storage records migration ${id} as "${name}", but the code names it "${expected}": ` +
           'migrations are append-only; restore the list in worker/object-sql/ and add a new entry instead',
       );
   }

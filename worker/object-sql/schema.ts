@@ -141,8 +141,8 @@ export const runQueueSchema: ObjectSchema = {
 };
 
 /** The CREATE TABLE statement of a table as the schema lists it. */
-export function createTableSql(name: string, table: TableSpec): string {
+export function createTableSql(name: string, table: TableSpec, options: { ifNotExists?: boolean } = {}): string {
   const parts = Object.entries(table.columns).map(([column, definition]) => `${column} ${definition}`);
   if (table.constraint) parts.push(table.constraint);
-  return `CREATE TABLE ${name} (${parts.join(', ')})`;
+  return `CREATE TABLE ${options.ifNotExists ? 'IF NOT EXISTS ' : ''}${name} (${parts.join(', ')})`;
 }

@@ -16,9 +16,6 @@ export class CreationBuckets {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec(
-      'CREATE TABLE IF NOT EXISTS creation_buckets (client TEXT PRIMARY KEY, tokens REAL NOT NULL, updated_at INTEGER NOT NULL)',
-    );
   }
 
   /** Takes `count` creations from the client's bucket, all or none. */

@@ -7,7 +7,6 @@ import type { RunEvent } from '../schema/protocol.ts';
 import type { LevelResult } from '../schema/run-record.ts';
 import type { RunSummary } from '../schema/run.ts';
 import { database } from './db.ts';
-import type { LoopState } from './run-store.ts';
 
 type Trace = { request: unknown; response: unknown };
 export type MirrorRows = {
@@ -77,7 +76,8 @@ export function rowsOf(events: readonly RunEvent[], traces: ReadonlyMap<string, 
 export async function sendToD1(
   env: Env,
   run: RunSummary,
-  loop: Pick<LoopState, 'promptTokens' | 'completionTokens' | 'costUsd'>,
+  /** The run's tokens and cost, summed by the one fold (schema/run-record.ts). */
+  totals: { promptTokens: number; completionTokens: number; costUsd: number },
   rows: MirrorRows,
   levels: readonly LevelResult[] = [],
 ): Promise<void> {
@@ -93,9 +93,9 @@ export async function sendToD1(
     budget: run.config.budget,
     currentLevel: run.currentLevel,
     levelsSolved: run.levelsSolved,
-    promptTokens: loop.promptTokens,
-    completionTokens: loop.completionTokens,
-    costUsd: loop.costUsd,
+    promptTokens: totals.promptTokens,
+    completionTokens: totals.completionTokens,
+    costUsd: totals.costUsd,
     lastError: run.lastError,
     createdAt: Date.parse(run.createdAt),
     updatedAt: Date.parse(run.updatedAt),

@@ -97,7 +97,7 @@ function parseSettings(env: Env): SettingsResult {
 /**
  * How many runs may run at once; the rest wait in the queue. Read alone (the default when it is
  * unset or wrong), so a bad proxy setting never stops the line; a wrong value is reported by health
- * and pauses each run that tries to step, like any other bad setting.
+ * and pauses each run that tries to advance, like any other bad setting.
  */
 export const maxRunningRuns: (env: Env) => number = perEnv((env) => {
   const parsed = maxRunningSchema.safeParse((env as { MAX_RUNNING_RUNS?: unknown }).MAX_RUNNING_RUNS);

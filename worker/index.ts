@@ -2,7 +2,7 @@
 // RunSession Durable Object class.
 import { app } from './app.ts';
 
-export { RunSession } from './run-session.ts';
+export { RunSession } from './run-session/run-session.ts';
 export { RunQueue } from './run-queue.ts';
 
 export default {

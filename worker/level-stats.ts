@@ -17,10 +17,7 @@ export class LevelStats {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS level_figures (
-      level INTEGER PRIMARY KEY, figures TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0, sent INTEGER NOT NULL DEFAULT 0)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS record_place (
-      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), place TEXT NOT NULL, folded_seq INTEGER NOT NULL)`);
+    // The tables are worker/object-sql's (migration 0003); this class only reads and writes them.
     this.load();
     this.catchUp();
   }
@@ -63,6 +60,11 @@ export class LevelStats {
       .map((r) => ({ row: resultOf(levelFiguresSchema.parse(JSON.parse(r.figures))), version: r.version }));
   }
 
+  /** Marks every level for D1 again, so the next mirror sends them all. */
+  resendAll(): void {
+    this.sql.exec('UPDATE level_figures SET sent = 0');
+  }
+
   /** Notes that D1 took these rows at these versions. */
   sent(taken: readonly { row: LevelResult; version: number }[]): void {
     for (const { row, version } of taken)
@@ -92,10 +94,6 @@ export class LevelStats {
 
   /** Folds any stored events the figures have not seen: all of them, for an object stored before the fold. */
   private catchUp(): void {
-    const hasEvents = this.sql
-      .exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'events'")
-      .one().n;
-    if (!hasEvents) return;
     for (const row of this.sql
       .exec<{ json: string }>('SELECT json FROM events WHERE seq > ? ORDER BY seq', this.foldedSeq)
       .toArray()) {

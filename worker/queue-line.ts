@@ -15,6 +15,17 @@ type MemberRow = {
   batch_limit: number | null;
 };
 
+/** How a run joins the line. */
+export type Admission = {
+  /** The run's provider and that provider's limit; null keeps what the queue knew of the run. */
+  provider: string | null;
+  limit: number | null;
+  /** Ahead of every run that has never started (a run a person continued). */
+  front: boolean;
+  /** The batch the run belongs to and the batch's own limit on running runs. */
+  batch?: { id: string; limit: number } | null;
+};
+
 /** Runs waiting in this order: runs a person continued first (they were started before), then by arrival. */
 const LINE_ORDER = 'ORDER BY priority, seq';
 
@@ -23,31 +34,13 @@ export class QueueLine {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS members (
-      run_id TEXT PRIMARY KEY, provider TEXT NOT NULL, max_concurrent INTEGER,
-      state TEXT NOT NULL, priority INTEGER NOT NULL, seq INTEGER NOT NULL, since INTEGER NOT NULL)`);
-    this.sql.exec('CREATE INDEX IF NOT EXISTS members_line ON members (state, priority, seq)');
-    // A batch's own limit (POST /api/batches maxRunning); added after the table first shipped.
-    const columns = this.sql
-      .exec<{ name: string }>('PRAGMA table_info(members)')
-      .toArray()
-      .map((c) => c.name);
-    if (!columns.includes('batch_id')) this.sql.exec('ALTER TABLE members ADD COLUMN batch_id TEXT');
-    if (!columns.includes('batch_limit')) this.sql.exec('ALTER TABLE members ADD COLUMN batch_limit INTEGER');
   }
 
   /**
    * Puts a run in line. A run already holding a slot keeps it; a run the queue has seen before keeps
-   * its provider when none is given. `front`: ahead of every run that has never started.
+   * its provider when none is given.
    */
-  admit(
-    runId: string,
-    provider: string | null,
-    limit: number | null,
-    front: boolean,
-    now: number,
-    batch: { id: string; limit: number } | null = null,
-  ): void {
+  admit(runId: string, { provider, limit, front, batch = null }: Admission, now: number): void {
     const known = this.row(runId);
     if (known?.state === 'running' || known?.state === 'waiting') return;
     const seq = this.sql.exec<{ next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM members').one().next;
@@ -66,7 +59,7 @@ export class QueueLine {
   }
 
   /** The run holds no slot any more: idle while paused, forgotten once it has ended. */
-  release(runId: string, ended: boolean): void {
+  release(runId: string, { ended }: { ended: boolean }): void {
     if (ended) this.sql.exec('DELETE FROM members WHERE run_id = ?', runId);
     else this.sql.exec("UPDATE members SET state = 'idle' WHERE run_id = ?", runId);
   }

@@ -18,11 +18,6 @@ type Previous = { id: string; request: unknown; texts: MessageTexts | null; delt
 export class RequestChain {
   private previous: Previous | null = null;
 
-  constructor(sql: SqlStorage) {
-    // Objects made before the chain moved to memory kept the last request here; it is not read again.
-    sql.exec('DROP TABLE IF EXISTS last_request');
-  }
-
   /** The traces of stored events with each llm_call's request encoded, in the order the calls were made. */
   encodeTraces(events: readonly RunEvent[], traces: ReadonlyMap<string, Trace>): Map<string, Trace> {
     const encoded = new Map(traces);

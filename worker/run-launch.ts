@@ -31,14 +31,13 @@ export async function launchRun(
   // baseline and replay have no provider limit: only the global one.
   try {
     const batch = config.batchId && batchLimit !== null ? { id: config.batchId, limit: batchLimit } : null;
-    const grant = await queueFor(env).admit(
-      id,
-      model?.provider ?? config.model,
-      model?.maxConcurrent ?? null,
-      false,
-      false,
+    const grant = await queueFor(env).admit(id, {
+      provider: model?.provider ?? config.model,
+      limit: model?.maxConcurrent ?? null,
+      front: false,
+      startsItself: false,
       batch,
-    );
+    });
     return { run, queuePosition: grant.position };
   } catch (err) {
     // A run the queue never heard of would wait forever: it is stopped, and the caller told to retry.

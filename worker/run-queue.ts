@@ -7,10 +7,13 @@ import { DurableObject } from 'cloudflare:workers';
 import { maxRunningRuns } from './env.ts';
 import type { QueueStatus } from '../schema/queue.ts';
 import { QueueLine } from './queue-line.ts';
+import type { Admission } from './queue-line.ts';
 import { CreationBuckets } from './creation-buckets.ts';
 import type { CreationGrant, CreationRate } from './creation-buckets.ts';
 import { RunRegistry } from './run-registry.ts';
 import { sessionFor } from './run-lookup.ts';
+import { migrate } from './object-sql/migrate.ts';
+import { runQueueMigrations } from './object-sql/run-queue-migrations.ts';
 
 /** How often the alarm checks the line while anything waits or runs. */
 const CHECK_MS = 15_000;
@@ -28,6 +31,7 @@ export class RunQueue extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    migrate(ctx.storage, runQueueMigrations, Date.now());
     this.line = new QueueLine(ctx.storage.sql);
     this.registry = new RunRegistry(ctx.storage.sql);
     this.creations = new CreationBuckets(ctx.storage.sql);
@@ -49,25 +53,21 @@ export class RunQueue extends DurableObject<Env> {
   }
 
   /**
-   * Puts a run in line and starts whatever fits. `caller` is the run asking for itself: it is told
-   * whether it may start rather than called back. Other runs that fit are started here.
+   * Puts a run in line and starts whatever fits. `startsItself`: the run is asking for itself, so it
+   * is told whether it may start rather than called back. Other runs that fit are started here.
    */
   async admit(
     runId: string,
-    provider: string | null,
-    limit: number | null,
-    front: boolean,
-    caller: boolean,
-    batch: { id: string; limit: number } | null = null,
+    admission: Admission & { startsItself: boolean },
   ): Promise<{ started: boolean; position: number | null }> {
-    this.line.admit(runId, provider, limit, front, Date.now(), batch);
-    const started = await this.pump(caller ? runId : null);
+    this.line.admit(runId, admission, Date.now());
+    const started = await this.pump(admission.startsItself ? runId : null);
     return { started: started.includes(runId), position: this.line.member(runId)?.position ?? null };
   }
 
   /** The run stopped using its slot: paused for a person (`ended` false) or finished. */
-  async release(runId: string, ended: boolean): Promise<void> {
-    this.line.release(runId, ended);
+  async release(runId: string, how: { ended: boolean }): Promise<void> {
+    this.line.release(runId, how);
     this.told.delete(runId);
     await this.pump(null);
   }
@@ -88,9 +88,9 @@ export class RunQueue extends DurableObject<Env> {
         .summary()
         .catch(() => undefined);
       if (run === undefined) continue;
-      if (run === null) this.line.release(runId, true);
+      if (run === null) this.line.release(runId, { ended: true });
       else if (run.status !== 'running' && run.status !== 'queued')
-        this.line.release(runId, run.status !== 'paused_for_user_action');
+        this.line.release(runId, { ended: run.status !== 'paused_for_user_action' });
     }
     this.told.clear();
     await this.pump(null);
@@ -111,7 +111,7 @@ export class RunQueue extends DurableObject<Env> {
               console.error(`queue: starting ${id} failed: ${err instanceof Error ? err.message : String(err)}`);
               return false;
             });
-          if (!ok) this.line.release(id, true);
+          if (!ok) this.line.release(id, { ended: true });
         }),
     );
     if (started.some((id) => !this.line.member(id))) return [...started, ...(await this.pump(caller))];

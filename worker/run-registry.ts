@@ -8,7 +8,6 @@ export class RunRegistry {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec('CREATE TABLE IF NOT EXISTS known_runs (run_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)');
   }
 
   /** Notes a run id, before its object is made. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { clientMessageSchema } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { createRunBodySchema, runActionSchema } from '../../schema/run.ts';
-import { parseLine } from '../../worker/proxy-link.ts';
+import { parseLine } from '../../worker/run-session/proxy-link.ts';
 import { call, createRun, waitForStatus } from './http.ts';
 import { connect } from './socket-client.ts';
 

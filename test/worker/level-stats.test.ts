@@ -14,8 +14,9 @@ import { board } from '../../worker/analytics/board.ts';
 import { runSummaryFile } from '../../worker/artifacts/run-figures.ts';
 import { emptyRows, sendToD1 } from '../../worker/d1-mirror.ts';
 import { LevelStats } from '../../worker/level-stats.ts';
-import type { RunSession } from '../../worker/run-session.ts';
-import { RunStore } from '../../worker/run-store.ts';
+import { migrate } from '../../worker/object-sql/migrate.ts';
+import { runSessionMigrations } from '../../worker/object-sql/run-session-migrations.ts';
+import type { RunSession } from '../../worker/run-session/run-session.ts';
 import { ARBITRARY_RUN_ID, runLogArbitrary } from '../support/run-log-arbitrary.ts';
 
 const summaryOf = (id: string, events: readonly RunEvent[]): RunSummary => ({
@@ -32,8 +33,9 @@ const summaryOf = (id: string, events: readonly RunEvent[]): RunSummary => ({
 });
 
 /** Makes a fresh figures table set in an object's storage. */
-const freshStats = (sql: SqlStorage) => {
-  new LevelStats(sql);
+const freshStats = (storage: DurableObjectStorage) => {
+  const sql = storage.sql;
+  migrate(storage, runSessionMigrations, Date.now());
   sql.exec('DELETE FROM level_figures');
   sql.exec('DELETE FROM record_place');
   return new LevelStats(sql);
@@ -52,7 +54,7 @@ describe('one fold, every reader', () => {
           const events = log.map((e) => ({ ...e, runId }));
           const expected = levelResults(recordOf(events));
 
-          const stats = freshStats(state.storage.sql);
+          const stats = freshStats(state.storage);
           for (const event of events) stats.apply(event);
           const unsent = stats.unsent();
           expect(unsent.map((u) => u.row)).toEqual(expected);
@@ -109,8 +111,7 @@ describe('one fold, every reader', () => {
       const sql = state.storage.sql;
       const log = fc.sample(runLogArbitrary, { numRuns: 1, seed: 28 })[0]!;
       // The old object: its log in the events table, no figures in the new tables.
-      new RunStore(sql);
-      new LevelStats(sql);
+      migrate(state.storage, runSessionMigrations, Date.now());
       sql.exec('DELETE FROM level_figures');
       sql.exec('DELETE FROM record_place');
       sql.exec('DELETE FROM events');
@@ -137,7 +138,7 @@ describe('one fold, every reader', () => {
     const stub = env.RUN_SESSION.get(env.RUN_SESSION.idFromName('level-stats-rollback'));
     await runInDurableObject(stub, (_instance: RunSession, state) => {
       const log = fc.sample(runLogArbitrary, { numRuns: 1, seed: 7 })[0]!;
-      const stats = freshStats(state.storage.sql);
+      const stats = freshStats(state.storage);
       const half = Math.floor(log.length / 2);
       for (const event of log.slice(0, half)) stats.apply(event);
       expect(() =>

@@ -6,11 +6,12 @@ import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { applyCheckpointPatch, diffCheckpoint } from '../../schema/checkpoint-patch.ts';
 import type { Checkpoint } from '../../schema/protocol.ts';
-import { CheckpointStore } from '../../worker/checkpoint-store.ts';
-import { D1Outbox } from '../../worker/d1-outbox.ts';
-import { RunStore } from '../../worker/run-store.ts';
+import { CheckpointStore } from '../../worker/run-session/checkpoint-store.ts';
+import { D1Outbox } from '../../worker/run-session/d1-outbox.ts';
+import { migrate } from '../../worker/object-sql/migrate.ts';
+import { runSessionMigrations } from '../../worker/object-sql/run-session-migrations.ts';
 import type { MirrorRows } from '../../worker/d1-mirror.ts';
-import type { RunSession } from '../../worker/run-session.ts';
+import type { RunSession } from '../../worker/run-session/run-session.ts';
 
 const at = (step: number, state: Record<string, unknown>): Checkpoint => ({
   version: 1,
@@ -25,7 +26,7 @@ describe('CheckpointStore', () => {
     const stub = env.RUN_SESSION.get(env.RUN_SESSION.idFromName('step-storage-checkpoint'));
     await runInDurableObject(stub, (_instance: RunSession, state) => {
       const sql = state.storage.sql;
-      new RunStore(sql); // an object's tables are made with its run (create), not when it is reached
+      migrate(state.storage, runSessionMigrations, 0); // as create() has it done before the parts are made
       sql.exec('INSERT OR IGNORE INTO loop (singleton) VALUES (1)');
       const store = new CheckpointStore(sql);
       const first = at(1, { history: [{ turn: 'a' }], lessons: [], level: 0, gone: true });
@@ -71,6 +72,7 @@ describe('D1Outbox', () => {
     const stub = env.RUN_SESSION.get(env.RUN_SESSION.idFromName('step-storage-outbox'));
     await runInDurableObject(stub, async (_instance: RunSession, state) => {
       const sql = state.storage.sql;
+      migrate(state.storage, runSessionMigrations, 0);
       const outbox = new D1Outbox(sql);
       const command = {
         runId: 'run_x',

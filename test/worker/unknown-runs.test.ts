@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { app } from '../../worker/app.ts';
 import { runExists } from '../../worker/run-lookup.ts';
 import { queueFor } from '../../worker/run-queue.ts';
-import type { RunSession } from '../../worker/run-session.ts';
+import type { RunSession } from '../../worker/run-session/run-session.ts';
 import { call, createRun, postJson } from './http.ts';
 
 const unknownId = (i: number) => `run_unknown${String(i).padStart(4, '0')}abcdefghijklmn`;

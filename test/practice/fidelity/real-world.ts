@@ -68,10 +68,14 @@ export class RealWorld {
       `mount --bind /etc/alternatives ${this.root}/etc/alternatives`,
       `exec chroot ${this.root} /usr/bin/setpriv --reuid=${uid} --regid=${uid} --clear-groups /usr/bin/env -i HOME=/home/${user} USER=${user} LOGNAME=${user} PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8 TZ=UTC /bin/bash -c "cd ~ && eval \\"\\$0\\"" "$1"`,
     ].join(' && ');
-    const result = spawnSync('unshare', ['-m', '-p', '-f', '--propagation', 'private', 'sh', '-c', setup, 'sh', command], {
-      timeout: 20_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const result = spawnSync(
+      'unshare',
+      ['-m', '-p', '-f', '--propagation', 'private', 'sh', '-c', setup, 'sh', command],
+      {
+        timeout: 20_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     // What a command left in /tmp would be gone on the range when its connection closed.
     spawnSync('sh', ['-c', `rm -rf ${this.root}/tmp/* ${this.root}/tmp/.[!.]* 2>/dev/null; true`]);
     return {

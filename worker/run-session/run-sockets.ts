@@ -1,10 +1,10 @@
 // A run's WebSocket clients: the handshake, the replay that makes a socket live, and the broadcast
 // of stored events to every live socket. The Durable Object's hooks call in here.
-import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../schema/protocol.ts';
-import type { LiveText, RunEvent, ServerMessage } from '../schema/protocol.ts';
-import type { RunSummary } from '../schema/run.ts';
+import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../../schema/protocol.ts';
+import type { LiveText, RunEvent, ServerMessage } from '../../schema/protocol.ts';
+import type { RunSummary } from '../../schema/run.ts';
 import type { RunStore } from './run-store.ts';
-import { errorBody } from './errors.ts';
+import { errorBody } from '../errors.ts';
 import { eventsMessage, getState, send, sendText, setState } from './sockets.ts';
 
 /** Events are replayed to a connecting client in messages of at most this many events… */

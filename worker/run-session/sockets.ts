@@ -1,9 +1,9 @@
 // WebSocket plumbing for RunSession: parsing client messages without ever throwing, sending
 // server messages, and the per-socket state kept in the hibernation attachment.
-import { describeIssues } from '../schema/issues.ts';
-import type { ClientMessage, ServerMessage } from '../schema/protocol.ts';
-import { clientMessageSchema, MAX_CLIENT_MESSAGE_BYTES } from '../schema/protocol.ts';
-import type { RunAction } from '../schema/run.ts';
+import { describeIssues } from '../../schema/issues.ts';
+import type { ClientMessage, ServerMessage } from '../../schema/protocol.ts';
+import { clientMessageSchema, MAX_CLIENT_MESSAGE_BYTES } from '../../schema/protocol.ts';
+import type { RunAction } from '../../schema/run.ts';
 
 /** A socket is live once its replay is done; live sockets get new events as they are stored. */
 export type SocketState = { live: boolean };

@@ -3,9 +3,9 @@
 // attempt's history above all) live one item per row in checkpoint_items; the rest of the state and
 // the envelope stay one small JSON text in loop.checkpoint. Rewriting the whole checkpoint after
 // every node was the object's largest cost once an attempt's history grew.
-import { applyCheckpointPatch } from '../schema/checkpoint-patch.ts';
-import type { Checkpoint, CheckpointPatch } from '../schema/protocol.ts';
-import { checkpointSchema } from '../schema/protocol.ts';
+import { applyCheckpointPatch } from '../../schema/checkpoint-patch.ts';
+import type { Checkpoint, CheckpointPatch } from '../../schema/protocol.ts';
+import { checkpointSchema } from '../../schema/protocol.ts';
 
 /** What loop.checkpoint holds: the checkpoint less its row-stored lists, and how many items each has. */
 type Stored = Checkpoint & { lists?: Record<string, number> };
@@ -16,9 +16,6 @@ export class CheckpointStore {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec(
-      'CREATE TABLE IF NOT EXISTS checkpoint_items (key TEXT NOT NULL, idx INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (key, idx))',
-    );
   }
 
   /** The whole checkpoint, or null when there is none or it is not one (then the run starts afresh). */

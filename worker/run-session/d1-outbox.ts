@@ -2,9 +2,9 @@
 // transaction as the step they describe and sent after, so a D1 outage delays the index but never
 // loses a row, never fails an action that was applied, and never stops the run. The run row is not
 // queued: every flush upserts it from the object's current truth, so D1 converges to it.
-import type { MirrorRows } from './d1-mirror.ts';
-import { emptyRows } from './d1-mirror.ts';
-import { errorText } from './error-text.ts';
+import type { MirrorRows } from '../d1-mirror.ts';
+import { emptyRows } from '../d1-mirror.ts';
+import { errorText } from '../error-text.ts';
 
 type Kind = keyof MirrorRows;
 const KINDS: readonly Kind[] = ['llmCalls', 'executions', 'commands'];
@@ -24,14 +24,6 @@ export class D1Outbox {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec(
-      'CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, row TEXT NOT NULL)',
-    );
-    // version counts changes to the run row; flushed is the version D1 last took.
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS outbox_state (
-      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL DEFAULT 0,
-      flushed INTEGER NOT NULL DEFAULT 0, failures INTEGER NOT NULL DEFAULT 0)`);
-    this.sql.exec('INSERT OR IGNORE INTO outbox_state (singleton) VALUES (1)');
   }
 
   /**

@@ -1,8 +1,10 @@
 // The parts of a RunSession over its SQLite, made together when the object first needs them. Making
-// them makes their tables, so only create() and a run that exists do: an unknown id writes nothing.
+// them applies the object's migrations, so only create() and a run that exists do: an unknown id writes nothing.
 import { D1Outbox } from './d1-outbox.ts';
-import { LevelStats } from './level-stats.ts';
-import { RequestChain } from './request-chain.ts';
+import { LevelStats } from '../level-stats.ts';
+import { migrate } from '../object-sql/migrate.ts';
+import { runSessionMigrations } from '../object-sql/run-session-migrations.ts';
+import { RequestChain } from '../request-chain.ts';
 import { RunLifecycle } from './run-lifecycle.ts';
 import { RunSchedule } from './run-schedule.ts';
 import { RunSockets } from './run-sockets.ts';
@@ -19,8 +21,9 @@ export type RunSessionParts = {
   life: RunLifecycle;
 };
 
-/** Makes the parts (and their tables, if missing). */
+/** Makes the parts, after bringing the object's tables up to the last migration. */
 export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
+  migrate(ctx.storage, runSessionMigrations, Date.now());
   const store = new RunStore(ctx.storage.sql);
   const sockets = new RunSockets(ctx, store);
   const levels = new LevelStats(ctx.storage.sql);
@@ -30,14 +33,14 @@ export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
     store,
     outbox: new D1Outbox(ctx.storage.sql),
     schedule,
-    requests: new RequestChain(ctx.storage.sql),
+    requests: new RequestChain(),
     sockets,
     levels,
     life,
   };
 }
 
-/** Whether the object's storage holds a run's tables, read without writing (create() made them). */
+/** Whether the object's storage holds a run's tables, read without writing (create() had them made). */
 export function hasRunTable(sql: SqlStorage): boolean {
   return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run'").toArray().length > 0;
 }

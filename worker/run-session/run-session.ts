@@ -1,17 +1,18 @@
 // RunSession: one Durable Object per run. It owns the run's truth (config, status, event log,
 // the agent's checkpoint) and its WebSocket clients. Its alarm drives the agent: call the proxy,
 // store each step's events with its checkpoint, broadcast them, and go again or wait for a person.
+import { runTotals } from '../../schema/run-record.ts';
 import { DurableObject } from 'cloudflare:workers';
-import type { Checkpoint, CheckpointPatch, ProxyEvent, ProxyLine, Resume, RunEvent } from '../schema/protocol.ts';
-import type { RunAction, RunConfig, RunSummary } from '../schema/run.ts';
-import { diagnose } from '../schema/diagnose.ts';
-import { buildTimeline } from '../schema/timeline.ts';
-import type { Timeline } from '../schema/timeline.ts';
-import type { TroubleCard } from '../schema/failures.ts';
-import { rowsOf, sendToD1 } from './d1-mirror.ts';
-import type { MirrorRows } from './d1-mirror.ts';
-import { mirrorRetryMs, readLimits, readSettings } from './env.ts';
-import type { WorkerSettings } from './env.ts';
+import type { Checkpoint, CheckpointPatch, ProxyEvent, ProxyLine, Resume, RunEvent } from '../../schema/protocol.ts';
+import type { RunAction, RunConfig, RunSummary } from '../../schema/run.ts';
+import { diagnose } from '../../schema/diagnose.ts';
+import { buildTimeline } from '../../schema/timeline.ts';
+import type { Timeline } from '../../schema/timeline.ts';
+import type { TroubleCard } from '../../schema/failures.ts';
+import { rowsOf, sendToD1 } from '../d1-mirror.ts';
+import type { MirrorRows } from '../d1-mirror.ts';
+import { mirrorRetryMs, readLimits, readSettings } from '../env.ts';
+import type { WorkerSettings } from '../env.ts';
 import { callProxy } from './proxy-link.ts';
 import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
@@ -20,7 +21,7 @@ import { hasRunTable, makeParts } from './run-session-parts.ts';
 import type { RunSessionParts } from './run-session-parts.ts';
 import { parseClientMessage, send, stripType } from './sockets.ts';
 import { effectsOf } from './step-effects.ts';
-import { errorBody } from './errors.ts';
+import { errorBody } from '../errors.ts';
 
 /** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
 const DIAGNOSIS_EVENTS = 2_000;
@@ -100,7 +101,7 @@ export class RunSession extends DurableObject<Env> {
     const run = this.current();
     if (run?.status !== 'queued') return false;
     this.sockets.queuePosition(null);
-    this.schedule.step(Date.now());
+    this.schedule.nextAdvance(Date.now());
     await this.schedule.arm();
     return true;
   }
@@ -114,6 +115,18 @@ export class RunSession extends DurableObject<Env> {
   /** The run, or null when this object holds none. */
   async summary(): Promise<RunSummary | null> {
     return this.current();
+  }
+
+  /**
+   * Sends every level's figures to D1 again, with its outcome: for rows written before the outcome
+   * taxonomy (worker/outcome-refold.ts). Starting the object has already folded its log if it needed to.
+   * Returns the number of levels sent, or null when this object holds no run.
+   */
+  async refold(): Promise<number | null> {
+    if (!this.current()) return null;
+    this.levels.resendAll();
+    await this.mirrorAndArm();
+    return this.levels.record.levels.size;
   }
 
   /**
@@ -172,12 +185,12 @@ export class RunSession extends DurableObject<Env> {
             : { action: 'password' as const };
         this.life.resolvePause({ ...resolved, by }, now);
         // The graph gets the answer only when it asked; a proxy outage or a person's pause just goes on.
-        const asked = this.store.loop().checkpoint?.interrupt !== undefined;
+        const asked = this.store.agentPlace().checkpoint?.interrupt !== undefined;
         const resume: Resume =
           action.action === 'continue'
             ? { action: 'continue', ...(action.hint ? { hint: action.hint } : {}) }
             : { action: 'password', value: action.value };
-        this.store.setLoop({ resume: asked ? resume : null, failures: 0 });
+        this.store.setLoop({ resume: asked ? resume : null, proxyFailures: 0 });
         await this.life.requeue(
           run.status,
           now,
@@ -201,33 +214,33 @@ export class RunSession extends DurableObject<Env> {
         this.inflight?.abort();
         if (run.status === 'paused_for_user_action') this.life.resolvePause({ action: 'stop', by }, now);
         this.life.finish(run.status, 'stopped', now, `stopped by ${by}`);
-        this.schedule.step(null);
+        this.schedule.nextAdvance(null);
         break;
     }
     return { ok: true, run: await this.mirrorAndArm() };
   }
 
-  /** Wakes for what is due: a retry of the D1 outbox, the agent's next step, or both. */
+  /** Wakes for what is due: a retry of the D1 outbox, the agent's next advance, or both. */
   override async alarm(): Promise<void> {
     // A call still in progress re-arms from the schedule when it ends; nothing scheduled is lost.
     if (this.inflight || !this.holdsRun()) return;
     const due = this.schedule.due(Date.now());
-    if (due.step) {
-      await this.step(due.stepAt);
+    if (due.advance) {
+      await this.advanceDue(due.advanceAt);
     } else if (due.mirror) {
-      // The step flushes the outbox itself; a retry that came due alone is sent here.
+      // An advance flushes the outbox itself; a retry that came due alone is sent here.
       await this.mirror();
     }
     await this.schedule.arm();
   }
 
   /**
-   * Runs the agent for one proxy call, then schedules the next step or waits for a person. The step
-   * due at `dueAt` stays scheduled until the call is over, so a crash mid-call runs it again.
+   * Runs the agent for one proxy call (an advance), then schedules the next or waits for a person. The
+   * advance due at `dueAt` stays scheduled until the call is over, so a crash mid-call runs it again.
    */
-  private async step(dueAt: number | null): Promise<void> {
+  private async advanceDue(dueAt: number | null): Promise<void> {
     let run = this.store.summary();
-    if (!run) return this.schedule.stepDone(dueAt);
+    if (!run) return this.schedule.advanceDone(dueAt);
     const now = Date.now();
     if (run.status === 'queued') {
       // A run a person continued waited in the queue again; it started long ago.
@@ -235,24 +248,24 @@ export class RunSession extends DurableObject<Env> {
       this.life.transition('queued', 'running', now, 'started');
       run = this.store.summary() ?? run;
     }
-    if (run.status !== 'running') return this.schedule.stepDone(dueAt);
+    if (run.status !== 'running') return this.schedule.advanceDone(dueAt);
     const settings = readSettings(this.env);
     if (!settings.ok) {
-      this.schedule.stepDone(dueAt);
+      this.schedule.advanceDone(dueAt);
       this.life.pauseRun(run, 'proxy_unreachable', settings.message);
       await this.mirror();
       return;
     }
     const result = await this.advance(run, settings.settings);
-    this.schedule.stepDone(dueAt);
+    this.schedule.advanceDone(dueAt);
     const after = this.store.summary() ?? run;
     this.settle(after, result, settings.settings);
     await this.mirror();
   }
 
-  /** One call to the proxy: each step's events are stored with its checkpoint, all or nothing. */
+  /** One call to the proxy (POST /v1/advance): each step's events are stored with its checkpoint, all or nothing. */
   private async advance(run: RunSummary, settings: WorkerSettings): Promise<LinkResult> {
-    const loop = this.store.loop();
+    const place = this.store.agentPlace();
     const abort = new AbortController();
     this.inflight = abort;
     let step: ProxyEvent[] = [];
@@ -260,9 +273,9 @@ export class RunSession extends DurableObject<Env> {
     const request = {
       runId: run.id,
       config: run.config,
-      checkpoint: loop.checkpoint,
+      checkpoint: place.checkpoint,
       checkpointPatches: true,
-      ...(loop.resume ? { resume: loop.resume } : {}),
+      ...(place.resume ? { resume: place.resume } : {}),
     };
     try {
       return await callProxy(
@@ -327,10 +340,9 @@ export class RunSession extends DurableObject<Env> {
     return this.ctx.storage.transactionSync(() => {
       const stored = this.store.append(run.id, bodies, now);
       for (const event of stored) this.levels.apply(event);
-      const { patch, tokens } = effectsOf(stored, run.levelsSolved);
-      this.store.update(patch, now);
+      this.store.update({ ...effectsOf(stored), levelsSolved: runTotals(this.levels.record).levelsSolved }, now);
       // Once a step is saved, the answer that led to it has been delivered.
-      this.store.setLoop(saved ? { ...saved, resume: null, failures: 0 } : {}, tokens);
+      this.store.setLoop(saved ? { ...saved, resume: null, proxyFailures: 0 } : {});
       // The D1 rows these events imply go in with them: stored together or not at all. Each model
       // request is kept as a delta against the run's previous one.
       this.outbox.add(rowsOf(stored, this.requests.encodeTraces(stored, traces)));
@@ -351,13 +363,13 @@ export class RunSession extends DurableObject<Env> {
     if (result.kind === 'refused') {
       if (result.code === 'not_interrupted') {
         this.store.setLoop({ resume: null });
-        return this.schedule.step(now);
+        return this.schedule.nextAdvance(now);
       }
       return this.life.fail(run, `the proxy refused the run: ${result.message}`);
     }
     if (result.kind === 'retry') {
-      const failures = this.store.loop().failures + 1;
-      this.store.setLoop({ failures });
+      const failures = this.store.proxyFailures() + 1;
+      this.store.setLoop({ proxyFailures: failures });
       if (result.pause) return this.life.pauseRun(run, result.pause, result.message);
       if (failures >= settings.maxFailures) {
         return this.life.pauseRun(
@@ -376,12 +388,12 @@ export class RunSession extends DurableObject<Env> {
         },
         now,
       );
-      return this.schedule.step(now + delay);
+      return this.schedule.nextAdvance(now + delay);
     }
     const { end } = result;
     switch (end.outcome) {
       case 'yielded':
-        return this.schedule.step(now);
+        return this.schedule.nextAdvance(now);
       case 'interrupted':
         this.store.update(
           { pendingAction: end.interrupt ?? this.life.pauseFor(run, 'max_retries', run.lastError) },
@@ -442,7 +454,7 @@ export class RunSession extends DurableObject<Env> {
 
   /**
    * Sends the run row and the queued rows to D1 and returns the run. A D1 failure is scheduled for a
-   * retry with backoff, never thrown: the action or step it follows was already applied.
+   * retry with backoff, never thrown: the action or advance it follows was already applied.
    */
   private async mirror(): Promise<RunSummary> {
     const run = this.store.summary();
@@ -454,7 +466,7 @@ export class RunSession extends DurableObject<Env> {
       sendToD1(
         this.env,
         this.store.summary() ?? run,
-        this.store.totals(),
+        runTotals(this.levels.record),
         rows,
         levels.map((l) => l.row),
       );

@@ -1,11 +1,11 @@
 // A run's lifecycle inside its Durable Object: every status change, pause and ending is recorded as
 // an event (stored, then broadcast), and a run that waits for a person or has ended gives its queue
 // slot back. RunSession decides when; this says how, in one place.
-import type { PendingAction, RunEvent, RunEventBody } from '../schema/protocol.ts';
-import type { RunStatus, RunSummary } from '../schema/run.ts';
-import { FINAL_STATUSES } from '../schema/run.ts';
-import type { LevelStats } from './level-stats.ts';
-import { queueFor } from './run-queue.ts';
+import type { PendingAction, RunEvent, RunEventBody } from '../../schema/protocol.ts';
+import type { RunStatus, RunSummary } from '../../schema/run.ts';
+import { FINAL_STATUSES } from '../../schema/run.ts';
+import type { LevelStats } from '../level-stats.ts';
+import { queueFor } from '../run-queue.ts';
 import type { RunSchedule } from './run-schedule.ts';
 import type { RunSockets } from './run-sockets.ts';
 import type { RunStore } from './run-store.ts';
@@ -57,7 +57,7 @@ export class RunLifecycle {
       if (runId)
         this.ctx.waitUntil(
           queueFor(this.env)
-            .release(runId, ended)
+            .release(runId, { ended })
             .catch((err: unknown) =>
               console.error(`run ${runId}: the queue did not take its slot back: ${String(err)}`),
             ),
@@ -66,19 +66,19 @@ export class RunLifecycle {
   }
 
   /**
-   * A paused run goes on: it waits for a slot again, ahead of runs that never started, and steps at
+   * A paused run goes on: it waits for a slot again, ahead of runs that never started, and advances at
    * once when one is free. Should the queue not answer, the run goes on anyway rather than hang.
    */
   async requeue(from: RunStatus, now: number, reason: string): Promise<void> {
     const runId = this.store.summary()!.id;
     this.transition(from, 'queued', now, reason);
     const grant = await queueFor(this.env)
-      .admit(runId, null, null, true, true)
+      .admit(runId, { provider: null, limit: null, front: true, startsItself: true })
       .catch((err: unknown) => {
         console.error(`run ${runId}: the queue did not answer, starting anyway: ${String(err)}`);
         return { started: true, position: null };
       });
-    if (grant.started) this.schedule.step(now);
+    if (grant.started) this.schedule.nextAdvance(now);
     else this.sockets.queuePosition(grant.position);
   }
 

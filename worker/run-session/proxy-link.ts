@@ -1,9 +1,9 @@
 // The Durable Object's side of POST /v1/advance: send the checkpoint, read NDJSON lines as they
 // arrive, validate each. Every way the call can go wrong becomes a result, never a throw.
-import { describeIssues } from '../schema/issues.ts';
-import type { ProxyLine, ProxyRequest } from '../schema/protocol.ts';
-import { MAX_PROXY_LINE_BYTES, proxyLineSchema } from '../schema/protocol.ts';
-import type { WorkerSettings } from './env.ts';
+import { describeIssues } from '../../schema/issues.ts';
+import type { ProxyLine, ProxyRequest } from '../../schema/protocol.ts';
+import { MAX_PROXY_LINE_BYTES, proxyLineSchema } from '../../schema/protocol.ts';
+import type { WorkerSettings } from '../env.ts';
 
 export type EndLine = Extract<ProxyLine, { type: 'end' }>;
 

@@ -8,12 +8,12 @@ import type {
   Resume,
   RunEvent,
   RunEventBody,
-} from '../schema/protocol.ts';
-import { resumeSchema } from '../schema/protocol.ts';
+} from '../../schema/protocol.ts';
+import { resumeSchema } from '../../schema/protocol.ts';
 import { CheckpointStore } from './checkpoint-store.ts';
-import type { RunConfig, RunStatus, RunSummary } from '../schema/run.ts';
-import { runConfigSchema } from '../schema/run.ts';
-import { runTimes } from './run-times.ts';
+import type { RunConfig, RunStatus, RunSummary } from '../../schema/run.ts';
+import { runConfigSchema } from '../../schema/run.ts';
+import { runTimes } from '../run-times.ts';
 
 type RunRow = {
   run_id: string;
@@ -40,25 +40,18 @@ export type RunPatch = Partial<{
   pendingAction: PendingAction | null;
 }>;
 
-/** Where the agent is: the proxy's last checkpoint, an answer not yet delivered, failed proxy calls in a row, and totals. */
-export type LoopState = {
-  checkpoint: Checkpoint | null;
-  resume: Resume | null;
-  failures: number;
-  promptTokens: number;
-  completionTokens: number;
-  costUsd: number;
-};
+/** Where the agent is: the proxy's last checkpoint, and a person's answer the graph has not been given yet. */
+export type AgentPlace = { checkpoint: Checkpoint | null; resume: Resume | null };
 
-type LoopRow = {
-  resume: string | null;
-  failures: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  cost_usd: number;
-};
+/**
+ * A change to the loop row: the agent's place (a whole checkpoint, or a `checkpointPatch` from the proxy)
+ * and `proxyFailures`, the proxy calls that failed in a row.
+ */
+export type LoopPatch = Partial<AgentPlace> & { checkpointPatch?: CheckpointPatch; proxyFailures?: number };
 
-/** One run's row and numbered events in Durable Object SQLite storage. */
+type LoopRow = { resume: string | null; failures: number };
+
+/** One run's row and numbered events in Durable Object SQLite storage (tables: object-sql/schema.ts). */
 export class RunStore {
   private readonly sql: SqlStorage;
   private readonly checkpoints: CheckpointStore;
@@ -68,19 +61,6 @@ export class RunStore {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS run (
-      singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-      run_id TEXT NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL,
-      current_level INTEGER NOT NULL, levels_solved INTEGER NOT NULL DEFAULT 0,
-      created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
-      started_at INTEGER, ended_at INTEGER, last_error TEXT, pending_action TEXT)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS events (
-      seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL, type TEXT NOT NULL, level INTEGER, json TEXT NOT NULL)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS loop (
-      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), checkpoint TEXT, resume TEXT,
-      failures INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
-      completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0)`);
-    this.sql.exec('CREATE TABLE IF NOT EXISTS verifications (run_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)');
     this.checkpoints = new CheckpointStore(sql);
   }
 
@@ -97,41 +77,27 @@ export class RunStore {
       .map((r) => r.run_id);
   }
 
-  /** The loop's state; a run created before the loop existed starts from nothing. */
-  loop(): LoopState {
-    return { checkpoint: this.checkpoints.read(), ...this.loopRow() };
-  }
-
-  private loopRow(): Omit<LoopState, 'checkpoint'> {
-    const row = this.sql
-      .exec<LoopRow>(
-        'SELECT resume, failures, prompt_tokens, completion_tokens, cost_usd FROM loop WHERE singleton = 1',
-      )
-      .toArray()[0];
+  /** Where the agent is; a run created before the loop existed starts from nothing. */
+  agentPlace(): AgentPlace {
+    const row = this.loopRow();
     const resume = row?.resume ? resumeSchema.safeParse(JSON.parse(row.resume)) : null;
-    return {
-      resume: resume?.success ? resume.data : null,
-      failures: row?.failures ?? 0,
-      promptTokens: row?.prompt_tokens ?? 0,
-      completionTokens: row?.completion_tokens ?? 0,
-      costUsd: row?.cost_usd ?? 0,
-    };
+    return { checkpoint: this.checkpoints.read(), resume: resume?.success ? resume.data : null };
   }
 
-  /** The run's token and cost totals, without reading the checkpoint. */
-  totals(): Pick<LoopState, 'promptTokens' | 'completionTokens' | 'costUsd'> {
-    const { promptTokens, completionTokens, costUsd } = this.loopRow();
-    return { promptTokens, completionTokens, costUsd };
+  /** How many proxy calls in a row have failed. */
+  proxyFailures(): number {
+    return this.loopRow()?.failures ?? 0;
+  }
+
+  private loopRow(): LoopRow | undefined {
+    return this.sql.exec<LoopRow>('SELECT resume, failures FROM loop WHERE singleton = 1').toArray()[0];
   }
 
   /**
-   * Changes the loop's state; `tokens` are added to the totals. A `checkpointPatch` from the proxy is
+   * Changes the loop row. A `checkpointPatch` from the proxy is
    * applied to the stored checkpoint, and throws when it does not fit it.
    */
-  setLoop(
-    patch: Partial<Pick<LoopState, 'checkpoint' | 'resume' | 'failures'>> & { checkpointPatch?: CheckpointPatch },
-    tokens?: { prompt: number; completion: number; costUsd: number },
-  ): void {
+  setLoop(patch: LoopPatch): void {
     this.sql.exec('INSERT OR IGNORE INTO loop (singleton) VALUES (1)');
     const sets: string[] = [];
     const values: (string | number | null)[] = [];
@@ -142,12 +108,7 @@ export class RunStore {
     if (patch.checkpoint !== undefined) this.checkpoints.write(patch.checkpoint);
     if (patch.checkpointPatch) this.checkpoints.patch(patch.checkpointPatch);
     if (patch.resume !== undefined) set('resume = ?', patch.resume && JSON.stringify(patch.resume));
-    if (patch.failures !== undefined) set('failures = ?', patch.failures);
-    if (tokens) {
-      set('prompt_tokens = prompt_tokens + ?', tokens.prompt);
-      set('completion_tokens = completion_tokens + ?', tokens.completion);
-      set('cost_usd = cost_usd + ?', tokens.costUsd);
-    }
+    if (patch.proxyFailures !== undefined) set('failures = ?', patch.proxyFailures);
     if (sets.length > 0) this.sql.exec(`UPDATE loop SET ${sets.join(', ')}`, ...values);
   }
 

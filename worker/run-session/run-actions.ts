@@ -1,7 +1,7 @@
 // Which actions fit which run state. Pure, so the rules read in one place and test without a runtime.
-import type { PendingAction } from '../schema/protocol.ts';
-import type { RunAction, RunStatus } from '../schema/run.ts';
-import { FINAL_STATUSES } from '../schema/run.ts';
+import type { PendingAction } from '../../schema/protocol.ts';
+import type { RunAction, RunStatus } from '../../schema/run.ts';
+import { FINAL_STATUSES } from '../../schema/run.ts';
 
 /** Why `action` does not fit a run in `status`, or null when it does. */
 export function refuseAction(

@@ -9,6 +9,7 @@ import type { BanditDeps } from './agent/nodes/bandit-deps.ts';
 import type { AgentModel } from './models/agent-model.ts';
 import type { ModelRegistry } from './models/model-registry.ts';
 import type { SessionPool } from './ssh/session-pool.ts';
+import type { CallsInProgress } from './calls-in-progress.ts';
 import { LiveThinking } from './live-thinking.ts';
 import { lineText } from './line-fit.ts';
 import { Redactor } from './redactor.ts';
@@ -24,10 +25,8 @@ export type AdvanceDeps = {
   sliceMs: number;
   callMaxMs: number;
   stepLimit: number;
-  /** Runs with a call in progress: one call per run at a time. */
-  running: Set<string>;
-  /** Graph runs in progress, for health and benchmarks. */
-  inFlight: { count: number };
+  /** Runs with a call in progress: the route claims the run, this stream releases it. */
+  calls: CallsInProgress;
   /** The proxy's own secrets (API key, shared secret): never in a line it sends. */
   secrets: string[];
   /** OpenTelemetry export (OTEL_EXPORTER_OTLP_ENDPOINT), or null when off. */
@@ -104,7 +103,6 @@ export function advanceStream(
         trace: (callId, req, res) => write({ type: 'trace', callId, request: req, response: res }),
         now: Date.now,
       };
-      deps.inFlight.count += 1;
       const result = await deps.graph
         .run({
           from,
@@ -126,8 +124,7 @@ export function advanceStream(
         })
         .finally(() => {
           live.end();
-          deps.inFlight.count -= 1;
-          deps.running.delete(request.runId);
+          deps.calls.release(request.runId);
         });
       if (result.outcome === 'aborted') {
         tracer?.end('aborted', null);

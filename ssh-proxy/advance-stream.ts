@@ -1,9 +1,10 @@
 // Runs the graph for one /v1/advance call and turns it into NDJSON lines: events as they happen,
 // a checkpoint after every node, and one `end` line. Closing the response aborts the graph.
 import { diffCheckpoint } from '../schema/checkpoint-patch.ts';
-import type { Checkpoint, ProxyEvent, ProxyLine, ProxyRequest } from '../schema/protocol.ts';
+import type { Checkpoint, PendingAction, ProxyEvent, ProxyLine, ProxyRequest, Resume } from '../schema/protocol.ts';
 import { Command } from './engine/command.ts';
-import type { CompiledGraph, RunFrom } from './engine/compiled-graph.ts';
+import type { RunFrom } from './engine/compiled-graph.ts';
+import type { BanditGraph } from './agent/bandit-graph.ts';
 import type { BanditState } from './agent/bandit-state.ts';
 import type { BanditDeps } from './agent/nodes/bandit-deps.ts';
 import type { AgentModel } from './models/agent-model.ts';
@@ -16,10 +17,8 @@ import { Redactor } from './redactor.ts';
 import type { RunTelemetry } from './telemetry/run-telemetry.ts';
 import type { GameTarget } from './targets/target.ts';
 
-type EndLine = Extract<ProxyLine, { type: 'end' }>;
-
 export type AdvanceDeps = {
-  graph: CompiledGraph<BanditState, BanditDeps>;
+  graph: BanditGraph;
   models: ModelRegistry;
   pool: SessionPool;
   sliceMs: number;
@@ -40,7 +39,7 @@ export function advanceStream(
   request: ProxyRequest,
   target: GameTarget,
   models: { model: AgentModel; knowledge: AgentModel },
-  from: RunFrom<BanditState>,
+  from: RunFrom<BanditState, PendingAction>,
   deps: AdvanceDeps,
   signal: AbortSignal,
 ): ReadableStream<Uint8Array> {
@@ -107,14 +106,14 @@ export function advanceStream(
         .run({
           from,
           ctx,
-          resume: request.resume ? new Command({ resume: request.resume }) : undefined,
+          resume: request.resume ? new Command<BanditState, Resume>({ resume: request.resume }) : undefined,
           signal: abort.signal,
           stepLimit: deps.stepLimit,
           deadline: started + deps.sliceMs,
           cutAt: started + deps.callMaxMs,
           onNode: (record, state) => emit({ type: 'node', level: state.level, ...record }),
           onCheckpoint: (graphCheckpoint) => {
-            const checkpoint = graphCheckpoint as Checkpoint;
+            const checkpoint: Checkpoint = graphCheckpoint;
             // After the call's first checkpoint, a caller that asked for patches gets only what changed.
             if (request.checkpointPatches && lastCheckpoint)
               write({ type: 'checkpoint_patch', patch: diffCheckpoint(lastCheckpoint, checkpoint) });
@@ -139,7 +138,7 @@ export function advanceStream(
         emit({ type: 'run_complete', status, levelsSolved: result.state.levelsSolved, ...(reason ? { reason } : {}) });
         write({ type: 'end', outcome: status });
       } else if (result.outcome === 'interrupted') {
-        const interrupt = result.interrupt as NonNullable<EndLine['interrupt']>;
+        const interrupt = result.interrupt as PendingAction;
         emit({ type: 'user_action_required', ...interrupt });
         write({ type: 'end', outcome: 'interrupted', interrupt });
       } else if (result.outcome === 'yielded' || result.outcome === 'step_limit') {

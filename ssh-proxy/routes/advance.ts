@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { errorBody } from '../../schema/api.ts';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { proxyRequestSchema } from '../../schema/protocol.ts';
+import type { PendingAction } from '../../schema/protocol.ts';
 import type { RunFrom } from '../engine/compiled-graph.ts';
 import type { BanditState } from '../agent/bandit-state.ts';
 import { initialBanditState } from '../agent/bandit-state.ts';
@@ -37,7 +38,7 @@ export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarg
       return c.json(errorBody('unknown_model', `${field}: "${id}" is not offered here; use one of: ${offered}`), 400);
     }
 
-    let from: RunFrom<BanditState>;
+    let from: RunFrom<BanditState, PendingAction>;
     if (request.checkpoint) {
       const loaded = deps.graph.loadCheckpoint(request.checkpoint);
       if (!loaded.ok) return c.json(errorBody('invalid_checkpoint', loaded.message), 400);

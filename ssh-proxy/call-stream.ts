@@ -1,5 +1,6 @@
 // Runs the graph for one /v1/advance call and turns it into NDJSON lines: events as they happen,
 // a checkpoint after every node, and one `end` line. Closing the response aborts the graph.
+// In the proxy, "advance" names the graph's node that moves to the next level; the request is a call.
 import { diffCheckpoint } from '../schema/checkpoint-patch.ts';
 import type { Checkpoint, PendingAction, ProxyEvent, ProxyLine, ProxyRequest, Resume } from '../schema/protocol.ts';
 import { Command } from './engine/command.ts';
@@ -17,7 +18,8 @@ import { Redactor } from './redactor.ts';
 import type { RunTelemetry } from './telemetry/run-telemetry.ts';
 import type { GameTarget } from './targets/target.ts';
 
-export type AdvanceDeps = {
+/** What every call shares: the graph, the models, the SSH pool, the limits and the runs in progress. */
+export type CallDeps = {
   graph: BanditGraph;
   models: ModelRegistry;
   pool: SessionPool;
@@ -35,12 +37,12 @@ export type AdvanceDeps = {
 };
 
 /** The response body for one call; `signal` is the request's (aborted when the caller hangs up). */
-export function advanceStream(
+export function callStream(
   request: ProxyRequest,
   target: GameTarget,
   models: { model: AgentModel; knowledge: AgentModel },
   from: RunFrom<BanditState, PendingAction>,
-  deps: AdvanceDeps,
+  deps: CallDeps,
   signal: AbortSignal,
 ): ReadableStream<Uint8Array> {
   const { model, knowledge } = models;

@@ -12,7 +12,7 @@ import { MAX_PROXY_REQUEST_BYTES, PROTOCOL_VERSION } from '../schema/protocol.ts
 import { buildBanditGraph } from './agent/bandit-graph.ts';
 import { CallsInProgress } from './calls-in-progress.ts';
 import { ModelRegistry } from './models/model-registry.ts';
-import { advanceRoute } from './routes/advance.ts';
+import { callRoute } from './routes/advance.ts';
 import { RunTelemetry } from './telemetry/run-telemetry.ts';
 import type { ProxySettings } from './settings.ts';
 import { probeSsh } from './ssh/probe-ssh.ts';
@@ -84,7 +84,7 @@ export function createProxyApp(settings: ProxySettings) {
           c.json(errorBody('body_too_large', `the request is over ${MAX_PROXY_REQUEST_BYTES} bytes`), 413),
       }),
     )
-    .route('/v1/advance', advanceRoute(deps, targets))
+    .route('/v1/advance', callRoute(deps, targets))
     .notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404))
     .onError((err, c) => {
       console.error('ssh-proxy: unhandled error', err);

@@ -1,5 +1,5 @@
 // The last guard on the agent's state: a checkpoint that would not fit the line it travels in is
-// cut (its largest strings, head and tail kept) and the step fails with state_too_large, naming
+// cut (its largest strings, head and tail kept) and the run pauses with state_too_large, naming
 // what was cut, so the run pauses with its own cause instead of being refused downstream forever.
 import type { PendingAction, Resume } from '../../schema/protocol.ts';
 import { MAX_PROXY_LINE_BYTES } from '../../schema/protocol.ts';

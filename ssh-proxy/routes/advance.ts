@@ -8,12 +8,13 @@ import type { PendingAction } from '../../schema/protocol.ts';
 import type { RunFrom } from '../engine/compiled-graph.ts';
 import type { BanditState } from '../agent/bandit-state.ts';
 import { initialBanditState } from '../agent/bandit-state.ts';
-import type { AdvanceDeps } from '../advance-stream.ts';
-import { advanceStream } from '../advance-stream.ts';
+import type { CallDeps } from '../call-stream.ts';
+import { callStream } from '../call-stream.ts';
 import type { GameTarget } from '../targets/target.ts';
 import type { Target } from '../../schema/run.ts';
 
-export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarget>) {
+/** The route of POST /v1/advance: checks the request, claims the run, and answers with the call's stream. */
+export function callRoute(deps: CallDeps, targets: Record<Target, GameTarget>) {
   return new Hono().post('/', async (c) => {
     let body: unknown;
     try {
@@ -61,7 +62,7 @@ export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarg
         409,
       );
     }
-    const stream = advanceStream(request, target, { model, knowledge }, from, deps, c.req.raw.signal);
+    const stream = callStream(request, target, { model, knowledge }, from, deps, c.req.raw.signal);
     return new Response(stream, {
       headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' },
     });

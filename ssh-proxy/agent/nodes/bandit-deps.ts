@@ -67,7 +67,7 @@ export function emitOutput(ctx: BanditContext, level: number, commandId: string,
   ctx.emit({ type: 'output', level, commandId, stdout, stderr, exitCode, durationMs, truncated });
 }
 
-/** Emits an llm_call event and a trace per model request; returns the advanced id counter. */
+/** Emits an llm_call event and a trace per model request; returns the id counter, moved on. */
 export function reportCalls(
   s: BanditState,
   ctx: BanditContext,

@@ -26,7 +26,7 @@ export function pause(
       lessons: s.lessons,
       ...(s.finalReport ? { finalAttempt: s.finalReport } : {}),
     };
-    // The stream turns the interrupt into user_action_required, as its last event (advance-stream.ts).
+    // The stream turns the interrupt into user_action_required, as its last event (call-stream.ts).
     return interrupt(pending);
   }
   // The answer was validated once, by the route (proxyRequestSchema), and arrives typed.

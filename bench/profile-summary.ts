@@ -33,7 +33,7 @@ const STAGES: [stage: string, pattern: RegExp][] = [
   ['broadcast to sockets', /^(broadcast|sendToLive|sendAll|live)\b.*index\.js/],
   ['D1 mirror (send)', /^(drain|flush|sendToD1|mirror)\b/],
   ['socket replay', /^(replay|eventTextAfter)\b/],
-  ['NDJSON: encode and write (proxy)', /^(write|flush|oversized)\b.*advance-stream/],
+  ['NDJSON: encode and write (proxy)', /^(write|flush|oversized)\b.*call-stream/],
   ['graph engine', /^run\b.*compiled-graph/],
   ['SSH (ssh2)', /pkg ssh2/],
   ['model client (openai SDK)', /pkg openai/],

@@ -2,7 +2,7 @@
 // Answers are validated with the shared protocol schemas; every failure becomes a one-line CliError
 // whose exit code says whether the stack was unreachable or refused.
 import type { z } from 'zod';
-import { apiErrorSchema } from '../schema/api.ts';
+import { apiErrorOf } from '../schema/api.ts';
 import { socketProtocols } from '../schema/protocol.ts';
 import { CliError, EXIT } from './exit-codes.ts';
 
@@ -76,10 +76,8 @@ export class ApiClient {
   }
 
   private refusalFrom(path: string, status: number, body: unknown): CliError {
-    const parsed = apiErrorSchema.safeParse(body);
-    const message = parsed.success
-      ? [parsed.data.error.message, ...(parsed.data.error.issues ?? [])].join(' — ')
-      : `HTTP ${status}`;
+    const error = apiErrorOf(body);
+    const message = error ? [error.message, ...(error.issues ?? [])].join(' — ') : `HTTP ${status}`;
     if (status === 401 || status === 403)
       return new CliError(`${message} (pass --token or set BANDIT_RUNNER_TOKEN)`, EXIT.failed);
     if (status === 400) return new CliError(message, EXIT.usage);

@@ -14,7 +14,7 @@ export function clientFrom(g: GlobalOptions): ApiClient {
 }
 
 export function colorsOf(g: GlobalOptions, stream: NodeJS.WriteStream): Colors {
-  return colorsFor(stream, g.color);
+  return colorsFor(stream, { color: g.color });
 }
 
 /** A whole number ≥ 1 for `flag`, or commander's usage error naming it. */

@@ -236,6 +236,11 @@ export const runListQuerySchema = z.strictObject({
     .optional(),
 });
 
+/** GET /api/runs/:id/ws?since=N: the replay of every event after seq N (see docs/protocol.md). */
+export const socketQuerySchema = z.strictObject({
+  since: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').optional(),
+});
+
 /** GET /api/runs/:id/events?since=N&limit=M: events after seq N, at most M (1-1000, default 500) and about 512 KiB. */
 export const eventsQuerySchema = z.strictObject({
   since: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(0),

@@ -39,18 +39,19 @@ export class LiveThinking {
       this.current.raw += text;
     }
     const wait = this.lastSentAt + this.intervalMs - Date.now();
-    if (wait <= 0) this.flush(false);
-    else this.timer ??= setTimeout(() => this.flush(false), wait);
+    if (wait <= 0) this.flush({ complete: false });
+    else this.timer ??= setTimeout(() => this.flush({ complete: false }), wait);
   }
 
   /** The call's text is complete: sends what was held back and starts afresh. */
   end(): void {
     if (!this.current) return;
-    this.flush(true);
+    this.flush({ complete: true });
     this.current = null;
   }
 
-  private flush(complete: boolean): void {
+  /** Sends the text not yet sent; `complete` sends it all, else it holds back what may be half a secret. */
+  private flush({ complete }: { complete: boolean }): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const call = this.current;

@@ -6,18 +6,18 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { errorBody } from '../schema/api.ts';
 import type { ModelInfo, ProxyHealth } from '../schema/protocol.ts';
 import { MAX_PROXY_REQUEST_BYTES, PROTOCOL_VERSION } from '../schema/protocol.ts';
 import { buildBanditGraph } from './agent/bandit-graph.ts';
+import { CallsInProgress } from './calls-in-progress.ts';
 import { ModelRegistry } from './models/model-registry.ts';
-import { advanceRoute } from './routes/advance.ts';
+import { callRoute } from './routes/advance.ts';
 import { RunTelemetry } from './telemetry/run-telemetry.ts';
 import type { ProxySettings } from './settings.ts';
 import { probeSsh } from './ssh/probe-ssh.ts';
 import { SessionPool } from './ssh/session-pool.ts';
 import { createTargets } from './targets/targets.ts';
-
-const errorBody = (code: string, message: string) => ({ error: { code, message } });
 
 /** The proxy's routes and its session pool, without a listening socket (tests call `app.request`). */
 export function createProxyApp(settings: ProxySettings) {
@@ -34,8 +34,7 @@ export function createProxyApp(settings: ProxySettings) {
     callMaxMs: settings.callMaxMs,
     stepLimit: settings.stepLimit,
     liveMs: settings.liveMs,
-    inFlight: { count: 0 },
-    running: new Set<string>(),
+    calls: new CallsInProgress(),
     secrets,
     telemetry: settings.otel ? new RunTelemetry(settings.otel.endpoint, settings.otel.serviceName) : null,
   };
@@ -85,13 +84,13 @@ export function createProxyApp(settings: ProxySettings) {
           c.json(errorBody('body_too_large', `the request is over ${MAX_PROXY_REQUEST_BYTES} bytes`), 413),
       }),
     )
-    .route('/v1/advance', advanceRoute(deps, targets))
+    .route('/v1/advance', callRoute(deps, targets))
     .notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404))
     .onError((err, c) => {
       console.error('ssh-proxy: unhandled error', err);
       return c.json(errorBody('internal', 'the proxy failed while handling this request; see its log'), 500);
     });
-  return { app, pool, inFlight: deps.inFlight, telemetry: deps.telemetry };
+  return { app, pool, calls: deps.calls, telemetry: deps.telemetry };
 }
 
 /** How long an idle connection from the worker stays open. */
@@ -107,13 +106,13 @@ export type RunningProxy = {
 
 /** Listens on settings.host:settings.port (0 picks a free port). */
 export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
-  const { app, pool, inFlight, telemetry } = createProxyApp(settings);
+  const { app, pool, calls, telemetry } = createProxyApp(settings);
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: settings.host, port: settings.port }, (info: AddressInfo) => {
       resolve({
         port: info.port,
         activeSessions: () => pool.size,
-        activeRuns: () => inFlight.count,
+        activeRuns: () => calls.size,
         close: () =>
           new Promise<void>((done) => {
             pool.closeAll();

@@ -3,7 +3,10 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ApiError as ApiErrorBody } from '../schema/api.ts';
+import { errorBody } from '../schema/api.ts';
+
+// The body's one owner is schema/api.ts; passed on for the object's files, which import it from here.
+export { errorBody };
 
 /** A failure a client can act on; thrown from handlers and answered by `onError`. */
 export class ApiError extends Error {
@@ -17,11 +20,6 @@ export class ApiError extends Error {
     this.code = code;
     this.issues = issues;
   }
-}
-
-/** The JSON body of an error answer. */
-export function errorBody(code: string, message: string, issues?: string[]): ApiErrorBody {
-  return { error: issues ? { code, message, issues } : { code, message } };
 }
 
 export const onError: ErrorHandler = (err, c) => {

@@ -20,6 +20,7 @@ import { llmCallDetailSchema, modelListSchema, runEventSchema } from '../schema/
 import {
   createRunBodySchema,
   eventsQuerySchema,
+  socketQuerySchema,
   runActionSchema,
   runListQuerySchema,
   runListSchema,
@@ -286,9 +287,10 @@ function buildDocument(): Json {
     '/api/runs/{id}/ws': {
       get: {
         summary: "The run's WebSocket (see docs/protocol.md)",
-        parameters: [runId],
+        parameters: [runId, ...query(socketQuerySchema)],
         responses: {
           '101': { description: 'Switching to the WebSocket protocol' },
+          '400': error('Bad query'),
           '404': error('No such run'),
           '426': error('Not a WebSocket upgrade'),
           '429': error('The run already has MAX_SOCKETS_PER_RUN open sockets'),

@@ -1,4 +1,5 @@
 // Reads and validates request input with the shared zod schemas, so handlers only see typed data.
+// Bodies and query strings go through the same funnel and fail with the same 400 error body.
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { issueList } from '../schema/issues.ts';
@@ -28,12 +29,22 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   return parseOr400(schema, raw, 'the request body');
 }
 
-/** A value validated against a schema, or a 400 naming every problem. */
-export function parseOr400<S extends z.ZodType>(schema: S, raw: unknown, what: string): z.infer<S> {
+/** The query string, validated; 400 `invalid_query` naming each bad parameter. */
+export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  return parseOr400(schema, c.req.query(), 'the query', 'invalid_query');
+}
+
+/** A value validated against a schema, or a 400 naming every problem (`code` says which input it was). */
+export function parseOr400<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+  what: string,
+  code: 'invalid_input' | 'invalid_query' = 'invalid_input',
+): z.infer<S> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issues = issueList(parsed.error);
-  throw new ApiError(400, 'invalid_input', `${what} is invalid: ${issues.join('; ')}`, issues);
+  throw new ApiError(400, code, `${what} is invalid: ${issues.join('; ')}`, issues);
 }
 
 function tooLarge(): ApiError {

@@ -108,7 +108,7 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
         onEvent: (event) => {
           if (!story || options.json) return;
           const prefix = started.length > 1 ? c.dim(`${runId.slice(-6)} `) : '';
-          for (const line of eventLines(event, c, Boolean(options.verbose))) out.write(`${prefix}${line}\n`);
+          for (const line of eventLines(event, c, { verbose: options.verbose })) out.write(`${prefix}${line}\n`);
         },
         onState: (view) => display?.update({ runId, model, view }),
       });

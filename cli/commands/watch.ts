@@ -51,7 +51,7 @@ async function watch(runId: string, options: WatchOptions, g: GlobalOptions): Pr
       if (liveOpen) out.write('\n');
       liveOpen = false;
       if (options.json) return void out.write(`${safeJson(event)}\n`);
-      for (const line of eventLines(event, c, Boolean(options.verbose))) out.write(`${line}\n`);
+      for (const line of eventLines(event, c, { verbose: options.verbose })) out.write(`${line}\n`);
     },
     onLive: (delta) => {
       if (options.json) return;

@@ -3,7 +3,8 @@ import pc from 'picocolors';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
-export function colorsFor(stream: NodeJS.WriteStream, wanted: boolean): Colors {
-  const on = wanted && Boolean(stream.isTTY) && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '');
+/** Colours for `stream`: on when `color` is wanted (no --no-color), the stream is a terminal and NO_COLOR is unset. */
+export function colorsFor(stream: NodeJS.WriteStream, options: { color: boolean }): Colors {
+  const on = options.color && Boolean(stream.isTTY) && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '');
   return pc.createColors(on);
 }

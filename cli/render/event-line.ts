@@ -12,9 +12,12 @@ export const LINE_CHARS = 4_000;
 /** Any text bound for the terminal: escapes and controls made visible, one line cut at LINE_CHARS. */
 export const safe = (text: string): string => terminalText(text, { max: LINE_CHARS });
 
+/** How much of each event to show: `verbose` adds model calls, graph nodes and status changes, and whole outputs. */
+export type EventLineOptions = { verbose?: boolean };
+
 /** The event's lines, each safe to write to a terminal. */
-export function eventLines(event: RunEvent, c: Colors, verbose: boolean): string[] {
-  return rawLines(event, c, verbose).map(safe);
+export function eventLines(event: RunEvent, c: Colors, options: EventLineOptions = {}): string[] {
+  return rawLines(event, c, options.verbose ?? false).map(safe);
 }
 
 function rawLines(event: RunEvent, c: Colors, verbose: boolean): string[] {

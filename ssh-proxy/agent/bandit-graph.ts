@@ -31,13 +31,17 @@ import {
 import type { BanditState } from './bandit-state.ts';
 import { BANDIT_STATE_VERSION, banditStateSchema } from './bandit-state.ts';
 import { fitBanditCheckpoint } from './state-limit.ts';
+import type { PendingAction, Resume } from '../../schema/protocol.ts';
 import type { CompiledGraph } from '../engine/compiled-graph.ts';
 import { StateGraph } from '../engine/state-graph.ts';
 import { END, START } from '../engine/types.ts';
 
-export function buildBanditGraph(): CompiledGraph<BanditState, BanditDeps> {
+/** The compiled Bandit graph: a person's answer is a Resume, the question a pause asks a PendingAction. */
+export type BanditGraph = CompiledGraph<BanditState, BanditDeps, Resume, PendingAction>;
+
+export function buildBanditGraph(): BanditGraph {
   return (
-    new StateGraph<BanditState, BanditDeps>(banditStateSchema, BANDIT_STATE_VERSION)
+    new StateGraph<BanditState, BanditDeps, Resume, PendingAction>(banditStateSchema, BANDIT_STATE_VERSION)
       .addNode('connect', connect)
       .addNode('plan', plan)
       .addNode('execute', execute)

@@ -7,7 +7,7 @@ import type { RunConfig } from '../../schema/run.ts';
 /** Bumped when the state's shape changes; older checkpoints are then refused with a clear message. */
 export const BANDIT_STATE_VERSION = 1;
 
-/** One step of the current attempt, as the model sees it next time. */
+/** One turn of the current attempt (a command and its output, or a password tried), as the model sees it next time. */
 export const turnSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('command'),

@@ -46,7 +46,7 @@ export function candidates(level: ReplayLevel, history: readonly Turn[]): string
   ];
 }
 
-/** The next step of a verification run: the original's next command, then its password. */
+/** The next move of a verification run: the original's next command, then its password. */
 export function replayDecision(plan: ReplayPlan, input: PlanInput): ModelDecision {
   const callId = `replay_${input.level}_${input.history.length + 1}`;
   const level = planFor(plan, input.level);

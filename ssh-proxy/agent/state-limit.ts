@@ -1,6 +1,7 @@
 // The last guard on the agent's state: a checkpoint that would not fit the line it travels in is
-// cut (its largest strings, head and tail kept) and the step fails with state_too_large, naming
+// cut (its largest strings, head and tail kept) and the run pauses with state_too_large, naming
 // what was cut, so the run pauses with its own cause instead of being refused downstream forever.
+import type { PendingAction, Resume } from '../../schema/protocol.ts';
 import { MAX_PROXY_LINE_BYTES } from '../../schema/protocol.ts';
 import type { CheckpointFit } from '../engine/compiled-graph.ts';
 import type { GraphCheckpoint } from '../engine/types.ts';
@@ -37,15 +38,15 @@ export function stateTooLargeMessage(cuts: readonly CutField[], bytes: number): 
 }
 
 /** The Bandit graph's CheckpointFit: a checkpoint that fits is kept as it is (the common case, measured once per new part). */
-export const fitBanditCheckpoint: CheckpointFit<BanditState, BanditDeps> = (checkpoint, ctx) =>
+export const fitBanditCheckpoint: CheckpointFit<BanditState, BanditDeps, Resume, PendingAction> = (checkpoint, ctx) =>
   fitCheckpoint(checkpoint, ctx, MAX_CHECKPOINT_BYTES);
 
 /** fitBanditCheckpoint with its limit given, for tests. */
 export function fitCheckpoint(
-  checkpoint: GraphCheckpoint<BanditState>,
+  checkpoint: GraphCheckpoint<BanditState, PendingAction>,
   ctx: Pick<BanditDeps, 'emit'>,
   maxBytes: number,
-): GraphCheckpoint<BanditState> {
+): GraphCheckpoint<BanditState, PendingAction> {
   const bytes = jsonBytes(checkpoint);
   if (bytes <= maxBytes) return checkpoint;
   const { state: original, interrupt: originalInterrupt, ...envelope } = checkpoint;
@@ -62,8 +63,9 @@ export function fitCheckpoint(
   };
   if (originalInterrupt !== undefined) {
     // Already pausing: the question stays, with this as its reason.
-    const interrupt = {
-      ...(value.interrupt as Record<string, unknown>),
+    // fitJson keeps the shape of what it cuts, so the question is still there.
+    const interrupt: PendingAction = {
+      ...(value.interrupt as PendingAction),
       reason: 'state_too_large',
       lastError: message,
     };

@@ -8,7 +8,7 @@ import { capSerialised } from '../json-fit.ts';
 export const STATE_TEXT_BYTES = {
   /** A command's output as the model sees it (head and tail); the whole output is in the output event. */
   output: 4_000,
-  /** The model's words before a step, as kept in the attempt's history. */
+  /** The model's words before a turn, as kept in the attempt's history. */
   thinking: 2_000,
   /** A password candidate, a verdict on one, a tool call id. */
   short: 300,

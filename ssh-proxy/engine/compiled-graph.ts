@@ -9,13 +9,14 @@ import type { GraphCheckpoint, NodeContext, NodeFn, NodeRecord, NodeResult, RunR
 import { END, START } from './types.ts';
 
 /** Where a run starts: a fresh state at START, or a saved checkpoint. */
-export type RunFrom<S> = { state: S } | { checkpoint: GraphCheckpoint<S> };
+export type RunFrom<S, I = unknown> = { state: S } | { checkpoint: GraphCheckpoint<S, I> };
 
-export type RunOptions<S, Ctx> = {
-  from: RunFrom<S>;
+/** One call to `run`: where from, the dependencies, the answer `R` to an interrupt, and the limits. */
+export type RunOptions<S, Ctx, R = unknown, I = unknown> = {
+  from: RunFrom<S, I>;
   ctx: Ctx;
   /** Present (even when undefined is the answer) only when answering an interrupt. */
-  resume?: Command<S>;
+  resume?: Command<S, R>;
   signal: AbortSignal;
   /** Most nodes to run in this call. */
   stepLimit: number;
@@ -28,7 +29,7 @@ export type RunOptions<S, Ctx> = {
   cutAt?: number;
   /** Called as each node finishes, with the state the node was given. */
   onNode?: (record: NodeRecord, state: Readonly<S>) => void | Promise<void>;
-  onCheckpoint?: (checkpoint: GraphCheckpoint<S>) => void | Promise<void>;
+  onCheckpoint?: (checkpoint: GraphCheckpoint<S, I>) => void | Promise<void>;
   now?: () => number;
 };
 
@@ -36,21 +37,28 @@ export type RunOptions<S, Ctx> = {
  * Checks each checkpoint before it is saved and may hand back another: a state cut to fit its limits,
  * and the node to run next (a pause that says what was cut). The run goes on from what it returns.
  */
-export type CheckpointFit<S, Ctx> = (checkpoint: GraphCheckpoint<S>, ctx: NodeContext<Ctx>) => GraphCheckpoint<S>;
+export type CheckpointFit<S, Ctx, R = unknown, I = unknown> = (
+  checkpoint: GraphCheckpoint<S, I>,
+  ctx: NodeContext<Ctx, R>,
+) => GraphCheckpoint<S, I>;
 
-export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
-  private readonly nodes: ReadonlyMap<string, NodeFn<S, Ctx>>;
+/**
+ * A graph ready to run. `R` is the type of a person's answer and `I` of the question a node asks: both are
+ * validated where they enter the program (the route), and flow through here typed, so no node checks again.
+ */
+export class CompiledGraph<S extends Record<string, unknown>, Ctx, R = unknown, I = unknown> {
+  private readonly nodes: ReadonlyMap<string, NodeFn<S, Ctx, R, I>>;
   private readonly edges: ReadonlyMap<string, Edge<S, Ctx>>;
   private readonly stateSchema: ZodType<S>;
-  private readonly fit: CheckpointFit<S, Ctx> | null;
+  private readonly fit: CheckpointFit<S, Ctx, R, I> | null;
   readonly version: number;
 
   constructor(
-    nodes: ReadonlyMap<string, NodeFn<S, Ctx>>,
+    nodes: ReadonlyMap<string, NodeFn<S, Ctx, R, I>>,
     edges: ReadonlyMap<string, Edge<S, Ctx>>,
     stateSchema: ZodType<S>,
     version: number,
-    fit: CheckpointFit<S, Ctx> | null = null,
+    fit: CheckpointFit<S, Ctx, R, I> | null = null,
   ) {
     this.nodes = nodes;
     this.edges = edges;
@@ -59,15 +67,18 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
     this.fit = fit;
   }
 
-  /** Checks a checkpoint from outside (version, node name, state shape). Never throws. */
+  /**
+   * Checks a checkpoint from outside (version, node name, state shape). Never throws. Its interrupt is
+   * the caller's to have validated (the route's schema), so it arrives typed.
+   */
   loadCheckpoint(raw: {
     version: number;
     step: number;
     next: string;
     state: unknown;
     createdAt: string;
-    interrupt?: unknown;
-  }): { ok: true; checkpoint: GraphCheckpoint<S> } | { ok: false; message: string } {
+    interrupt?: I;
+  }): { ok: true; checkpoint: GraphCheckpoint<S, I> } | { ok: false; message: string } {
     if (raw.version !== this.version) {
       return {
         ok: false,
@@ -86,7 +97,8 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
     return this.follow(START, state, ctx);
   }
 
-  async run(options: RunOptions<S, Ctx>): Promise<RunResult<S>> {
+  /** Runs nodes from `options.from` until the graph ends, interrupts, yields, is aborted or fails. */
+  async run(options: RunOptions<S, Ctx, R, I>): Promise<RunResult<S, I>> {
     const now = options.now ?? Date.now;
     const start = 'checkpoint' in options.from ? options.from.checkpoint : null;
     let state: S = start ? start.state : (options.from as { state: S }).state;
@@ -119,12 +131,12 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
         error,
       });
 
-      let result: NodeResult<S>;
+      let result: NodeResult<S, I>;
       const cut = new AbortController();
       const timer =
         options.cutAt === undefined ? undefined : setTimeout(() => cut.abort(), Math.max(0, options.cutAt - now()));
       const signal = options.cutAt === undefined ? options.signal : AbortSignal.any([options.signal, cut.signal]);
-      const ctx: NodeContext<Ctx> = resume
+      const ctx: NodeContext<Ctx, R> = resume
         ? { ...options.ctx, signal, resume: resume.resume }
         : { ...options.ctx, signal };
       try {
@@ -186,7 +198,7 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
     }
   }
 
-  private fitted(checkpoint: GraphCheckpoint<S>, ctx: NodeContext<Ctx>): GraphCheckpoint<S> {
+  private fitted(checkpoint: GraphCheckpoint<S, I>, ctx: NodeContext<Ctx, R>): GraphCheckpoint<S, I> {
     return this.fit ? this.fit(checkpoint, ctx) : checkpoint;
   }
 
@@ -201,8 +213,8 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx> {
     return to;
   }
 
-  private checkpoint(step: number, next: string, state: S, at: number, interrupt?: unknown): GraphCheckpoint<S> {
-    const checkpoint: GraphCheckpoint<S> = {
+  private checkpoint(step: number, next: string, state: S, at: number, interrupt?: I): GraphCheckpoint<S, I> {
+    const checkpoint: GraphCheckpoint<S, I> = {
       version: this.version,
       step,
       next,

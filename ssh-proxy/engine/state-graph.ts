@@ -13,8 +13,9 @@ export type Edge<S, Ctx> =
   /** The node always returns Command({ goto }), to one of `targets`. */
   | { kind: 'command'; targets: readonly string[] };
 
-export class StateGraph<S extends Record<string, unknown>, Ctx> {
-  private readonly nodes = new Map<string, NodeFn<S, Ctx>>();
+/** Builds a graph; `R` is the type of a person's answer to an interrupt, `I` of the question asked. */
+export class StateGraph<S extends Record<string, unknown>, Ctx, R = unknown, I = unknown> {
+  private readonly nodes = new Map<string, NodeFn<S, Ctx, R, I>>();
   private readonly edges = new Map<string, Edge<S, Ctx>>();
   private readonly stateSchema: ZodType<S>;
   private readonly version: number;
@@ -29,7 +30,7 @@ export class StateGraph<S extends Record<string, unknown>, Ctx> {
   }
 
   /** `ends` declares a node that routes itself with Command({ goto }), and where it may go. */
-  addNode(name: string, fn: NodeFn<S, Ctx>, options?: { ends: readonly string[] }): this {
+  addNode(name: string, fn: NodeFn<S, Ctx, R, I>, options?: { ends: readonly string[] }): this {
     if (name === START || name === END || this.nodes.has(name)) throw new Error(`graph: node name "${name}" is taken`);
     this.nodes.set(name, fn);
     if (options) this.edges.set(name, { kind: 'command', targets: options.ends });
@@ -46,7 +47,7 @@ export class StateGraph<S extends Record<string, unknown>, Ctx> {
   }
 
   /** `fit` checks every checkpoint before it is saved (see CheckpointFit). */
-  compile(options: { fit?: CheckpointFit<S, Ctx> } = {}): CompiledGraph<S, Ctx> {
+  compile(options: { fit?: CheckpointFit<S, Ctx, R, I> } = {}): CompiledGraph<S, Ctx, R, I> {
     if (!this.edges.has(START)) throw new Error('graph: add an edge from START');
     for (const [from, edge] of this.edges) {
       const targets = edge.kind === 'fixed' ? [edge.to] : edge.targets;

@@ -6,25 +6,31 @@ import type { Interrupt } from './interrupt.ts';
 export const START = '__start__';
 export const END = '__end__';
 
-/** What every node receives besides the state: the caller's dependencies, the abort signal, and
- * the answer to an interrupt when the node is being resumed. */
-export type NodeContext<Ctx> = Ctx & { signal: AbortSignal; resume?: unknown };
+/**
+ * What every node receives besides the state: the caller's dependencies, the abort signal, and
+ * the answer to an interrupt (`R`, already validated by whoever took it in) when the node is being resumed.
+ */
+export type NodeContext<Ctx, R = unknown> = Ctx & { signal: AbortSignal; resume?: R };
 
-/** A node returns fields to merge, a Command (update + goto), or an Interrupt. */
-export type NodeResult<S> = Partial<S> | Command<S> | Interrupt<unknown, S>;
-export type NodeFn<S, Ctx> = (state: Readonly<S>, ctx: NodeContext<Ctx>) => NodeResult<S> | Promise<NodeResult<S>>;
+/** A node returns fields to merge, a Command (update + goto), or an Interrupt asking `I`. */
+export type NodeResult<S, I = unknown> = Partial<S> | Command<S> | Interrupt<I, S>;
+/** One node of a graph: state `S`, dependencies `Ctx`, answers `R`, questions `I`. */
+export type NodeFn<S, Ctx, R = unknown, I = unknown> = (
+  state: Readonly<S>,
+  ctx: NodeContext<Ctx, R>,
+) => NodeResult<S, I> | Promise<NodeResult<S, I>>;
 
 /** Picks the next node from the state. Pure: no I/O, no clock, no randomness. */
 export type RouterFn<S, Ctx> = (state: Readonly<S>, ctx: Ctx) => string;
 
-/** The graph's saved position: run `next` with `state`. Plain JSON. */
-export type GraphCheckpoint<S> = {
+/** The graph's saved position: run `next` with `state`, and the question `I` it waits on, if any. Plain JSON. */
+export type GraphCheckpoint<S, I = unknown> = {
   version: number;
   step: number;
   next: string;
   state: S;
   createdAt: string;
-  interrupt?: unknown;
+  interrupt?: I;
 };
 
 /** One node execution, reported as it finishes. */
@@ -39,10 +45,11 @@ export type NodeRecord = {
 /** How one call to `run` ended. `end`: the graph reached END. */
 export type RunOutcome = 'end' | 'interrupted' | 'yielded' | 'aborted' | 'step_limit' | 'error';
 
-export type RunResult<S> = {
+/** How one call to `run` ended, with the state and, when interrupted, the question `I`. */
+export type RunResult<S, I = unknown> = {
   outcome: RunOutcome;
   state: S;
   step: number;
-  interrupt?: unknown;
+  interrupt?: I;
   error?: string;
 };

@@ -1,9 +1,9 @@
 // The one interface every model implements, the offline baseline and any OpenAI-compatible one:
-// plan the next step of an attempt, and reflect on a failed attempt.
+// plan the next move of an attempt, and reflect on a failed attempt.
 import type { Lesson, LlmErrorClass, LlmStage } from '../../schema/protocol.ts';
 import type { Turn } from '../agent/bandit-state.ts';
 
-/** What the model sees when choosing the next step. */
+/** What the model sees when choosing the next move. */
 export type PlanInput = {
   level: number;
   goal: string;

@@ -16,9 +16,9 @@ import type {
 } from './agent-model.ts';
 import { FINAL_MAX_COMMANDS } from './agent-model.ts';
 import { decodedReadings } from './baseline/decoders.ts';
-import type { Step } from './baseline/follow-ups.ts';
+import type { Candidate } from './baseline/follow-ups.ts';
 import { followUps } from './baseline/follow-ups.ts';
-import { goalSteps } from './baseline/goal-rules.ts';
+import { goalCandidates } from './baseline/goal-rules.ts';
 
 /** An output with more candidates than this is a haystack (a file of 1000 passwords), not an answer. */
 const MAX_CANDIDATES_PER_OUTPUT = 3;
@@ -44,7 +44,9 @@ export class BaselineModel implements AgentModel {
   async finalAttempt(input: FinalInput, _signal: AbortSignal): Promise<ModelAnswer<FinalPlan>> {
     const started = performance.now();
     const commands = [
-      ...new Set([...hintSteps(input), ...goalSteps(input.goal, input.currentPassword)].map((s) => s.command)),
+      ...new Set(
+        [...hintCandidates(input), ...goalCandidates(input.goal, input.currentPassword)].map((s) => s.command),
+      ),
     ].slice(0, FINAL_MAX_COMMANDS);
     const value = { thinking: 'Running what the hints and the goal suggest, one last time.', commands };
     return { ok: true, value, calls: [this.report('final', input, value, started)] };
@@ -65,7 +67,7 @@ export class BaselineModel implements AgentModel {
   }
 }
 
-/** The baseline's next step, a pure function of what it has seen. */
+/** The baseline's next move, a pure function of what it has seen. */
 export function decide(input: PlanInput): ModelDecision {
   const callId = `call_${input.level}_${input.attempt}_${input.history.length + 1}`;
   const candidate = freshCandidate(input);
@@ -79,13 +81,13 @@ export function decide(input: PlanInput): ModelDecision {
 
   const commands = input.history.filter((t): t is CommandTurn => t.kind === 'command');
   const ran = new Set(commands.map((t) => t.command));
-  const queue: Step[] = [
-    ...hintSteps(input),
+  const queue: Candidate[] = [
+    ...hintCandidates(input),
     ...commands.toReversed().flatMap(followUps),
-    ...goalSteps(input.goal, input.currentPassword),
-    ...explorationSteps(input.attempt),
+    ...goalCandidates(input.goal, input.currentPassword),
+    ...explorationCandidates(input.attempt),
   ];
-  const next = queue.find((step) => !ran.has(step.command));
+  const next = queue.find((candidate) => !ran.has(candidate.command));
   if (next) return { kind: 'run_command', callId, thinking: next.why, command: next.command };
   return {
     kind: 'give_up',
@@ -114,7 +116,7 @@ function freshCandidate(input: PlanInput): { token: string; where: string } | nu
 }
 
 /** Commands a person's hint names: `in backticks`, or after "run:" / "try:". */
-function hintSteps(input: PlanInput): Step[] {
+function hintCandidates(input: PlanInput): Candidate[] {
   return input.lessons
     .filter((l) => l.source === 'user')
     .flatMap((l) => {
@@ -127,11 +129,11 @@ function hintSteps(input: PlanInput): Step[] {
 }
 
 /** Blind exploration when nothing better is left; later attempts look wider. */
-function explorationSteps(attempt: number): Step[] {
-  const steps: Step[] = [{ command: 'ls -la', why: 'Looking around the home directory.' }];
-  if (attempt >= 2) steps.push({ command: 'find . -type f', why: 'Listing every file below home.' });
-  if (attempt >= 3) steps.push({ command: 'ls -la /tmp', why: 'Checking /tmp for anything left behind.' });
-  return steps;
+function explorationCandidates(attempt: number): Candidate[] {
+  const candidates: Candidate[] = [{ command: 'ls -la', why: 'Looking around the home directory.' }];
+  if (attempt >= 2) candidates.push({ command: 'find . -type f', why: 'Listing every file below home.' });
+  if (attempt >= 3) candidates.push({ command: 'ls -la /tmp', why: 'Checking /tmp for anything left behind.' });
+  return candidates;
 }
 
 function lessonsFrom(input: ReflectInput): string[] {

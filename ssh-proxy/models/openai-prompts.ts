@@ -126,7 +126,7 @@ export function planMessages(input: PlanInput): Message[] {
 
 /** The reflect request: what happened in the attempt, and a request for short lessons. */
 export function reflectMessages(input: ReflectInput): Message[] {
-  const steps = input.history
+  const turns = input.history
     .map((t) =>
       t.kind === 'command' ? `$ ${t.command}\n${t.output.slice(0, 600)}` : `submitted ${t.password}: ${t.verdict}`,
     )
@@ -138,7 +138,7 @@ export function reflectMessages(input: ReflectInput): Message[] {
     },
     {
       role: 'user',
-      content: `${levelBrief(input)}\n\nThe attempt ended: ${input.failure}.\nWhat it did:\n${steps || '(nothing)'}\n\nWrite at most three lessons, one per line, each under 200 characters. No preamble.`,
+      content: `${levelBrief(input)}\n\nThe attempt ended: ${input.failure}.\nWhat it did:\n${turns || '(nothing)'}\n\nWrite at most three lessons, one per line, each under 200 characters. No preamble.`,
     },
   ];
 }

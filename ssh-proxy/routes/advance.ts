@@ -1,31 +1,30 @@
 // POST /v1/advance: the Durable Object sends the last checkpoint (or none) and gets NDJSON back.
 // Everything is checked before the stream opens, so a bad request is a 4xx, never a broken stream.
 import { Hono } from 'hono';
+import { errorBody } from '../../schema/api.ts';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import { proxyRequestSchema } from '../../schema/protocol.ts';
+import type { PendingAction } from '../../schema/protocol.ts';
 import type { RunFrom } from '../engine/compiled-graph.ts';
 import type { BanditState } from '../agent/bandit-state.ts';
 import { initialBanditState } from '../agent/bandit-state.ts';
-import type { AdvanceDeps } from '../advance-stream.ts';
-import { advanceStream } from '../advance-stream.ts';
+import type { CallDeps } from '../call-stream.ts';
+import { callStream } from '../call-stream.ts';
 import type { GameTarget } from '../targets/target.ts';
 import type { Target } from '../../schema/run.ts';
 
-const fail = (code: string, message: string, issues?: unknown) => ({
-  error: { code, message, ...(issues ? { issues } : {}) },
-});
-
-export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarget>) {
+/** The route of POST /v1/advance: checks the request, claims the run, and answers with the call's stream. */
+export function callRoute(deps: CallDeps, targets: Record<Target, GameTarget>) {
   return new Hono().post('/', async (c) => {
     let body: unknown;
     try {
       body = await c.req.json();
     } catch {
-      return c.json(fail('invalid_json', 'the body is not JSON; send {runId, config, checkpoint, resume?}'), 400);
+      return c.json(errorBody('invalid_json', 'the body is not JSON; send {runId, config, checkpoint, resume?}'), 400);
     }
     const parsed = proxyRequestSchema.safeParse(body);
     if (!parsed.success)
-      return c.json(fail('invalid_request', describeIssues(parsed.error), issueList(parsed.error)), 400);
+      return c.json(errorBody('invalid_request', describeIssues(parsed.error), issueList(parsed.error)), 400);
     const request = parsed.data;
     const target = targets[request.config.target];
     const model = deps.models.get(request.config.model, request.config);
@@ -37,30 +36,33 @@ export function advanceRoute(deps: AdvanceDeps, targets: Record<Target, GameTarg
         .map((m) => m.id)
         .join(', ');
       const [field, id] = model ? ['config.knowledgeModel', knowledgeId] : ['config.model', request.config.model];
-      return c.json(fail('unknown_model', `${field}: "${id}" is not offered here; use one of: ${offered}`), 400);
+      return c.json(errorBody('unknown_model', `${field}: "${id}" is not offered here; use one of: ${offered}`), 400);
     }
 
-    let from: RunFrom<BanditState>;
+    let from: RunFrom<BanditState, PendingAction>;
     if (request.checkpoint) {
       const loaded = deps.graph.loadCheckpoint(request.checkpoint);
-      if (!loaded.ok) return c.json(fail('invalid_checkpoint', loaded.message), 400);
+      if (!loaded.ok) return c.json(errorBody('invalid_checkpoint', loaded.message), 400);
       if (request.resume && loaded.checkpoint.interrupt === undefined) {
-        return c.json(fail('not_interrupted', 'resume was sent, but the checkpoint is not waiting for a person'), 409);
+        return c.json(
+          errorBody('not_interrupted', 'resume was sent, but the checkpoint is not waiting for a person'),
+          409,
+        );
       }
       from = { checkpoint: loaded.checkpoint };
     } else {
-      if (request.resume) return c.json(fail('not_interrupted', 'resume needs the checkpoint of the paused run'), 409);
+      if (request.resume)
+        return c.json(errorBody('not_interrupted', 'resume needs the checkpoint of the paused run'), 409);
       from = { state: initialBanditState(request.config, Date.now()) };
     }
     // One call per run at a time: a second would share the run's SSH session and fork its state.
-    if (deps.running.has(request.runId)) {
+    if (!deps.calls.claim(request.runId)) {
       return c.json(
-        fail('run_busy', `run ${request.runId} already has a call in progress; try again when it ends`),
+        errorBody('run_busy', `run ${request.runId} already has a call in progress; try again when it ends`),
         409,
       );
     }
-    deps.running.add(request.runId);
-    const stream = advanceStream(request, target, { model, knowledge }, from, deps, c.req.raw.signal);
+    const stream = callStream(request, target, { model, knowledge }, from, deps, c.req.raw.signal);
     return new Response(stream, {
       headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' },
     });

@@ -26,7 +26,7 @@ export class RunTelemetry {
     this.tracer = this.provider.getTracer('bandit-runner', '1');
   }
 
-  /** A tracer for one advance call; secrets are redacted from every attribute. */
+  /** A tracer for one /v1/advance call; secrets are redacted from every attribute. */
   forCall(runId: string, redactor: Redactor): CallTracer {
     return new CallTracer(this.tracer, runId, redactor);
   }

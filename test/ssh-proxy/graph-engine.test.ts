@@ -12,10 +12,13 @@ import { END, START } from '../../ssh-proxy/engine/types.ts';
 const stateSchema = z.object({ n: z.number(), log: z.array(z.string()) });
 type State = z.infer<typeof stateSchema>;
 type Ctx = { limit: number };
+/** The toy's interrupt and its answer are typed, as the Bandit graph's are: the caller validated them. */
+type Answer = 'again' | 'stop';
+type Question = { question: string };
 
 /** count until n reaches ctx.limit, then ask a person; their answer is logged and the graph ends. */
-function toyGraph(onCount?: (signal: AbortSignal) => Promise<void>, fit?: CheckpointFit<State, Ctx>) {
-  return new StateGraph<State, Ctx>(stateSchema, 1)
+function toyGraph(onCount?: (signal: AbortSignal) => Promise<void>, fit?: CheckpointFit<State, Ctx, Answer, Question>) {
+  return new StateGraph<State, Ctx, Answer, Question>(stateSchema, 1)
     .addNode('count', async (s, ctx) => {
       await onCount?.(ctx.signal);
       return { n: s.n + 1, log: [...s.log, `count ${s.n + 1}`] };
@@ -24,8 +27,9 @@ function toyGraph(onCount?: (signal: AbortSignal) => Promise<void>, fit?: Checkp
       'ask',
       (s, ctx) => {
         if (ctx.resume === undefined) return interrupt({ question: `n is ${s.n}; go on?` });
+        const answer: Answer = ctx.resume;
         return new Command({
-          update: { log: [...s.log, `answer ${String(ctx.resume)}`] },
+          update: { log: [...s.log, `answer ${answer}`] },
           goto: ctx.resume === 'again' ? 'count' : END,
         });
       },
@@ -36,10 +40,10 @@ function toyGraph(onCount?: (signal: AbortSignal) => Promise<void>, fit?: Checkp
     .compile({ fit });
 }
 
-function runOptions(overrides: Partial<RunOptions<State, Ctx>> = {}) {
-  const checkpoints: GraphCheckpoint<State>[] = [];
+function runOptions(overrides: Partial<RunOptions<State, Ctx, Answer, Question>> = {}) {
+  const checkpoints: GraphCheckpoint<State, Question>[] = [];
   const nodes: NodeRecord[] = [];
-  const options: RunOptions<State, Ctx> = {
+  const options: RunOptions<State, Ctx, Answer, Question> = {
     from: { state: { n: 0, log: [] } },
     ctx: { limit: 3 },
     signal: new AbortController().signal,
@@ -103,6 +107,23 @@ describe('graph engine', () => {
     const result = await graph.run(again.options);
     expect(result).toMatchObject({ outcome: 'interrupted', interrupt: { question: 'n is 3; go on?' } });
     expect(again.nodes).toEqual([]);
+  });
+
+  it('carries the answer and the question typed, so a node never validates them again', async () => {
+    const graph = toyGraph();
+    const first = runOptions();
+    const paused = await graph.run(first.options);
+    // The question comes back typed: no cast, no parse.
+    const question: Question | undefined = paused.interrupt;
+    expect(question?.question).toBe('n is 3; go on?');
+    const wrong = runOptions({
+      from: { checkpoint: first.checkpoints.at(-1)! },
+      // @ts-expect-error an answer of the wrong type is refused where it is made, not inside a node
+      resume: new Command({ resume: 'dance' }),
+    });
+    // At run time nothing checks again: the node takes what the caller's validation let through.
+    const result = await graph.run(wrong.options);
+    expect(result.state.log.at(-1)).toBe('answer dance');
   });
 
   it('stops after the step limit with the last checkpoint intact', async () => {
@@ -178,7 +199,7 @@ describe('graph engine', () => {
   });
 
   it('reports a router that returns a node it did not declare', async () => {
-    const graph = new StateGraph<State, Ctx>(stateSchema, 1)
+    const graph = new StateGraph<State, Ctx, Answer, Question>(stateSchema, 1)
       .addNode('a', () => ({}))
       .addNode('b', () => ({}))
       .addEdge(START, 'a')

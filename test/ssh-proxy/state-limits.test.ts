@@ -4,7 +4,7 @@
 // is cut and turned into a state_too_large pause that names the field.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Checkpoint, ProxyLine } from '../../schema/protocol.ts';
+import type { Checkpoint, PendingAction, ProxyLine } from '../../schema/protocol.ts';
 import { MAX_PROXY_LINE_BYTES } from '../../schema/protocol.ts';
 import type { BanditState, Turn } from '../../ssh-proxy/agent/bandit-state.ts';
 import { banditStateSchema, initialBanditState } from '../../ssh-proxy/agent/bandit-state.ts';
@@ -155,7 +155,11 @@ function swollenState(): BanditState {
   const history = Array.from({ length: 70 }, (_, i) => turn('\x1b\x01'.repeat(2_000), i));
   return banditStateSchema.parse({ ...initialBanditState(config, 0), attempt: 1, history });
 }
-const checkpointOf = (state: BanditState, next: string, interrupt?: unknown): GraphCheckpoint<BanditState> => ({
+const checkpointOf = (
+  state: BanditState,
+  next: string,
+  interrupt?: PendingAction,
+): GraphCheckpoint<BanditState, PendingAction> => ({
   version: 1,
   step: 9,
   next,
@@ -191,7 +195,7 @@ describe('a checkpoint too large for its line', () => {
   });
 
   it('keeps a pause a pause, with state_too_large as its reason, and lets a finished run end', () => {
-    const interrupt = {
+    const interrupt: PendingAction = {
       reason: 'max_retries',
       level: 0,
       retryCount: 3,

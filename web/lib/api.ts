@@ -9,7 +9,7 @@ import {
   analyticsSlowSchema,
   analyticsSummarySchema,
 } from '../../schema/analytics.ts';
-import { apiErrorSchema, healthSchema } from '../../schema/api.ts';
+import { apiErrorOf, healthSchema } from '../../schema/api.ts';
 import type { Health } from '../../schema/api.ts';
 import { llmCallDetailSchema, modelListSchema } from '../../schema/protocol.ts';
 import type { LlmCallDetail, ModelInfo } from '../../schema/protocol.ts';
@@ -66,17 +66,7 @@ async function request<T>(path: string, schema: z.ZodType<T>, init: RequestInit 
     throw new ApiFailure(0, 'unreachable', 'The worker did not answer. Is `npm start` still running?');
   }
   const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const parsed = apiErrorSchema.safeParse(body);
-    if (parsed.success)
-      throw new ApiFailure(
-        response.status,
-        parsed.data.error.code,
-        parsed.data.error.message,
-        parsed.data.error.issues,
-      );
-    throw new ApiFailure(response.status, 'http_error', `The worker answered HTTP ${response.status}.`);
-  }
+  if (!response.ok) throw failureOf(response.status, body);
   const parsed = schema.safeParse(body);
   if (!parsed.success)
     throw new ApiFailure(response.status, 'unexpected_answer', `The worker's answer to ${path} was not understood.`);
@@ -155,10 +145,14 @@ async function fetchRaw(path: string, signal?: AbortSignal): Promise<Response> {
     throw new ApiFailure(0, 'unreachable', 'The worker did not answer. Is `npm start` still running?');
   }
   if (response.ok) return response;
-  const parsed = apiErrorSchema.safeParse(await response.json().catch(() => null));
-  if (parsed.success)
-    throw new ApiFailure(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.issues);
-  throw new ApiFailure(response.status, 'http_error', `The worker answered HTTP ${response.status}.`);
+  throw failureOf(response.status, await response.json().catch(() => null));
+}
+
+/** The failure an error answer names, or a plain one for a body that is not an error answer. */
+function failureOf(status: number, body: unknown): ApiFailure {
+  const error = apiErrorOf(body);
+  if (error) return new ApiFailure(status, error.code, error.message, error.issues);
+  return new ApiFailure(status, 'http_error', `The worker answered HTTP ${status}.`);
 }
 
 /**

@@ -1,7 +1,6 @@
 // /api/analytics: what the runs cost, solved and failed, from the D1 index and its roll-ups.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import type { z } from 'zod';
 import {
   analyticsQuerySchema,
   failuresQuerySchema,
@@ -9,7 +8,6 @@ import {
   slowQuerySchema,
 } from '../../schema/analytics.ts';
 import type { AnalyticsQuery } from '../../schema/analytics.ts';
-import { describeIssues, issueList } from '../../schema/issues.ts';
 import { analyticsFailures } from '../analytics/failures.ts';
 import { analyticsLevels } from '../analytics/levels.ts';
 import { analyticsModels } from '../analytics/models.ts';
@@ -18,21 +16,9 @@ import { analyticsSlow } from '../analytics/slow.ts';
 import { analyticsSummary } from '../analytics/summary.ts';
 import { errorText } from '../error-text.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
+import { readQuery } from '../validate.ts';
 
-/** The validated query, or a 400 naming each bad field. */
-function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
-  const query = schema.safeParse(c.req.query());
-  if (!query.success)
-    throw new ApiError(
-      400,
-      'invalid_query',
-      `the query is invalid: ${describeIssues(query.error)}`,
-      issueList(query.error),
-    );
-  return query.data;
-}
-
-const filters = (c: Context): AnalyticsQuery => parseQuery(c, analyticsQuerySchema);
+const filters = (c: Context): AnalyticsQuery => readQuery(c, analyticsQuerySchema);
 
 /** Runs a query against D1, turning its failure into a 503 that says so. */
 export function fromD1<T>(work: Promise<T>): Promise<T> {
@@ -52,9 +38,9 @@ export const analyticsRoutes = new Hono<{ Bindings: Env }>()
   .all('/levels', methodNotAllowed(['GET']))
   .get('/models', async (c) => c.json(await fromD1(analyticsModels(c.env.DB, filters(c)))))
   .all('/models', methodNotAllowed(['GET']))
-  .get('/failures', async (c) => c.json(await fromD1(analyticsFailures(c.env.DB, parseQuery(c, failuresQuerySchema)))))
+  .get('/failures', async (c) => c.json(await fromD1(analyticsFailures(c.env.DB, readQuery(c, failuresQuerySchema)))))
   .all('/failures', methodNotAllowed(['GET']))
-  .get('/slow', async (c) => c.json(await fromD1(analyticsSlow(c.env.DB, parseQuery(c, slowQuerySchema)))))
+  .get('/slow', async (c) => c.json(await fromD1(analyticsSlow(c.env.DB, readQuery(c, slowQuerySchema)))))
   .all('/slow', methodNotAllowed(['GET']))
-  .get('/series', async (c) => c.json(await fromD1(analyticsSeries(c.env.DB, parseQuery(c, seriesQuerySchema)))))
+  .get('/series', async (c) => c.json(await fromD1(analyticsSeries(c.env.DB, readQuery(c, seriesQuerySchema)))))
   .all('/series', methodNotAllowed(['GET']));

@@ -2,8 +2,8 @@
 // (the recording alone, for the browser's player), POST /api/runs/:id/verify (a verification run that
 // re-plays the solving commands without a model) and GET /api/runs/:id/verification (its reports).
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { artifactsQuerySchema } from '../../schema/artifacts.ts';
-import { describeIssues, issueList } from '../../schema/issues.ts';
 import { rebuildRequest } from '../../schema/request-delta.ts';
 import { REPLAY_MODEL, runConfigSchema } from '../../schema/run.ts';
 import type { RunSummary, Target } from '../../schema/run.ts';
@@ -24,6 +24,7 @@ import { ApiError, methodNotAllowed } from '../errors.ts';
 import { launchRun } from '../run-launch.ts';
 import { existingSession, sessionFor, unknownRun } from '../run-lookup.ts';
 import { takeCreations } from '../creation-limit.ts';
+import { readQuery } from '../validate.ts';
 
 /** Verification runs: one attempt, enough steps for the longest solving sequence and a few candidates. */
 const VERIFY_EXTRA_STEPS = 5;
@@ -36,16 +37,9 @@ async function recordOf(env: Env, id: string): Promise<RunRecord> {
   return record as RunRecord;
 }
 
-function secretsWanted(query: { [key: string]: string }): boolean {
-  const parsed = artifactsQuerySchema.safeParse(query);
-  if (!parsed.success)
-    throw new ApiError(
-      400,
-      'invalid_query',
-      `the query is invalid: ${describeIssues(parsed.error)}`,
-      issueList(parsed.error),
-    );
-  return parsed.data.secrets === 'include';
+/** Whether the query asks for the secrets (`?secrets=include`); 400 for any other query. */
+function secretsWanted(c: Context): boolean {
+  return readQuery(c, artifactsQuerySchema).secrets === 'include';
 }
 
 /** The reports of the runs that verified this one. */
@@ -101,7 +95,7 @@ async function targetAddress(
 
 export const artifactRoutes = new Hono<{ Bindings: Env }>()
   .get('/:id/artifacts', async (c) => {
-    const includeSecrets = secretsWanted(c.req.query());
+    const includeSecrets = secretsWanted(c);
     const { run, events, verifications } = await recordOf(c.env, c.req.param('id'));
     const [calls, verifiedBy, target] = await Promise.all([
       archivedCalls(c.env, run.id),
@@ -128,7 +122,7 @@ export const artifactRoutes = new Hono<{ Bindings: Env }>()
   })
   .all('/:id/artifacts', methodNotAllowed(['GET']))
   .get('/:id/terminal.cast', async (c) => {
-    const includeSecrets = secretsWanted(c.req.query());
+    const includeSecrets = secretsWanted(c);
     const { run, events } = await recordOf(c.env, c.req.param('id'));
     const [{ address }, shown] = [
       await targetAddress(c.env, run.config.target, events),

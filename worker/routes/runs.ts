@@ -1,14 +1,19 @@
 // /api/runs: create a run, read it, act on it, and watch it over a WebSocket.
 import { Hono } from 'hono';
-import { createRunBodySchema, eventsQuerySchema, runActionSchema, runListQuerySchema } from '../../schema/run.ts';
+import {
+  createRunBodySchema,
+  eventsQuerySchema,
+  runActionSchema,
+  runListQuerySchema,
+  socketQuerySchema,
+} from '../../schema/run.ts';
 import { listRuns } from '../db.ts';
-import { describeIssues, issueList } from '../../schema/issues.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { errorText } from '../error-text.ts';
 import { checkModel } from '../proxy-models.ts';
 import { takeCreations } from '../creation-limit.ts';
 import { launchRun } from '../run-launch.ts';
-import { readJson } from '../validate.ts';
+import { readJson, readQuery } from '../validate.ts';
 import { existingSession, fromRun, unknownRun } from '../run-lookup.ts';
 
 export const runRoutes = new Hono<{ Bindings: Env }>()
@@ -34,15 +39,8 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     return c.json(run, 201);
   })
   .get('/', async (c) => {
-    const query = runListQuerySchema.safeParse(c.req.query());
-    if (!query.success)
-      throw new ApiError(
-        400,
-        'invalid_query',
-        `the query is invalid: ${describeIssues(query.error)}`,
-        issueList(query.error),
-      );
-    const list = await listRuns(c.env, query.data).catch((err: unknown) => {
+    const query = readQuery(c, runListQuerySchema);
+    const list = await listRuns(c.env, query).catch((err: unknown) => {
       // The list is D1's; a run's own routes answer from its Durable Object and keep working.
       throw new ApiError(
         503,
@@ -57,15 +55,8 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
   .all('/:id', methodNotAllowed(['GET']))
   .get('/:id/events', async (c) => {
     const id = c.req.param('id');
-    const query = eventsQuerySchema.safeParse(c.req.query());
-    if (!query.success)
-      throw new ApiError(
-        400,
-        'invalid_query',
-        `the query is invalid: ${describeIssues(query.error)}`,
-        issueList(query.error),
-      );
-    const page = await (await existingSession(c.env, id)).eventPage(query.data.since, query.data.limit);
+    const query = readQuery(c, eventsQuerySchema);
+    const page = await (await existingSession(c.env, id)).eventPage(query.since, query.limit);
     if (page === null) throw unknownRun(id);
     return c.body(page, 200, { 'content-type': 'application/json; charset=utf-8' });
   })
@@ -86,6 +77,8 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
       throw new ApiError(426, 'upgrade_required', 'this endpoint speaks WebSocket; connect with a WebSocket client');
     }
+    // The object reads `since` itself; a bad one is refused here, before the upgrade, like any query.
+    readQuery(c, socketQuerySchema);
     // An unknown id is a 404 before the upgrade, and reaches no object.
     const session = await existingSession(c.env, c.req.param('id'));
     return session.fetch(c.req.raw);

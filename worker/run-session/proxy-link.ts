@@ -1,5 +1,6 @@
 // The Durable Object's side of POST /v1/advance: send the checkpoint, read NDJSON lines as they
 // arrive, validate each. Every way the call can go wrong becomes a result, never a throw.
+import { apiErrorOf } from '../../schema/api.ts';
 import { describeIssues } from '../../schema/issues.ts';
 import type { ProxyLine, ProxyRequest } from '../../schema/protocol.ts';
 import { MAX_PROXY_LINE_BYTES, proxyLineSchema } from '../../schema/protocol.ts';
@@ -50,13 +51,13 @@ export async function callProxy(
     };
   }
   if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-    const message = body?.error?.message ?? `HTTP ${response.status}`;
+    const error = apiErrorOf(await response.json().catch(() => null));
+    const message = error?.message ?? `HTTP ${response.status}`;
     // run_busy: an earlier call (cut on our side) is still winding down there; it ends soon.
-    const busy = response.status === 409 && body?.error?.code === 'run_busy';
+    const busy = response.status === 409 && error?.code === 'run_busy';
     if (response.status >= 500 || response.status === 429 || busy)
       return { kind: 'retry', message: `the proxy answered ${response.status}: ${message}` };
-    return { kind: 'refused', status: response.status, code: body?.error?.code ?? 'refused', message };
+    return { kind: 'refused', status: response.status, code: error?.code ?? 'refused', message };
   }
   if (!response.body) return { kind: 'retry', message: 'the proxy answered without a body' };
 

@@ -420,7 +420,7 @@ export class RunSession extends DurableObject<Env> {
   /** WebSocket upgrade from the worker; `?since=N` replays at once without waiting for hello. */
   override async fetch(request: Request): Promise<Response> {
     const run = this.current();
-    if (!run) return Response.json({ error: { code: 'not_found', message: 'no such run' } }, { status: 404 });
+    if (!run) return Response.json(errorBody('not_found', 'no such run'), { status: 404 });
     const limits = readLimits(this.env);
     if (!limits.ok) return Response.json(errorBody('misconfigured', limits.message), { status: 503 });
     return this.sockets.accept(request, run, limits.limits.maxSocketsPerRun);

@@ -1,6 +1,6 @@
 // What the Bandit graph's nodes are given: the run's config and target, the model, the shell,
 // and the outlets for events and traces. Tests pass their own.
-import type { LlmStage, RunEventBody } from '../../../schema/protocol.ts';
+import type { LlmStage, Resume, RunEventBody } from '../../../schema/protocol.ts';
 import type { RunConfig } from '../../../schema/run.ts';
 import type { BanditState } from '../bandit-state.ts';
 import type { NodeContext } from '../../engine/types.ts';
@@ -28,7 +28,8 @@ export type BanditDeps = {
   now: () => number;
 };
 
-export type BanditContext = NodeContext<BanditDeps>;
+/** What a Bandit node is given: its dependencies, the signal, and a person's answer, validated by the route. */
+export type BanditContext = NodeContext<BanditDeps, Resume>;
 
 /**
  * A command's output as the history keeps it and the model sees it: each stream made visible (binary
@@ -66,7 +67,7 @@ export function emitOutput(ctx: BanditContext, level: number, commandId: string,
   ctx.emit({ type: 'output', level, commandId, stdout, stderr, exitCode, durationMs, truncated });
 }
 
-/** Emits an llm_call event and a trace per model request; returns the advanced id counter. */
+/** Emits an llm_call event and a trace per model request; returns the id counter, moved on. */
 export function reportCalls(
   s: BanditState,
   ctx: BanditContext,

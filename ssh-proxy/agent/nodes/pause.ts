@@ -1,6 +1,5 @@
 // pause: ask a person, then act on the answer. First run: interrupt with the question.
 // Resumed: continue (retries reset, a hint kept as a lesson), password, or stop.
-import { resumeSchema } from '../../../schema/protocol.ts';
 import type { PendingAction } from '../../../schema/protocol.ts';
 import { Command } from '../../engine/command.ts';
 import { interrupt } from '../../engine/interrupt.ts';
@@ -16,7 +15,8 @@ export function pause(
   s: BanditState,
   ctx: BanditContext,
 ): Command<BanditState> | Interrupt<PendingAction, BanditState> {
-  if (ctx.resume === undefined) {
+  const answer = ctx.resume;
+  if (answer === undefined) {
     const pending: PendingAction = {
       reason: s.fault?.reason ?? 'max_retries',
       level: s.level,
@@ -26,11 +26,10 @@ export function pause(
       lessons: s.lessons,
       ...(s.finalReport ? { finalAttempt: s.finalReport } : {}),
     };
-    // The stream turns the interrupt into user_action_required, as its last event (advance-stream.ts).
+    // The stream turns the interrupt into user_action_required, as its last event (call-stream.ts).
     return interrupt(pending);
   }
-  // The proxy's route validated this already; a bad value here is a bug.
-  const answer = resumeSchema.parse(ctx.resume);
+  // The answer was validated once, by the route (proxyRequestSchema), and arrives typed.
   if (answer.action === 'stop') {
     return new Command({ update: { finished: 'stopped', fault: null }, goto: END });
   }

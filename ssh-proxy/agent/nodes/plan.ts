@@ -1,4 +1,4 @@
-// plan: ask the model for the next step of the attempt. A spent budget ends the attempt here;
+// plan: ask the model for the next move of the attempt. A spent budget ends the attempt here;
 // a model that cannot answer (after its backoff) pauses the run with reason llm_error.
 import type { BanditState } from '../bandit-state.ts';
 import type { BanditContext } from './bandit-deps.ts';

@@ -3,7 +3,8 @@
 import type { Turn } from '../../agent/bandit-state.ts';
 import { joinPath, quotePath } from './shell-quote.ts';
 
-export type Step = { command: string; why: string };
+/** A command the baseline may run next, and the reason it gives for it. */
+export type Candidate = { command: string; why: string };
 
 /** Dotfiles every home has; reading them teaches nothing about the level. */
 const BORING = new Set(['.', '..', '.bashrc', '.profile', '.bash_logout', '.cache', '.ssh', '.hushlogin']);
@@ -11,7 +12,7 @@ const LS_LINE = /^([dl-])[rwxsStT-]{9}\S*\s+\d+\s+\S+\s+\S+\s+(\d+)\s+\S+\s+\d+\
 const SMALL_FILE = 4096;
 
 /** Commands suggested by one finished command and its output, most promising first. */
-export function followUps(turn: Extract<Turn, { kind: 'command' }>): Step[] {
+export function followUps(turn: Extract<Turn, { kind: 'command' }>): Candidate[] {
   const listed = /^ls(?:\s+-\w+)*(?:\s+(.*))?$/.exec(turn.command.trim());
   if (listed) return fromListing(unquote(listed[1] ?? ''), turn.output);
   if (/^file\s/.test(turn.command)) return fromFileReport(turn.output);
@@ -19,8 +20,8 @@ export function followUps(turn: Extract<Turn, { kind: 'command' }>): Step[] {
   return [];
 }
 
-function fromListing(dir: string, output: string): Step[] {
-  const steps: Step[] = [];
+function fromListing(dir: string, output: string): Candidate[] {
+  const candidates: Candidate[] = [];
   for (const line of output.split('\n')) {
     const m = LS_LINE.exec(line.trim());
     if (!m) continue;
@@ -28,20 +29,23 @@ function fromListing(dir: string, output: string): Step[] {
     if (BORING.has(name)) continue;
     const path = joinPath(dir, name.replace(/ -> .*$/, ''));
     if (kind === 'd')
-      steps.push({ command: `ls -la ${quotePath(path)}`, why: `${path} is a directory; looking inside.` });
+      candidates.push({ command: `ls -la ${quotePath(path)}`, why: `${path} is a directory; looking inside.` });
     else if (Number(size) <= SMALL_FILE)
-      steps.push({ command: `cat ${quotePath(path)}`, why: `${path} is small; reading it.` });
+      candidates.push({ command: `cat ${quotePath(path)}`, why: `${path} is small; reading it.` });
     else
-      steps.push({
+      candidates.push({
         command: `file ${quotePath(path)}`,
         why: `${path} is large; checking what kind of file it is first.`,
       });
   }
   // Files before directories: reading is cheaper than descending.
-  return [...steps.filter((s) => s.command.startsWith('cat')), ...steps.filter((s) => !s.command.startsWith('cat'))];
+  return [
+    ...candidates.filter((s) => s.command.startsWith('cat')),
+    ...candidates.filter((s) => !s.command.startsWith('cat')),
+  ];
 }
 
-function fromFileReport(output: string): Step[] {
+function fromFileReport(output: string): Candidate[] {
   return output
     .split('\n')
     .map((line) => /^(.+?): (.*)$/.exec(line))
@@ -49,7 +53,7 @@ function fromFileReport(output: string): Step[] {
     .map((m) => ({ command: `cat ${quotePath(m[1] ?? '')}`, why: `file says ${m[1]} is ${m[2]}; reading it.` }));
 }
 
-function fromFound(output: string): Step[] {
+function fromFound(output: string): Candidate[] {
   const paths = output
     .split('\n')
     .map((l) => l.trim())

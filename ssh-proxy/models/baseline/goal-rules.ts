@@ -1,33 +1,33 @@
 // General shell know-how keyed on the wording of a goal: "a file called X" means cat X, "N bytes"
 // means find -size Nc, "base64" means base64 -d. No rule knows a level number or an answer.
 import { quotePath } from './shell-quote.ts';
-import type { Step } from './follow-ups.ts';
+import type { Candidate } from './follow-ups.ts';
 
-type Rule = { when: RegExp; steps: (m: RegExpExecArray, goal: string, password: string) => Step[] };
+type Rule = { when: RegExp; candidates: (m: RegExpExecArray, goal: string, password: string) => Candidate[] };
 
 const dataFile = (goal: string): string => /\b([\w-]+\.txt)\b/.exec(goal)?.[1] ?? 'data.txt';
 
 const RULES: Rule[] = [
   {
     when: /\bfile (?:called |named )?(?:"([^"]+)"|([^\s"]+)) in\b/i,
-    steps: (m) => {
+    candidates: (m) => {
       const name = m[1] ?? m[2] ?? '';
       return [{ command: `cat ${quotePath(name)}`, why: `The goal names the file "${name}"; reading it.` }];
     },
   },
   {
     when: /hidden file in the ([\w.-]+) directory/i,
-    steps: (m) => [
+    candidates: (m) => [
       { command: `ls -la ${quotePath(m[1] ?? '.')}`, why: 'Hidden files start with a dot; ls -a shows them.' },
     ],
   },
   {
     when: /human-readable file in the ([\w.-]+) directory/i,
-    steps: (m) => [{ command: `file ./${m[1]}/*`, why: 'file tells text from binary data.' }],
+    candidates: (m) => [{ command: `file ./${m[1]}/*`, why: 'file tells text from binary data.' }],
   },
   {
     when: /(\d+) bytes/i,
-    steps: (m, goal) => {
+    candidates: (m, goal) => {
       const user = /owned by user ([\w-]+)/i.exec(goal)?.[1];
       const group = /(?:owned by )?group ([\w-]+)/i.exec(goal)?.[1];
       const under = /under ([\w.-]+)/i.exec(goal)?.[1];
@@ -43,11 +43,13 @@ const RULES: Rule[] = [
   },
   {
     when: /next to the word ([\w-]+)/i,
-    steps: (m, goal) => [{ command: `grep ${m[1]} ${dataFile(goal)}`, why: `grep finds the line with "${m[1]}".` }],
+    candidates: (m, goal) => [
+      { command: `grep ${m[1]} ${dataFile(goal)}`, why: `grep finds the line with "${m[1]}".` },
+    ],
   },
   {
     when: /occurs exactly once|only line that occurs/i,
-    steps: (_m, goal) => [
+    candidates: (_m, goal) => [
       {
         command: `sort ${dataFile(goal)} | uniq -u`,
         why: 'uniq -u keeps the lines that occur once; it needs sorted input.',
@@ -56,29 +58,29 @@ const RULES: Rule[] = [
   },
   {
     when: /human-readable strings/i,
-    steps: (_m, goal) => [
+    candidates: (_m, goal) => [
       { command: `strings ${dataFile(goal)} | grep ==`, why: 'strings pulls readable text out of binary data.' },
     ],
   },
   {
     when: /base64/i,
-    steps: (_m, goal) => [{ command: `base64 -d ${dataFile(goal)}`, why: 'The data is base64; decoding it.' }],
+    candidates: (_m, goal) => [{ command: `base64 -d ${dataFile(goal)}`, why: 'The data is base64; decoding it.' }],
   },
   {
     when: /rotated by 13|rot13/i,
-    steps: (_m, goal) => [
+    candidates: (_m, goal) => [
       { command: `cat ${dataFile(goal)} | tr 'A-Za-z' 'N-ZA-Mn-za-m'`, why: 'Rotating by 13 again undoes ROT13.' },
     ],
   },
   {
     when: /hexdump/i,
-    steps: (_m, goal) => [
+    candidates: (_m, goal) => [
       { command: `cat ${dataFile(goal)}`, why: 'Reading the hex dump; its bytes can be unpacked.' },
     ],
   },
   {
     when: /password of the current level to port (\d+)/i,
-    steps: (m, goal, password) => {
+    candidates: (m, goal, password) => {
       const tls = /SSL|TLS/.test(goal);
       const client = tls ? `openssl s_client -connect localhost:${m[1]} -quiet` : `nc localhost ${m[1]}`;
       return [
@@ -91,14 +93,14 @@ const RULES: Rule[] = [
   },
   {
     when: /(passwords\.old) and (passwords\.new)/i,
-    steps: (m) => [{ command: `diff ${m[1]} ${m[2]}`, why: 'diff shows the line that changed.' }],
+    candidates: (m) => [{ command: `diff ${m[1]} ${m[2]}`, why: 'diff shows the line that changed.' }],
   },
 ];
 
-/** The steps the goal's wording suggests, in rule order. */
-export function goalSteps(goal: string, currentPassword: string): Step[] {
+/** The candidates the goal's wording suggests, in rule order. */
+export function goalCandidates(goal: string, currentPassword: string): Candidate[] {
   return RULES.flatMap((rule) => {
     const m = rule.when.exec(goal);
-    return m ? rule.steps(m, goal, currentPassword) : [];
+    return m ? rule.candidates(m, goal, currentPassword) : [];
   });
 }

@@ -2,6 +2,7 @@
 // and D1 cannot fold a log. Their run's object can: started, it folds its own event log once
 // (worker/level-stats.ts) and its mirror upserts every level with its outcome. The board and the
 // analytics wake such runs before they answer, a batch at a time, so an old run reads as a new one.
+import type { MiddlewareHandler } from 'hono';
 import { sessionFor } from './run-lookup.ts';
 
 /** Runs woken per request: the first read after an upgrade pays for at most this many RPCs. */
@@ -19,3 +20,12 @@ export async function refoldOldRuns(env: Env): Promise<number> {
       console.error(`run ${results[i]!.run_id}: folding its log again failed: ${String(result.reason)}`);
   return results.length;
 }
+
+/**
+ * Middleware for the readers of outcomes (the board, analytics): old runs are woken first. A failure
+ * here only leaves those rows for the next request; the handler reports D1 trouble itself.
+ */
+export const refoldFirst: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
+  await refoldOldRuns(c.env).catch((err: unknown) => console.error(`folding old runs again failed: ${String(err)}`));
+  await next();
+};

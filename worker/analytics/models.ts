@@ -2,7 +2,7 @@
 // person's help), retries, pauses, tokens, cost, and its model calls' error rate and latency
 // percentiles (nearest rank, from the (model, latency_ms) index in order). Counts come first, since
 // each percentile's offset depends on its model's count.
-import { outcomeCountsOf, outcomeSql } from '../../schema/level-outcome.ts';
+import { outcomeSql } from '../../schema/level-outcome.ts';
 import type { AnalyticsModels, AnalyticsQuery, ModelStats } from '../../schema/analytics.ts';
 import { callUsage } from './call-usage.ts';
 import { filterSql } from './filter-sql.ts';

@@ -8,6 +8,7 @@ import {
   slowQuerySchema,
 } from '../../schema/analytics.ts';
 import type { AnalyticsQuery } from '../../schema/analytics.ts';
+import { refoldFirst } from '../outcome-refold.ts';
 import { analyticsFailures } from '../analytics/failures.ts';
 import { analyticsLevels } from '../analytics/levels.ts';
 import { analyticsModels } from '../analytics/models.ts';
@@ -32,6 +33,10 @@ export function fromD1<T>(work: Promise<T>): Promise<T> {
 }
 
 export const analyticsRoutes = new Hono<{ Bindings: Env }>()
+  // The readers of outcomes wake runs whose levels predate them first.
+  .use('/summary', refoldFirst)
+  .use('/levels', refoldFirst)
+  .use('/models', refoldFirst)
   .get('/summary', async (c) => c.json(await fromD1(analyticsSummary(c.env.DB, filters(c)))))
   .all('/summary', methodNotAllowed(['GET']))
   .get('/levels', async (c) => c.json(await fromD1(analyticsLevels(c.env.DB, filters(c)))))

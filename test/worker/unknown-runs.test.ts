@@ -81,7 +81,16 @@ describe('unknown run ids', () => {
       size: state.storage.sql.databaseSize,
     }));
     expect(made.tables).toEqual(
-      expect.arrayContaining(['run', 'events', 'loop', 'outbox', 'level_figures', 'record_place', 'checkpoint_items', 'schedule']),
+      expect.arrayContaining([
+        'run',
+        'events',
+        'loop',
+        'outbox',
+        'level_figures',
+        'record_place',
+        'checkpoint_items',
+        'schedule',
+      ]),
     );
     expect(made.size).toBeGreaterThan(empty.size);
     console.log(

@@ -41,6 +41,8 @@ export type LevelFigures = z.infer<typeof levelFiguresSchema>;
 export const recordPlaceSchema = z.object({
   /** The level of the open pause, which the person's answer is for. */
   openPause: count.nullable(),
+  /** Why it paused: an answer to `password_required` (the start's login) is no act on the level. */
+  openReason: pauseReasonSchema.nullable().default(null),
   /** Epoch ms the run first went running, and when it completed. */
   startedAt: z.number().nullable(),
   endedAt: z.number().nullable(),
@@ -54,7 +56,7 @@ export type RunRecord = { levels: ReadonlyMap<number, LevelFigures>; place: Reco
 
 export const emptyRecord: RunRecord = {
   levels: new Map(),
-  place: { openPause: null, startedAt: null, endedAt: null, lastAt: null },
+  place: { openPause: null, openReason: null, startedAt: null, endedAt: null, lastAt: null },
 };
 
 const newLevel = (level: number, at: number): LevelFigures => ({
@@ -113,12 +115,13 @@ export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
         pauses: f.pauses + 1,
         pauseReasons: { ...f.pauseReasons, [event.reason]: (f.pauseReasons[event.reason] ?? 0) + 1 },
       }));
-      place = { ...place, openPause: event.level };
+      place = { ...place, openPause: event.level, openReason: event.reason };
       break;
     case 'user_action_resolved': {
-      // The answer is for the level that paused; an answer with no open pause names no level.
-      const level = place.openPause;
-      place = { ...place, openPause: null };
+      // The answer is for the level that paused; an answer with no open pause names no level, and the
+      // password a run started above level 0 logs in with is the level before's, not help with this one.
+      const level = place.openReason === 'password_required' ? null : place.openPause;
+      place = { ...place, openPause: null, openReason: null };
       if (level === null || event.action === 'stop') break;
       if (event.action === 'password') touch(level, (f) => ({ passwords: f.passwords + 1 }));
       else if (event.hint) touch(level, (f) => ({ hints: f.hints + 1 }));
@@ -134,7 +137,7 @@ export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
       }));
       break;
     case 'run_complete':
-      place = { ...place, endedAt: at, openPause: null };
+      place = { ...place, endedAt: at, openPause: null, openReason: null };
       break;
     default:
       break;

@@ -49,8 +49,19 @@ describe('level outcomes', () => {
     expect(outcomes([started(6), paused(6), answered('stop')])).toEqual([[6, 'not_solved']]);
   });
 
+  it("counts a person's own pause answered by continue as an act, and a start's login password as none", () => {
+    // Pause and resume (or continue) is a person acting at the level; the worker logs both as a continue.
+    expect(outcomes([started(9), paused(9, 'user_requested'), answered('continue'), solved(9)])).toEqual([
+      [9, 'solved_after_more_attempts'],
+    ]);
+    // A run started at level 10 asks for bandit10's password first: that logs in, it does not solve 10.
+    expect(outcomes([paused(10, 'password_required'), answered('password'), started(10), solved(10)])).toEqual([
+      [10, 'solved_alone'],
+    ]);
+  });
+
   it('charges an answer to the level that paused, not to the level after it', () => {
-    const events = [started(7), solved(7), paused(7, 'password_required'), answered('continue', 'hint'), started(8)];
+    const events = [started(7), solved(7), paused(7, 'llm_error'), answered('continue', 'hint'), started(8)];
     const levels = levelResults(recordOf(events));
     expect(levels.find((l) => l.level === 7)).toMatchObject({ hints: 1, pauses: 1, outcome: 'solved_with_hint' });
     expect(levels.find((l) => l.level === 8)).toMatchObject({ hints: 0, outcome: 'not_solved' });

@@ -207,7 +207,8 @@ export class RunSession extends DurableObject<Env> {
         break;
       }
       case 'resume':
-        this.store.update({ pendingAction: null }, now);
+        // The log says who let the run go on, as a continue does: the two are one act (docs/outcomes.md).
+        this.life.resolvePause({ action: 'continue', by }, now);
         await this.life.requeue(run.status, now, 'resumed by a person');
         break;
       case 'stop':

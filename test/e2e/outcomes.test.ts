@@ -4,7 +4,7 @@
 // pause, with a hint; level 16's, with bandit17's password. The fold over the run's log, the board,
 // analytics, the archive's summary.json and transcript.md, the CLI's summary and the run page's level
 // strip then all say the same for every level (docs/outcomes.md).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
@@ -15,6 +15,7 @@ import type { LevelOutcome } from '../../schema/level-outcome.ts';
 import { LEVEL_OUTCOMES, OUTCOME_TEXT, isHelped } from '../../schema/level-outcome.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
+import type { LevelResult } from '../../schema/run-record.ts';
 import { levelResults, recordOf } from '../../schema/run-record.ts';
 import { launchChromium, screenshot } from '../support/browser.ts';
 import { stackForFile } from '../support/stack-process.ts';
@@ -50,6 +51,24 @@ async function allEvents(id: string): Promise<RunEvent[]> {
   }
 }
 
+/** The CLI as a script runs it (no terminal); its stdout parsed as JSON. */
+function cliJson<T>(args: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, '--url', stack().url, ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(stdout) as T) : reject(new Error(`cli ${args.join(' ')}: ${code} ${stderr}`)),
+    );
+  });
+}
+
 /** A reader's outcomes as level → outcome, lowest level first, to compare whole. */
 const byLevel = (pairs: Iterable<readonly [number, LevelOutcome]>): Record<number, LevelOutcome> =>
   Object.fromEntries([...pairs].sort(([a], [b]) => a - b));
@@ -63,6 +82,8 @@ describe('one outcome per level, the same in every reader', () => {
   let pausedLevel: number;
   let expected: Record<number, LevelOutcome>;
   let cliSummary: string;
+  /** The fold's figures for each level, lowest first. */
+  let folded: LevelResult[];
 
   it('plays a run from the CLI: a bare continue, a hint and a password at three levels', async () => {
     startedFrom = new Date(Date.now() - 1_000).toISOString();
@@ -163,7 +184,8 @@ describe('one outcome per level, the same in every reader', () => {
       ]),
     );
     // The one fold over the log is the reference every reader below is held to.
-    expect(byLevel(levelResults(recordOf(events)).map((l) => [l.level, l.outcome]))).toEqual(expected);
+    folded = levelResults(recordOf(events));
+    expect(byLevel(folded.map((l) => [l.level, l.outcome]))).toEqual(expected);
   });
 
   it("the CLI's summary", () => {
@@ -191,6 +213,10 @@ describe('one outcome per level, the same in every reader', () => {
       const model = board.models.find((m) => m.model === 'baseline');
       expect(model).toMatchObject({ runs: 1, levelsSolved: 17, levelsSolvedAlone: 14 });
     }, WAIT);
+    // The CLI's `board` reads the same board.
+    const printed = await cliJson<Board>(['board', '--json']);
+    const cells = printed.cells.filter((c) => c.model === 'baseline');
+    expect(byLevel(cells.map((c) => [c.level, LEVEL_OUTCOMES.find((o) => c.outcomes[o] > 0)!]))).toEqual(expected);
   });
 
   it('analytics (GET /api/analytics/levels)', async () => {
@@ -207,7 +233,14 @@ describe('one outcome per level, the same in every reader', () => {
         return [c.level, present[0]!] as const;
       });
       expect(byLevel(outcomes)).toEqual(expected);
+      // The other per-level figures are the fold's too.
+      const figures = (l: { level: number; attempts: number; retries: number; pauses: number }) =>
+        [l.level, l.attempts, l.retries, l.pauses] as const;
+      expect(cells.map(figures)).toEqual(folded.map(figures));
+      expect(cells.map((c) => c.pausesByReason)).toEqual(folded.map((l) => l.pauseReasons));
     }, WAIT);
+    expect(folded[pausedLevel]!.pauseReasons).toEqual({ user_requested: 1 });
+    expect(folded[13]!.pauseReasons).toEqual({ max_retries: 1 });
   });
 
   it("the archive's summary.json and transcript.md", async () => {
@@ -216,10 +249,13 @@ describe('one outcome per level, the same in every reader', () => {
     const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
     const text = (path: string) => new TextDecoder().decode(files[path]);
     const summary = JSON.parse(text('summary.json')) as {
-      perLevel: { level: number; outcome: LevelOutcome }[];
+      perLevel: Pick<LevelResult, 'level' | 'outcome' | 'attempts' | 'retries' | 'pauses' | 'commands'>[];
       levels: { solvedAlone: number; solvedWithHelp: number; outcomes: Record<LevelOutcome, number> };
     };
     expect(byLevel(summary.perLevel.map((l) => [l.level, l.outcome]))).toEqual(expected);
+    const figures = (l: { level: number; attempts: number; retries: number; pauses: number; commands: number }) =>
+      [l.level, l.attempts, l.retries, l.pauses, l.commands] as const;
+    expect(summary.perLevel.map(figures)).toEqual(folded.map(figures));
     expect(summary.levels).toMatchObject({
       solvedAlone: 14,
       solvedWithHelp: 2,
@@ -261,7 +297,7 @@ describe('one outcome per level, the same in every reader', () => {
         [13, 'h'],
         [16, 'p'],
       ]);
-      await screenshot(page, '20-level-outcomes');
+      await screenshot(page, '16-level-outcomes');
     } finally {
       await browser.close();
     }

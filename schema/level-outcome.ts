@@ -84,7 +84,8 @@ export function countOutcomes(outcomes: Iterable<LevelOutcome>): OutcomeCounts {
  * condition for "helped". Generated from the lists above, so SQL cannot hold a rule of its own.
  */
 export const outcomeSql = {
-  sums: LEVEL_OUTCOMES.map((o) => `sum(outcome = '${o}') AS o_${o}`).join(', '),
+  // coalesce: a row whose outcome is not known yet (null, before it is folded again) counts as none.
+  sums: LEVEL_OUTCOMES.map((o) => `coalesce(sum(outcome = '${o}'), 0) AS o_${o}`).join(', '),
   helped: `outcome IN (${HELPED_OUTCOMES.map((o) => `'${o}'`).join(', ')})`,
   alone: `outcome = 'solved_alone'`,
 };

@@ -3,6 +3,7 @@
 // from its own log when the board is asked, and the board then shows the taxonomy's outcome.
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { analyticsLevelsSchema, analyticsModelsSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
 import { boardSchema } from '../../schema/board.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { runConfigSchema } from '../../schema/run.ts';
@@ -88,5 +89,28 @@ describe('runs stored before outcomes', () => {
       n: number;
     }>();
     expect(left!.n).toBe(0);
+  });
+
+  it('answers for a row whose run has no object to fold it, and leaves that row as it is', async () => {
+    const orphan = 'run_refoldorphan0000000000001';
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO runs (id, status, target, model, start_level, end_level, max_retries, budget, current_level, levels_solved, created_at, updated_at)
+         VALUES (?, 'completed', 'practice', 'orphan-model', 0, 0, 1, 15, 0, 0, 1000, 9000)`,
+      ).bind(orphan),
+      env.DB.prepare(
+        `INSERT INTO run_levels (run_id, level, model, target, started_at, attempts, retries, pauses, solved, helped, pause_reasons, commands, prompt_tokens, completion_tokens, cost_usd)
+         VALUES (?, 0, 'orphan-model', 'practice', 1000, 1, 0, 0, 0, 0, '{}', 0, 0, 0, 0)`,
+      ).bind(orphan),
+    ]);
+    for (let i = 0; i < 3; i++) expect((await call('/api/board')).status).toBe(200);
+    // Its unknown outcome counts as none, never as a null where a count belongs (the page refused that).
+    const summary = await call('/api/analytics/summary');
+    expect(summary.status).toBe(200);
+    analyticsSummarySchema.parse(await summary.json());
+    analyticsLevelsSchema.parse(await (await call('/api/analytics/levels')).json());
+    analyticsModelsSchema.parse(await (await call('/api/analytics/models')).json());
+    const row = await env.DB.prepare('SELECT outcome FROM run_levels WHERE run_id = ?').bind(orphan).first();
+    expect(row).toEqual({ outcome: null });
   });
 });

@@ -56,13 +56,13 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
   const [cellRows, levelRows, runRows] = await db.batch<Record<string, number | string>>([
     db
       .prepare(
-        `SELECT model, level, count(*) AS runs, sum(${outcomeSql.alone}) AS alone, sum(${outcomeSql.helped}) AS helped, sum(NOT solved) AS not_solved, ${outcomeSql.sums}
+        `SELECT model, level, count(*) AS runs, coalesce(sum(${outcomeSql.alone}), 0) AS alone, coalesce(sum(${outcomeSql.helped}), 0) AS helped, sum(NOT solved) AS not_solved, ${outcomeSql.sums}
          FROM run_levels${levels.where} GROUP BY model, level ORDER BY model, level`,
       )
       .bind(...levels.params),
     db
       .prepare(
-        `SELECT model, max(level) AS highest, sum(solved) AS solved, sum(${outcomeSql.alone}) AS alone, sum(commands) AS commands FROM run_levels${levels.where} GROUP BY model`,
+        `SELECT model, max(level) AS highest, sum(solved) AS solved, coalesce(sum(${outcomeSql.alone}), 0) AS alone, sum(commands) AS commands FROM run_levels${levels.where} GROUP BY model`,
       )
       .bind(...levels.params),
     db

@@ -42,7 +42,7 @@ function median(db: D1Database, query: AnalyticsQuery, cell: Row, order: string)
 export async function analyticsLevels(db: D1Database, query: AnalyticsQuery): Promise<AnalyticsLevels> {
   const { where, params } = filterSql(query, { time: 'started_at', model: 'model', target: 'target', level: 'level' });
   const sql = `
-    SELECT model, level, count(*) AS runs, sum(solved) AS solved, sum(${outcomeSql.alone}) AS alone, sum(${outcomeSql.helped}) AS helped,
+    SELECT model, level, count(*) AS runs, sum(solved) AS solved, coalesce(sum(${outcomeSql.alone}), 0) AS alone, coalesce(sum(${outcomeSql.helped}), 0) AS helped,
       sum(attempts) AS attempts, sum(retries) AS retries, sum(pauses) AS pauses, sum(prompt_tokens + completion_tokens) AS tokens, sum(cost_usd) AS cost,
       ${outcomeSql.sums}
     FROM run_levels${where} GROUP BY model, level ORDER BY model, level`;

@@ -30,7 +30,7 @@ export async function analyticsModels(db: D1Database, query: AnalyticsQuery): Pr
     db.prepare(`SELECT model, count(*) AS n FROM runs${runs.where} GROUP BY model`).bind(...runs.params),
     db
       .prepare(
-        `SELECT model, count(*) AS attempted, sum(solved) AS solved, sum(${outcomeSql.alone}) AS alone, sum(${outcomeSql.helped}) AS helped,
+        `SELECT model, count(*) AS attempted, sum(solved) AS solved, coalesce(sum(${outcomeSql.alone}), 0) AS alone, coalesce(sum(${outcomeSql.helped}), 0) AS helped,
          sum(retries) AS retries, sum(pauses) AS pauses, sum(prompt_tokens) AS prompt, sum(completion_tokens) AS completion, sum(cost_usd) AS cost
          FROM run_levels${levels.where} GROUP BY model`,
       )

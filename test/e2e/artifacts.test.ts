@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { launchChromium, screenshot } from '../support/browser.ts';
 import type { StackProcess } from '../support/stack-process.ts';
+import { allEvents as readAllEvents } from '../support/cli-process.ts';
 import { startStackProcess, stackPorts } from '../support/stack-process.ts';
 
 const HINT = 'the key logs you in: `ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14`';
@@ -62,17 +62,7 @@ async function waitFor(id: string, done: (run: RunSummary) => boolean, timeoutMs
   }
 }
 
-async function allEvents(id: string): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for (let since = 0; ; ) {
-    const page = await api<{ events: RunEvent[]; nextSince: number | null }>(
-      `/api/runs/${id}/events?since=${since}&limit=1000`,
-    );
-    events.push(...page.events);
-    if (page.nextSince === null || page.events.length === 0) return events;
-    since = page.nextSince;
-  }
-}
+const allEvents = (id: string) => readAllEvents(stack.url, id);
 
 /** The archive unpacked into a fresh directory; its files as text. */
 async function download(

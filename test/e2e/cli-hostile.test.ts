@@ -1,10 +1,3 @@
-// What a hostile stack, target or model can do to the person at the CLI: nothing. A fake stack on
-// loopback (test/support/fake-run-server.ts) serves a run full of OSC 52, title sets, OSC 8 links, DCS,
-// C1 bytes, screen clears, NULs, a 1 MB line and invalid UTF-8; `watch`, `run`, `list models`, an error
-// and `asciinema play` of the archive's terminal.cast run in a real tmux with set-clipboard on, and the
-// clipboard buffers stay empty and the pane title unchanged. `export` is offered `../` names and a planted
-// symlink, and writes only its own file inside --out.
-import { spawn } from 'node:child_process';
 import {
   existsSync,
   lstatSync,
@@ -18,6 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli-process.ts';
 import { archiveFiles } from '../../worker/artifacts/build-archive.ts';
 import type { FakeRunServer } from '../support/fake-run-server.ts';
 import { startFakeRunServer } from '../support/fake-run-server.ts';
@@ -36,19 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, '--url', fake.url, ...args], {
-      cwd: root,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(fake.url, args);
 
 describe('a hostile stack at the terminal', () => {
   it('the tmux set-up would catch a payload: raw OSC 52 fills a buffer and OSC 2 sets the title', async () => {

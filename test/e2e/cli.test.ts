@@ -3,7 +3,7 @@
 // prompt. The rest run as a script would: --dry-run starts nothing, --parallel 3 has three runs going
 // at once, `watch` gets every event once across dropped sockets, --json parses, and a run that
 // stops on its pause exits with the stopped code.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { queueStatusSchema } from '../../schema/queue.ts';
 import { runListSchema } from '../../schema/run.ts';
+import { runCli } from '../support/cli-process.ts';
 import { stackForFile } from '../support/stack-process.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -20,19 +21,7 @@ const HINT = 'the key logs you in: `ssh -i sshkey.private bandit14@localhost cat
 const stack = stackForFile('cli');
 
 /** The CLI as a script runs it: no terminal; resolves with its exit code and output. */
-function cli(args: string[], url = stack().url): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, '--url', url, ...args], {
-      cwd: root,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], url = stack().url) => runCli(url, args);
 
 const runCount = async () =>
   runListSchema.parse(await (await fetch(`${stack().url}/api/runs?limit=100`)).json()).runs.length;

@@ -4,7 +4,7 @@
 // pause, with a hint; level 16's, with bandit17's password. The fold over the run's log, the board,
 // analytics, the archive's summary.json and transcript.md, the CLI's summary and the run page's level
 // strip then all say the same for every level (docs/outcomes.md).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
@@ -13,11 +13,11 @@ import type { Board } from '../../schema/board.ts';
 import type { AnalyticsLevels } from '../../schema/analytics.ts';
 import type { LevelOutcome } from '../../schema/level-outcome.ts';
 import { LEVEL_OUTCOMES, OUTCOME_TEXT, isHelped } from '../../schema/level-outcome.ts';
-import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import type { LevelResult } from '../../schema/run-record.ts';
 import { levelResults, recordOf } from '../../schema/run-record.ts';
 import { launchChromium, screenshot } from '../support/browser.ts';
+import { allEvents, apiJson, runCli } from '../support/cli-process.ts';
 import { stackForFile } from '../support/stack-process.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -30,43 +30,13 @@ const LEVELS = Array.from({ length: 17 }, (_, level) => level);
 const WAIT = { timeout: 90_000, interval: 200 };
 const stack = stackForFile('outcomes', { PRACTICE_SEED: SEED });
 
-const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-  const response = await fetch(`${stack().url}${path}`, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...init.headers },
-  });
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-};
-
-async function allEvents(id: string): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for (let since = 0; ; ) {
-    const page = await api<{ events: RunEvent[]; nextSince: number | null }>(
-      `/api/runs/${id}/events?since=${since}&limit=1000`,
-    );
-    events.push(...page.events);
-    if (page.nextSince === null || page.events.length === 0) return events;
-    since = page.nextSince;
-  }
-}
+const api = <T>(path: string, init: RequestInit = {}) => apiJson<T>(stack().url, path, init);
 
 /** The CLI as a script runs it (no terminal); its stdout parsed as JSON. */
-function cliJson<T>(args: string[]): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, '--url', stack().url, ...args], {
-      cwd: root,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(stdout) as T) : reject(new Error(`cli ${args.join(' ')}: ${code} ${stderr}`)),
-    );
-  });
+async function cliJson<T>(args: string[]): Promise<T> {
+  const { code, stdout, stderr } = await runCli(stack().url, args);
+  if (code !== 0) throw new Error(`cli ${args.join(' ')}: ${code} ${stderr}`);
+  return JSON.parse(stdout) as T;
 }
 
 /** A reader's outcomes as level → outcome, lowest level first, to compare whole. */
@@ -156,7 +126,7 @@ describe('one outcome per level, the same in every reader', () => {
 
     const run = await api<RunSummary>(`/api/runs/${runId}`);
     expect(run).toMatchObject({ status: 'completed', levelsSolved: 17 });
-    const events = await allEvents(runId);
+    const events = await allEvents(stack().url, runId);
     const answers = events.flatMap((e) => (e.type === 'user_action_resolved' ? [[e.action, e.hint ?? null]] : []));
     expect(answers).toEqual([
       ['continue', null],

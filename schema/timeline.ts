@@ -1,11 +1,15 @@
 // A run's timeline: spans level → attempt → node → model call or command, each with its start,
-// duration, status, tokens and cost, folded from the event log. Pure, for the worker's
-// GET /api/runs/:id/timeline and the run page's waterfall.
+// duration, status, tokens and cost, folded from the event log, and the time a run waited for a
+// person as a span of its own. Pure, for the worker's GET /api/runs/:id/timeline and the run page's waterfall.
 import { z } from 'zod';
 import type { RunEvent } from './protocol.ts';
 
-export const spanKindSchema = z.enum(['level', 'attempt', 'node', 'model_call', 'command']);
+export const spanKindSchema = z.enum(['level', 'attempt', 'wait', 'node', 'model_call', 'command']);
 export type SpanKind = z.infer<typeof spanKindSchema>;
+
+/** How a person answered a pause, as they would name it: a Continue with a hint is a hint. */
+export const pauseAnswerSchema = z.enum(['continue', 'hint', 'password', 'stop']);
+export type PauseAnswer = z.infer<typeof pauseAnswerSchema>;
 
 /** One span; the leaves (model calls, commands) carry their own figures, the rest sum their children. */
 export type Span = {
@@ -26,6 +30,10 @@ export type Span = {
   /** For a command: its id and exit code. */
   commandId?: string;
   exitCode?: number | null;
+  /** For a wait (user_action_required → user_action_resolved): why it paused, the answer and who gave it. */
+  reason?: string;
+  answer?: PauseAnswer | null;
+  answeredBy?: string | null;
   children: Span[];
 };
 
@@ -45,6 +53,9 @@ export const spanSchema: z.ZodType<Span> = z.lazy(() =>
     errorClass: z.string().nullable().optional(),
     commandId: z.string().optional(),
     exitCode: z.number().int().nullable().optional(),
+    reason: z.string().optional(),
+    answer: pauseAnswerSchema.nullable().optional(),
+    answeredBy: z.string().nullable().optional(),
     children: z.array(spanSchema),
   }),
 );
@@ -86,11 +97,18 @@ function reach(target: Span, end: number): void {
   target.durationMs = Math.max(target.durationMs, end - ms(target.start));
 }
 
-/** Folds a run's events, oldest first, into level spans. */
+/**
+ * Folds a run's events, oldest first, into level spans. A pause is a `wait` span under its level: the
+ * attempt it interrupted ends where the pause began, and work after the answer opens a resumed attempt
+ * (or the next attempt's level_started does), so no attempt's bar holds the time a person took.
+ */
 export function buildTimeline(events: readonly RunEvent[]): Span[] {
   const levels: Span[] = [];
   const levelSpan = new Map<number, Span>();
   const attemptSpan = new Map<number, Span>();
+  // The pause still open, and the one just answered (its resumed pause node belongs to it).
+  let openWait: Span | null = null;
+  let answered: Span | null = null;
   // A node's model calls and commands are emitted before the node's own record; they wait here.
   let waiting: Span[] = [];
   const commands = new Map<string, Event<'command'>>();
@@ -115,6 +133,7 @@ export function buildTimeline(events: readonly RunEvent[]): Span[] {
         if (previous && previous.status === 'open') previous.status = 'interrupted';
         const attempt = span('attempt', `attempt ${event.attempt}`, event.level, at, event.seq);
         attemptSpan.set(event.level, attempt);
+        answered = null;
         level.children.push(attempt);
         reach(level, at);
         break;
@@ -157,9 +176,16 @@ export function buildTimeline(events: readonly RunEvent[]): Span[] {
         });
         waiting = [];
         for (const child of node.children) add(node, child);
-        const parent = attemptSpan.get(event.level) ?? levelOf(event.level, start, event.seq);
+        // The resumed pause node (the answer acted on) belongs to the wait it ends.
+        const parent =
+          answered && event.name === 'pause'
+            ? answered
+            : answered
+              ? resumedAttempt(event.level, start, event.seq)
+              : parentOf(event.level, start, event.seq);
         parent.children.push(node);
-        add(parent, node);
+        // A wait lasts from question to answer, exactly; the node acting on the answer stretches nothing.
+        if (parent.kind !== 'wait') add(parent, node);
         const level = levelOf(event.level, start, event.seq);
         if (parent !== level) add(level, node);
         break;
@@ -184,11 +210,54 @@ export function buildTimeline(events: readonly RunEvent[]): Span[] {
         level.status = 'ok';
         break;
       }
+      case 'user_action_required': {
+        const level = levelOf(event.level, at, event.seq);
+        const attempt = attemptSpan.get(event.level);
+        if (attempt?.status === 'open') {
+          reach(attempt, at);
+          attempt.status = 'interrupted';
+        }
+        openWait = span('wait', `waiting for a person (${event.reason})`, event.level, at, event.seq, {
+          reason: event.reason,
+          answer: null,
+          answeredBy: null,
+        });
+        level.children.push(openWait);
+        reach(level, at);
+        break;
+      }
+      case 'user_action_resolved': {
+        if (!openWait) break;
+        reach(openWait, at);
+        openWait.status = 'ok';
+        openWait.answer = event.action === 'continue' && event.hint ? 'hint' : event.action;
+        openWait.answeredBy = event.by;
+        reach(levelOf(openWait.level, at, event.seq), at);
+        answered = openWait;
+        openWait = null;
+        break;
+      }
       default:
         break;
     }
   }
   return levels;
+
+  /** Where a node goes: its level's current attempt, or the level itself before any attempt. */
+  function parentOf(level: number, start: number, seq: number): Span {
+    return attemptSpan.get(level) ?? levelOf(level, start, seq);
+  }
+
+  /** The first work after an answer: a new "resumed" attempt span when the pause closed the last one. */
+  function resumedAttempt(level: number, start: number, seq: number): Span {
+    answered = null;
+    const previous = attemptSpan.get(level);
+    if (!previous || previous.status === 'open') return parentOf(level, start, seq);
+    const resumed = span('attempt', `${previous.name}, resumed`, level, start, seq);
+    attemptSpan.set(level, resumed);
+    levelOf(level, start, seq).children.push(resumed);
+    return resumed;
+  }
 }
 
 /** Adds a child's figures to a parent and stretches the parent over it, at either end. */

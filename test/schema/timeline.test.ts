@@ -115,3 +115,83 @@ describe('timeline', () => {
     expect([going!.name, going!.status, going!.start]).toEqual(['attempt 2', 'open', at(1810)]);
   });
 });
+
+describe('a pause on the timeline', () => {
+  const failed = (ms: number, level: number, attempt: number) =>
+    ev(ms, {
+      type: 'attempt_failed',
+      level,
+      attempt,
+      retryCount: attempt,
+      maxRetries: 1,
+      reason: 'budget_spent',
+      lessons: [],
+    });
+  const asked = (ms: number, level: number, reason: 'max_retries' | 'password_required' = 'max_retries') =>
+    ev(ms, { type: 'user_action_required', reason, level, retryCount: 1, maxRetries: 1, lastError: null, lessons: [] });
+
+  it('is a wait span of its own, from question to answer, with the answer and who gave it; no attempt holds it', () => {
+    seq = 0;
+    const events = [
+      ev(1000, { type: 'level_started', level: 0, attempt: 1, retryCount: 0 }),
+      node(1005, 'connect', 0, 995, 10),
+      call(1300, 0, 200),
+      node(1305, 'plan', 0, 1095, 210),
+      failed(1400, 0, 1),
+      node(1410, 'pause', 0, 1405, 5, 'interrupted'),
+      asked(1410, 0),
+      // A person answers seven seconds later, with a hint, from the CLI.
+      ev(8410, { type: 'user_action_resolved', action: 'continue', hint: 'look in the home dir', by: 'the CLI' }),
+      node(8412, 'pause', 0, 8411, 1),
+      ev(8420, { type: 'level_started', level: 0, attempt: 2, retryCount: 0 }),
+      node(8425, 'connect', 0, 8415, 10),
+      ev(8500, { type: 'level_complete', level: 0, nextLevel: 1, commands: 0, durationMs: 80 }),
+    ];
+    const [level] = timelineSchema.parse({ spans: buildTimeline(events) }).spans;
+    expect(level!.children.map((s) => [s.kind, s.name, s.start, s.durationMs, s.status])).toEqual([
+      ['attempt', 'attempt 1', at(995), 415, 'error'],
+      ['wait', 'waiting for a person (max_retries)', at(1410), 7000, 'ok'],
+      ['attempt', 'attempt 2', at(8415), 85, 'ok'],
+    ]);
+    const wait = level!.children[1]!;
+    expect([wait.answer, wait.answeredBy, wait.reason]).toEqual(['hint', 'the CLI', 'max_retries']);
+    expect(wait.children.map((n) => [n.kind, n.name, n.start])).toEqual([['node', 'pause', at(8411)]]);
+    expect(level!.children[0]!.children.map((n) => n.name)).toEqual(['connect', 'plan', 'pause']);
+    expect([level!.start, level!.durationMs, level!.promptTokens]).toEqual([at(995), 7505, 100]);
+  });
+
+  it('closes the attempt it interrupted and opens a resumed one for the work after the answer', () => {
+    seq = 0;
+    const events = [
+      ev(1000, { type: 'level_started', level: 3, attempt: 1, retryCount: 0 }),
+      node(1100, 'connect', 3, 990, 110),
+      asked(1200, 3, 'password_required'),
+      ev(5200, { type: 'user_action_resolved', action: 'password', by: 'this browser tab' }),
+      node(5202, 'pause', 3, 5201, 1),
+      call(5400, 3, 150),
+      node(5405, 'plan', 3, 5240, 165),
+    ];
+    const [level] = buildTimeline(events);
+    expect(level!.children.map((s) => [s.kind, s.name, s.start, s.durationMs, s.status])).toEqual([
+      ['attempt', 'attempt 1', at(990), 210, 'interrupted'],
+      ['wait', 'waiting for a person (password_required)', at(1200), 4000, 'ok'],
+      ['attempt', 'attempt 1, resumed', at(5240), 165, 'open'],
+    ]);
+    expect([level!.children[1]!.answer, level!.children[1]!.answeredBy]).toEqual(['password', 'this browser tab']);
+  });
+
+  it('stays open, unanswered, while the run waits; a stop is an answer like any other', () => {
+    seq = 0;
+    const open = buildTimeline([
+      ev(1000, { type: 'level_started', level: 0, attempt: 1, retryCount: 0 }),
+      asked(1500, 0),
+    ]);
+    expect(open[0]!.children[1]).toMatchObject({ kind: 'wait', status: 'open', answer: null, answeredBy: null });
+    const stopped = buildTimeline([
+      ev(1000, { type: 'level_started', level: 0, attempt: 1, retryCount: 0 }),
+      asked(1500, 0),
+      ev(2500, { type: 'user_action_resolved', action: 'stop', by: 'an API client' }),
+    ]);
+    expect(stopped[0]!.children[1]).toMatchObject({ durationMs: 1000, answer: 'stop', answeredBy: 'an API client' });
+  });
+});

@@ -210,7 +210,10 @@ function buildDocument(): Json {
         summary: 'The run as spans',
         parameters: [runId],
         responses: {
-          '200': json(component('Timeline', timelineSchema), 'Level → attempt → node → model call or command'),
+          '200': json(
+            component('Timeline', timelineSchema),
+            'Level → attempt or wait for a person → node → model call or command',
+          ),
           '404': error('No such run'),
           ...common,
         },

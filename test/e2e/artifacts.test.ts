@@ -244,6 +244,14 @@ describe('artifacts, replay and verify', () => {
     const [header, first] = files.get('terminal.cast')!.split('\n');
     expect(JSON.parse(header!)).toMatchObject({ version: 2, width: 120, height: 36 });
     expect(JSON.parse(first!)).toEqual([expect.any(Number), 'o', expect.any(String)]);
+    // A marker at each level start and each pause (the player's seek bar jumps between them).
+    const lines = files.get('terminal.cast')!.trimEnd().split('\n').slice(1);
+    const labels = lines.map((line) => JSON.parse(line) as [number, string, string]).filter((e) => e[1] === 'm');
+    const starts = labels.filter(([, , label]) => label.startsWith('level ')).map(([, , label]) => label);
+    expect(starts.slice(0, 13)).toEqual(Array.from({ length: 13 }, (_, level) => `level ${level}, attempt 1`));
+    const pauses = labels.filter(([, , label]) => label.startsWith('paused at level ')).map(([, , label]) => label);
+    expect(pauses).toHaveLength(2);
+    expect(pauses[0]).toMatch(/^paused at level 13: /);
     // asciinema opens /dev/tty, so it runs in a pseudo-terminal that script(1) gives it.
     const cat = spawnSync('script', ['-qec', `asciinema cat ${join(dir, 'terminal.cast')}`, '/dev/null'], {
       encoding: 'utf8',

@@ -1,14 +1,17 @@
 // The archive's pure parts: the version it states, redaction, which levels a replay covers, and the
 // shell quoting of replayed commands (checked by real bash).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../schema/protocol.ts';
+import { runConfigSchema } from '../../schema/run.ts';
 import { APP_VERSION } from '../../schema/version.ts';
 import { redact, secretsOf } from '../../worker/artifacts/redact.ts';
 import { shellQuote } from '../../worker/artifacts/replay-scripts.ts';
 import { commandsWithout, replayableLevels, solvedLevels } from '../../worker/artifacts/solved-levels.ts';
+import { terminalCast } from '../../worker/artifacts/terminal-cast.ts';
 
 const PW1 = 'A'.repeat(32);
 const PW2 = 'B'.repeat(32);
@@ -110,6 +113,69 @@ describe('the archive', () => {
     for (const command of [`echo 'it''s' "$HOME" \`id\` \\ ; | & *`, "a'b", '']) {
       const echoed = spawnSync('bash', ['-c', `printf %s ${shellQuote(command)}`], { encoding: 'utf8' });
       expect(echoed.stdout).toBe(command);
+    }
+  });
+});
+
+describe('terminal.cast', () => {
+  const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 0, 0, s)).toISOString();
+  const timed = (s: number, body: Record<string, unknown>): RunEvent => ({ ...ev(body), ts: at(s) }) as RunEvent;
+  const log: RunEvent[] = [
+    timed(0, { type: 'level_started', level: 0, attempt: 1, retryCount: 0 }),
+    timed(1, { type: 'command', level: 0, commandId: 'cmd_1', command: 'cat readme' }),
+    timed(2, {
+      type: 'output',
+      level: 0,
+      commandId: 'cmd_1',
+      stdout: 'no luck\n',
+      stderr: '',
+      exitCode: 0,
+      durationMs: 3,
+      truncated: false,
+    }),
+    timed(3, {
+      type: 'user_action_required',
+      reason: 'max_retries',
+      level: 0,
+      retryCount: 1,
+      maxRetries: 1,
+      lastError: null,
+      lessons: [],
+    }),
+    timed(9, { type: 'user_action_resolved', action: 'continue', by: 'the CLI' }),
+    timed(10, { type: 'level_started', level: 0, attempt: 2, retryCount: 0 }),
+    timed(12, { type: 'level_complete', level: 0, nextLevel: 1, commands: 1, durationMs: 2 }),
+    timed(13, { type: 'level_started', level: 1, attempt: 1, retryCount: 0 }),
+  ];
+  const cast = terminalCast('run_cast0000000000000000', runConfigSchema.parse({}), log, '127.0.0.1:2220');
+
+  it('marks each level start and each pause with an asciicast marker at its time', () => {
+    const [, ...body] = cast.trimEnd().split('\n');
+    const markers = body.map((line) => JSON.parse(line) as [number, string, string]).filter(([, code]) => code === 'm');
+    expect(markers).toEqual([
+      [0, 'm', 'level 0, attempt 1'],
+      [3, 'm', 'paused at level 0: max retries'],
+      [10, 'm', 'level 0, attempt 2'],
+      [13, 'm', 'level 1, attempt 1'],
+    ]);
+  });
+
+  it("still plays in Debian's asciinema, which shows the output and none of the markers' labels", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bandit-runner-cast-'));
+    try {
+      writeFileSync(join(dir, 'terminal.cast'), cast);
+      // asciinema opens /dev/tty, so it runs in a pseudo-terminal that script(1) gives it.
+      const shown = spawnSync('script', ['-qec', `asciinema cat ${join(dir, 'terminal.cast')}`, '/dev/null'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(shown.status, shown.stderr).toBe(0);
+      expect(shown.stdout).toContain('cat readme');
+      expect(shown.stdout).toContain('no luck');
+      expect(shown.stdout).not.toContain('level 0, attempt 2');
+      expect(shown.stdout).not.toContain('paused at level 0');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

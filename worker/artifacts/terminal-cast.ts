@@ -1,7 +1,8 @@
 // terminal.cast: the run's SSH session as an asciicast v2 recording (the format `asciinema play` and
 // asciinema-player read): a header line, then [seconds, "o", text] lines. The agent runs each command
 // as its own exec, so the recording shows them the way a person at a prompt would have seen them:
-// the login of each level, then prompt, command and output, at the times the run recorded.
+// the login of each level, then prompt, command and output, at the times the run recorded. A marker
+// ([seconds, "m", label]) at each level start and each pause lets the player's seek bar jump between them.
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunConfig } from '../../schema/run.ts';
 import { plainText, terminalText } from '../../schema/terminal-text.ts';
@@ -41,11 +42,14 @@ export function terminalCast(
   };
   const lines = [JSON.stringify(header)];
   let last = 0;
-  const out = (ts: string, text: string) => {
+  const line = (ts: string, code: 'o' | 'm', text: string) => {
     // Times never go backwards, even if two events share a millisecond.
     last = Math.max(last, (Date.parse(ts) - start) / 1000);
-    lines.push(JSON.stringify([Number(last.toFixed(3)), 'o', text]));
+    lines.push(JSON.stringify([Number(last.toFixed(3)), code, text]));
   };
+  const out = (ts: string, text: string) => line(ts, 'o', text);
+  /** A marker's label is the recording's own words; the player shows it as plain text. */
+  const mark = (ts: string, label: string) => line(ts, 'm', label);
   let level = config.startLevel;
   const prompt = () => `\x1b[1;32mbandit${level}@bandit\x1b[0m:\x1b[1;34m~\x1b[0m$ `;
   for (const event of events) {
@@ -53,6 +57,7 @@ export function terminalCast(
       case 'level_started':
         level = event.level;
         out(event.ts, crlf(`\x1b[2m$ ssh bandit${level}@${host} -p ${port}   # attempt ${event.attempt}\x1b[0m\n`));
+        mark(event.ts, `level ${level}, attempt ${event.attempt}`);
         break;
       case 'command':
         out(event.ts, `${prompt()}${crlf(event.command)}\r\n`);
@@ -70,6 +75,7 @@ export function terminalCast(
           event.ts,
           crlf(`\x1b[1;35m# paused (${event.reason}): ${field(event.lastError ?? 'the agent asks for help')}\x1b[0m\n`),
         );
+        mark(event.ts, `paused at level ${event.level}: ${event.reason.replace(/_/g, ' ')}`);
         break;
       case 'user_action_resolved':
         out(

@@ -1,16 +1,30 @@
 'use client';
-// The model-call inspector: one call's figures, the exact request it sent and the response it got,
-// fetched from GET /api/runs/:id/llm-calls/:callId when a model call in the timeline is opened.
-import { useEffect, useRef, useState } from 'react';
+// The model-call inspector: one call's figures, and the request it sent and the response it got as a
+// chat (system, user, assistant, tool turns) with the exact JSON one click away, fetched from
+// GET /api/runs/:id/llm-calls/:callId when a model call in the timeline is opened.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { offeredTools, requestTurns, responseTurns } from '../../schema/llm-chat.ts';
 import type { LlmCallDetail } from '../../schema/protocol.ts';
 import { fetchLlmCall } from '../lib/api.ts';
-import { visibleBidi } from '../../schema/terminal-text.ts';
+import { LlmChatTurns } from './llm-chat-turns.tsx';
 import { Shown } from './shown-text.tsx';
 
 export function LlmCallInspector({ runId, callId, onClose }: { runId: string; callId: string; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [detail, setDetail] = useState<LlmCallDetail | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [raw, setRaw] = useState(false);
+  const chat = useMemo(
+    () =>
+      detail
+        ? {
+            request: requestTurns(detail.request),
+            response: responseTurns(detail.response),
+            tools: offeredTools(detail.request),
+          }
+        : null,
+    [detail],
+  );
 
   useEffect(() => {
     dialog.current?.showModal();
@@ -69,16 +83,42 @@ export function LlmCallInspector({ runId, callId, onClose }: { runId: string; ca
           </div>
         </dl>
       )}
-      {detail && (
+      {detail && chat && (
         <>
+          <div className="inspector-view">
+            <button type="button" aria-pressed={raw} onClick={() => setRaw((shown) => !shown)}>
+              {raw ? 'Show as chat' : 'Show raw JSON'}
+            </button>
+            {!raw && (!chat.request || !chat.response) && (
+              <span className="muted">
+                {' '}
+                Parts that are not a chat (the baseline's own record, an error) are shown as JSON.
+              </span>
+            )}
+          </div>
           <h3>Request</h3>
-          <pre className="inspector-json" data-part="request">
-            {visibleBidi(JSON.stringify(detail.request, null, 2))}
-          </pre>
+          {!raw && chat.request ? (
+            <>
+              {chat.tools.length > 0 && (
+                <p className="muted" data-part="tools">
+                  Tools offered: <Shown text={chat.tools.join(', ')} />
+                </p>
+              )}
+              <LlmChatTurns turns={chat.request} part="request" />
+            </>
+          ) : (
+            <pre className="inspector-json" data-part="request">
+              <Shown text={JSON.stringify(detail.request ?? null, null, 2)} />
+            </pre>
+          )}
           <h3>Response</h3>
-          <pre className="inspector-json" data-part="response">
-            {visibleBidi(JSON.stringify(detail.response, null, 2))}
-          </pre>
+          {!raw && chat.response ? (
+            <LlmChatTurns turns={chat.response} part="response" />
+          ) : (
+            <pre className="inspector-json" data-part="response">
+              <Shown text={JSON.stringify(detail.response ?? null, null, 2)} />
+            </pre>
+          )}
         </>
       )}
       <div className="modal-actions">

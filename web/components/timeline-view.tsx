@@ -1,8 +1,9 @@
 'use client';
-// The run's timeline as a waterfall: levels, their attempts and nodes as bars on one time axis, with
-// the model calls and commands inside each node. A model call opens the inspector. The spans come
-// from buildTimeline (schema/timeline.ts) over the events the page already holds, the same fold as
-// GET /api/runs/:id/timeline.
+// The run's timeline as a waterfall, collapsed to one row per level: a row opens to its attempts and
+// the waits for a person, those to their nodes, nodes to their model calls and commands. Every bar sits
+// on one shared time track (the label column holds the indentation), so a child lines up under its
+// parent. A model call opens the inspector. The spans are buildTimeline (schema/timeline.ts) over the
+// events the page holds, the same fold as GET /api/runs/:id/timeline.
 import { useMemo, useState } from 'react';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { Span } from '../../schema/timeline.ts';
@@ -10,42 +11,102 @@ import { buildTimeline } from '../../schema/timeline.ts';
 import { LlmCallInspector } from './llm-call-inspector.tsx';
 import { Shown } from './shown-text.tsx';
 
+/** A span as a row: its place in the tree (the key of its open state) and its depth. */
+type Row = { span: Span; path: string; depth: number };
+
 function bounds(spans: readonly Span[]): { start: number; total: number } {
   const start = Math.min(...spans.map((s) => Date.parse(s.start)));
   const end = Math.max(...spans.map((s) => Date.parse(s.start) + s.durationMs));
   return { start, total: Math.max(1, end - start) };
 }
 
+/** The rows on show: every level, and the children of each open row, in order. */
+function visibleRows(spans: readonly Span[], open: ReadonlySet<string>): Row[] {
+  const rows: Row[] = [];
+  const walk = (list: readonly Span[], parent: string, depth: number) =>
+    list.forEach((span, i) => {
+      const path = parent ? `${parent}.${i}` : String(i);
+      rows.push({ span, path, depth });
+      if (open.has(path)) walk(span.children, path, depth + 1);
+    });
+  walk(spans, '', 0);
+  return rows;
+}
+
+/** Every path that has children: what "Expand all" opens. */
+function allPaths(spans: readonly Span[], parent = ''): string[] {
+  return spans.flatMap((span, i) => {
+    const path = parent ? `${parent}.${i}` : String(i);
+    return span.children.length > 0 ? [path, ...allPaths(span.children, path)] : [];
+  });
+}
+
+const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+/** What a row says: a wait names why it paused, the answer and who gave it (the title says it in full). */
+function labelOf(span: Span): string {
+  if (span.kind === 'model_call') return `${span.name} · ${span.promptTokens + span.completionTokens} tokens`;
+  if (span.kind !== 'wait') return span.name;
+  const why = (span.reason ?? 'a question').replace(/_/g, ' ');
+  if (!span.answer) return `waiting for a person (${why})`;
+  return `waited (${why}): ${span.answer} by ${span.answeredBy ?? 'someone'}`;
+}
+
+/** The run's waterfall, folded to levels. */
 export function TimelineView({ runId, events }: { runId: string; events: readonly RunEvent[] }) {
   const spans = useMemo(() => buildTimeline(events), [events]);
+  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
   const [inspecting, setInspecting] = useState<string | null>(null);
+  const rows = useMemo(() => visibleRows(spans, open), [spans, open]);
   if (spans.length === 0) return null;
   const axis = bounds(spans);
+  const toggle = (path: string) =>
+    setOpen((was) => {
+      const next = new Set(was);
+      if (!next.delete(path)) next.add(path);
+      return next;
+    });
 
-  const row = (span: Span, depth: number) => {
+  const row = ({ span, path, depth }: Row) => {
     const left = ((Date.parse(span.start) - axis.start) / axis.total) * 100;
     const width = Math.max(0.4, (span.durationMs / axis.total) * 100);
-    const label =
-      span.kind === 'model_call' ? `${span.name} · ${span.promptTokens + span.completionTokens} tokens` : span.name;
+    const label = labelOf(span);
+    const opens = span.children.length > 0;
+    const indent = { paddingLeft: `${depth * 0.9}rem` };
     return (
       <li
-        key={`${span.kind}-${span.seq}-${span.name}`}
+        key={path}
         className={`span span-${span.kind} span-${span.status}`}
         data-kind={span.kind}
         data-status={span.status}
+        data-depth={depth}
+        data-seq={span.seq}
       >
-        <div className="span-row" style={{ paddingLeft: `${depth * 0.75}rem` }}>
+        <div className="span-row">
           {span.kind === 'model_call' && span.callId ? (
             <button
               type="button"
               className="span-label link"
-              onClick={() => setInspecting(span.callId!)}
+              style={indent}
+              onClick={() => setInspecting(span.callId ?? null)}
               title="See the request and response"
             >
               <Shown text={label} />
             </button>
+          ) : opens ? (
+            <button
+              type="button"
+              className="span-label span-toggle"
+              style={indent}
+              aria-expanded={open.has(path)}
+              onClick={() => toggle(path)}
+              title={`${label} (${open.has(path) ? 'click to fold' : 'click to open'})`}
+            >
+              <span aria-hidden="true">{open.has(path) ? '▾ ' : '▸ '}</span>
+              <Shown text={label} />
+            </button>
           ) : (
-            <span className="span-label">
+            <span className="span-label" style={indent} title={label}>
               <Shown text={label} />
             </span>
           )}
@@ -53,10 +114,9 @@ export function TimelineView({ runId, events }: { runId: string; events: readonl
             <span className="span-bar" style={{ left: `${left}%`, width: `${width}%` }} />
           </span>
           <span className="span-time">
-            {span.durationMs < 1000 ? `${Math.round(span.durationMs)} ms` : `${(span.durationMs / 1000).toFixed(1)} s`}
+            {span.kind === 'wait' && span.status === 'open' ? 'waiting' : seconds(span.durationMs)}
           </span>
         </div>
-        {span.children.length > 0 && <ul>{span.children.map((child) => row(child, depth + 1))}</ul>}
       </li>
     );
   };
@@ -66,9 +126,18 @@ export function TimelineView({ runId, events }: { runId: string; events: readonl
       <details>
         <summary>
           <h2 id="timeline-title">Timeline</h2>{' '}
-          <span className="muted">levels, attempts, nodes, model calls and commands</span>
+          <span className="muted">levels; open one for its attempts, waits, nodes, model calls and commands</span>
         </summary>
-        <ul className="spans">{spans.map((span) => row(span, 0))}</ul>
+        <div className="timeline-tools">
+          <button type="button" onClick={() => setOpen(new Set(allPaths(spans)))}>
+            Expand all
+          </button>
+          <button type="button" onClick={() => setOpen(new Set())}>
+            Collapse to levels
+          </button>
+          <span className="muted">one time axis: {seconds(axis.total)} from the first event</span>
+        </div>
+        <ul className="spans">{rows.map(row)}</ul>
       </details>
       {inspecting && <LlmCallInspector runId={runId} callId={inspecting} onClose={() => setInspecting(null)} />}
     </section>

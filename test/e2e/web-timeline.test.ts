@@ -84,6 +84,19 @@ describe('the run timeline', () => {
     expect(await waits.nth(1).getAttribute('data-status')).toBe('open');
     expect(await waits.nth(1).locator('.span-time').textContent()).toBe('waiting');
 
+    // A wait links to its question in the transcript.
+    const asked = (await pauses())[0]!.seq;
+    await waits.nth(0).locator('.span-jump').click();
+    expect(await page.evaluate(() => window.location.hash)).toBe(`#seq-${asked}`);
+    await vi.waitFor(async () => {
+      const shown = await page.locator(`#seq-${asked}`).evaluate((item) => {
+        const box = item.getBoundingClientRect();
+        const log = item.closest('.chat-log')?.getBoundingClientRect();
+        return log !== undefined && box.bottom > log.top && box.top < log.bottom;
+      });
+      expect(shown).toBe(true);
+    }, WAIT);
+
     await page.getByRole('button', { name: 'Expand all' }).click();
     const all = await kinds();
     expect(all.filter((k) => k === 'attempt').length).toBeGreaterThanOrEqual(2);

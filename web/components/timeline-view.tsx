@@ -2,7 +2,8 @@
 // The run's timeline as a waterfall, collapsed to one row per level: a row opens to its attempts and
 // the waits for a person, those to their nodes, nodes to their model calls and commands. Every bar sits
 // on one shared time track (the label column holds the indentation), so a child lines up under its
-// parent. A model call opens the inspector. The spans are buildTimeline (schema/timeline.ts) over the
+// parent. A model call opens the inspector; a level, attempt, wait or command links to its event
+// in the transcript (#seq-N). The spans are buildTimeline (schema/timeline.ts) over the
 // events the page holds, the same fold as GET /api/runs/:id/timeline.
 import { useMemo, useState } from 'react';
 import type { RunEvent } from '../../schema/protocol.ts';
@@ -41,6 +42,9 @@ function allPaths(spans: readonly Span[], parent = ''): string[] {
   });
 }
 
+/** Kinds whose opening event the transcript shows, so a row can link to it (`#seq-N`). */
+const IN_TRANSCRIPT: ReadonlySet<Span['kind']> = new Set(['level', 'attempt', 'wait', 'command']);
+
 const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 /** What a row says: a wait names why it paused, the answer and who gave it (the title says it in full). */
@@ -54,12 +58,14 @@ function labelOf(span: Span): string {
 
 /** The run's waterfall, folded to levels. */
 export function TimelineView({ runId, events }: { runId: string; events: readonly RunEvent[] }) {
-  const spans = useMemo(() => buildTimeline(events), [events]);
+  // Folded only while the section is open: a closed timeline costs a long run's page nothing per event.
+  const [shown, setShown] = useState(false);
+  const spans = useMemo(() => (shown ? buildTimeline(events) : []), [shown, events]);
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
   const [inspecting, setInspecting] = useState<string | null>(null);
   const rows = useMemo(() => visibleRows(spans, open), [spans, open]);
-  if (spans.length === 0) return null;
-  const axis = bounds(spans);
+  if (events.length === 0) return null;
+  const axis = spans.length > 0 ? bounds(spans) : { start: 0, total: 1 };
   const toggle = (path: string) =>
     setOpen((was) => {
       const next = new Set(was);
@@ -116,6 +122,13 @@ export function TimelineView({ runId, events }: { runId: string; events: readonl
           <span className="span-time">
             {span.kind === 'wait' && span.status === 'open' ? 'waiting' : seconds(span.durationMs)}
           </span>
+          {IN_TRANSCRIPT.has(span.kind) ? (
+            <a className="span-jump" href={`#seq-${span.seq}`} title="Show this in the transcript">
+              ↗<span className="sr-only"> event {span.seq} in the transcript</span>
+            </a>
+          ) : (
+            <span />
+          )}
         </div>
       </li>
     );
@@ -123,21 +136,26 @@ export function TimelineView({ runId, events }: { runId: string; events: readonl
 
   return (
     <section className="panel timeline" aria-labelledby="timeline-title">
-      <details>
+      <details onToggle={(e) => setShown(e.currentTarget.open)}>
         <summary>
           <h2 id="timeline-title">Timeline</h2>{' '}
           <span className="muted">levels; open one for its attempts, waits, nodes, model calls and commands</span>
         </summary>
-        <div className="timeline-tools">
-          <button type="button" onClick={() => setOpen(new Set(allPaths(spans)))}>
-            Expand all
-          </button>
-          <button type="button" onClick={() => setOpen(new Set())}>
-            Collapse to levels
-          </button>
-          <span className="muted">one time axis: {seconds(axis.total)} from the first event</span>
-        </div>
-        <ul className="spans">{rows.map(row)}</ul>
+        {shown && spans.length === 0 && <p className="muted">No level has started yet.</p>}
+        {spans.length > 0 && (
+          <>
+            <div className="timeline-tools">
+              <button type="button" onClick={() => setOpen(new Set(allPaths(spans)))}>
+                Expand all
+              </button>
+              <button type="button" onClick={() => setOpen(new Set())}>
+                Collapse to levels
+              </button>
+              <span className="muted">every bar on one time axis, {seconds(axis.total)} long</span>
+            </div>
+            <ul className="spans">{rows.map(row)}</ul>
+          </>
+        )}
       </details>
       {inspecting && <LlmCallInspector runId={runId} callId={inspecting} onClose={() => setInspecting(null)} />}
     </section>

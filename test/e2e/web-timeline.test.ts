@@ -16,6 +16,8 @@ import type { StackProcess } from '../support/stack-process.ts';
 import { startStackProcess } from '../support/stack-process.ts';
 
 const WAIT = { timeout: 60_000 };
+/** What the model says: markup and a bidi override, which the chat must show as text. */
+const HOSTILE = 'looking around <img src=x onerror="window.__pwned=1"> \u202Egnp.exe';
 const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-timeline-'));
 let stack: StackProcess;
 let browser: Browser;
@@ -23,9 +25,7 @@ let openai: FakeOpenAi;
 beforeAll(async () => {
   openai = await startFakeOpenAi();
   openai.respond((request, n) =>
-    request.tools
-      ? toolCall('run_command', { command: `ls -la; echo turn ${n}` }, 'looking around')
-      : textReply('look closer'),
+    request.tools ? toolCall('run_command', { command: `ls -la; echo turn ${n}` }, HOSTILE) : textReply('look closer'),
   );
   [stack, browser] = await Promise.all([
     startStackProcess(stateDir, undefined, {
@@ -143,6 +143,11 @@ describe('the run timeline', () => {
     expect(await reply.locator('[data-tool="run_command"] .chat-text bdi.shown').textContent()).toContain(
       '"command": "ls -la; echo turn',
     );
+    const said = (await reply.locator('.chat-text').first().textContent()) ?? '';
+    expect(said).toContain('looking around <img src=x onerror="window.__pwned=1">');
+    expect(said).not.toContain('\u202E');
+    expect(await inspector.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
     await screenshot(page, '13-model-call-inspector');
 
     await inspector.getByRole('button', { name: 'Show raw JSON' }).click();

@@ -5,6 +5,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { PendingAction } from '../../schema/protocol.ts';
+import { passwordUserOf } from '../../schema/pause-password.ts';
 import { runActionSchema } from '../../schema/run.ts';
 import type { RunAction } from '../../schema/run.ts';
 import { ApiFailure, sendAction } from '../lib/api.ts';
@@ -158,7 +159,7 @@ export function UserActionModal({
           <label htmlFor={fieldId}>
             {mode === 'hint'
               ? 'Hint for the agent (put a command in `backticks`)'
-              : `Password for bandit${pending.level + 1}`}
+              : `Password for ${passwordUserOf(pending)}`}
           </label>
           {mode === 'hint' ? (
             <textarea

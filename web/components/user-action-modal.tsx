@@ -10,6 +10,7 @@ import { runActionSchema } from '../../schema/run.ts';
 import type { RunAction } from '../../schema/run.ts';
 import { ApiFailure, sendAction } from '../lib/api.ts';
 import { pauseReasonText } from '../lib/format.ts';
+import { StopButton } from './stop-button.tsx';
 import { TroubleCard } from './trouble-card.tsx';
 import { Shown } from './shown-text.tsx';
 import type { TroubleCard as Card } from '../../schema/failures.ts';
@@ -150,9 +151,7 @@ export function UserActionModal({
           <button type="button" disabled={busy} onClick={() => setMode('password')}>
             Provide password
           </button>
-          <button type="button" className="danger" disabled={busy} onClick={() => void answer({ action: 'stop' })}>
-            Stop
-          </button>
+          <StopButton label="Stop" disabled={busy} onStop={() => void answer({ action: 'stop' })} />
         </div>
       ) : (
         <form onSubmit={submit} className="modal-form">

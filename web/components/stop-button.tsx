@@ -1,7 +1,7 @@
 'use client';
 // Stop ends a run for good, so it takes two clicks: the first asks, the second stops. One click by
 // mistake (next to Continue in the pause dialog, or in the run's header) must not end an hour's run.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 /** A Stop button that asks "Stop this run for good?" before calling `onStop`. */
 export function StopButton({
@@ -14,6 +14,11 @@ export function StopButton({
   onStop: () => void;
 }) {
   const [asking, setAsking] = useState(false);
+  const keep = useRef<HTMLButtonElement>(null);
+  // The button clicked is gone: focus goes to the safe answer, so a second Enter does not stop.
+  useEffect(() => {
+    if (asking) keep.current?.focus();
+  }, [asking]);
   if (!asking)
     return (
       <button type="button" className="danger" disabled={disabled} onClick={() => setAsking(true)}>
@@ -21,7 +26,7 @@ export function StopButton({
       </button>
     );
   return (
-    <span className="stop-confirm" role="group" aria-label="Confirm stop">
+    <fieldset className="stop-confirm" aria-label="Confirm stop" style={{ border: 0, margin: 0, padding: 0 }}>
       <span>Stop this run for good? It cannot be resumed.</span>{' '}
       <button
         type="button"
@@ -34,9 +39,9 @@ export function StopButton({
       >
         Yes, stop the run
       </button>{' '}
-      <button type="button" disabled={disabled} onClick={() => setAsking(false)} autoFocus>
+      <button ref={keep} type="button" disabled={disabled} onClick={() => setAsking(false)}>
         Keep it
       </button>
-    </span>
+    </fieldset>
   );
 }

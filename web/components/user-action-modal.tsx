@@ -151,7 +151,13 @@ export function UserActionModal({
           <button type="button" disabled={busy} onClick={() => setMode('password')}>
             Provide password
           </button>
-          <StopButton label="Stop" disabled={busy} onStop={() => void answer({ action: 'stop' })} />
+          {/* Keyed by the question: a new one never opens already asking to stop. */}
+          <StopButton
+            key={JSON.stringify(pending)}
+            label="Stop"
+            disabled={busy}
+            onStop={() => void answer({ action: 'stop' })}
+          />
         </div>
       ) : (
         <form onSubmit={submit} className="modal-form">

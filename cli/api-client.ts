@@ -2,6 +2,8 @@
 // Answers are validated with the shared protocol schemas; every failure becomes a one-line CliError
 // whose exit code says whether the stack was unreachable or refused.
 import type { z } from 'zod';
+import { CLIENT_HEADER } from '../schema/answered-by.ts';
+import type { ClientKind } from '../schema/answered-by.ts';
 import { apiErrorOf } from '../schema/api.ts';
 import { socketProtocols } from '../schema/protocol.ts';
 import { CliError, EXIT } from './exit-codes.ts';
@@ -59,6 +61,8 @@ export class ApiClient {
       accept: 'application/json',
       ...(init.body ? { 'content-type': 'application/json' } : {}),
     };
+    // An answer to a pause is recorded as given by "the CLI" (schema/answered-by.ts).
+    headers[CLIENT_HEADER] = 'cli' satisfies ClientKind;
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     try {
       return await fetch(`${this.url}${path}`, { ...init, headers, signal: AbortSignal.timeout(60_000) });

@@ -10,19 +10,24 @@ import { registerWatch } from './commands/watch.ts';
 import { CliError, EXIT } from './exit-codes.ts';
 import type { ExitCode } from './exit-codes.ts';
 import type { GlobalOptions } from './global-options.ts';
-import { DEFAULT_URL } from './global-options.ts';
+import { urlFromEnv } from './global-options.ts';
 import { safe } from './render/event-line.ts';
 
+const envUrl = urlFromEnv(process.env);
 const program = new Command('bandit-runner')
   .description('Watch LLM agents play SSH wargames: run, watch, answer, export, compare.')
   .option(
     '--url <url>',
-    'the stack (worker) to talk to; env BANDIT_RUNNER_URL',
-    process.env.BANDIT_RUNNER_URL ?? DEFAULT_URL,
+    'the stack (worker) to talk to; env BANDIT_RUNNER_URL, else http://127.0.0.1:$WORKER_PORT',
+    envUrl.ok ? envUrl.url : '',
   )
   .option('--token <token>', 'the API token (API_TOKEN); env BANDIT_RUNNER_TOKEN', process.env.BANDIT_RUNNER_TOKEN)
   .option('--no-color', 'no colour (also: NO_COLOR, or output that is not a terminal)')
   .exitOverride()
+  .hook('preAction', () => {
+    // A malformed BANDIT_RUNNER_URL or WORKER_PORT matters only when --url does not replace it.
+    if (!program.opts<GlobalOptions>().url && !envUrl.ok) throw new CliError(envUrl.message, EXIT.usage);
+  })
   .addHelpText(
     'after',
     `

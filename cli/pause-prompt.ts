@@ -1,6 +1,7 @@
 // Answering a paused run in the terminal: the reason, the lessons so far, then continue, a hint, the
 // password (typed without echo) or stop — the same answers the web UI's dialog offers.
 import { input, password, select } from '@inquirer/prompts';
+import { passwordUserOf } from '../schema/pause-password.ts';
 import type { PendingAction } from '../schema/protocol.ts';
 import type { RunAction } from '../schema/run.ts';
 import type { Colors } from './render/colors.ts';
@@ -24,7 +25,7 @@ export async function askPause(pending: PendingAction, c: Colors, out: NodeJS.Wr
     choices: [
       { name: 'Give a hint and continue', value: 'hint' },
       { name: 'Continue (retries reset)', value: 'continue' },
-      { name: "Give the next level's password", value: 'password' },
+      { name: `Give ${passwordUserOf(pending)}'s password`, value: 'password' },
       { name: 'Stop the run', value: 'stop' },
     ],
   });
@@ -38,7 +39,7 @@ export async function askPause(pending: PendingAction, c: Colors, out: NodeJS.Wr
     return {
       action: 'password',
       value: await password({
-        message: `Password for bandit${pending.level + 1}:`,
+        message: `Password for ${passwordUserOf(pending)}:`,
         mask: '*',
         validate: (v) => (v.trim() ? true : 'type the password'),
       }),

@@ -126,7 +126,13 @@ function fold(state: RunViewState, event: RunEvent): RunViewState {
     case 'user_action_resolved':
       return { ...state, pending: null };
     case 'run_complete':
-      return { ...state, pending: null, endedAt: Date.parse(event.ts), run: run && { ...run, status: event.status } };
+      // The summary's count is the run's end's: the page offers Verify on it without a reload.
+      return {
+        ...state,
+        pending: null,
+        endedAt: Date.parse(event.ts),
+        run: run && { ...run, status: event.status, levelsSolved: event.levelsSolved },
+      };
     default:
       return state;
   }

@@ -14,6 +14,7 @@ import {
   seriesQuerySchema,
   slowQuerySchema,
 } from '../schema/analytics.ts';
+import { CLIENT_HEADER, clientKindSchema } from '../schema/answered-by.ts';
 import { apiErrorSchema, healthSchema } from '../schema/api.ts';
 import { troubleCardSchema } from '../schema/failures.ts';
 import { llmCallDetailSchema, modelListSchema, runEventSchema } from '../schema/protocol.ts';
@@ -180,7 +181,16 @@ function buildDocument(): Json {
     '/api/runs/{id}/actions': {
       post: {
         summary: 'Answer, pause, resume or stop a run',
-        parameters: [runId],
+        parameters: [
+          runId,
+          {
+            name: CLIENT_HEADER,
+            in: 'header',
+            required: false,
+            description: 'Who answers, for the log\'s `by`: "web" (the web UI) or "cli" (the CLI); else an API client',
+            schema: z.toJSONSchema(clientKindSchema),
+          },
+        ],
         requestBody: {
           required: true,
           content: { 'application/json': { schema: component('RunAction', runActionSchema, 'input') } },

@@ -1,6 +1,7 @@
 // One stored event as the terminal shows it: the agent's story (thinking, commands, output, levels,
 // lessons, pauses and answers), one or a few lines each; scheduling detail stays out unless verbose.
 // Every line goes through terminalText: what a target or a model wrote is shown, never obeyed.
+import { answererText } from '../../schema/answered-by.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { terminalText } from '../../schema/terminal-text.ts';
 import type { Colors } from './colors.ts';
@@ -62,7 +63,9 @@ function rawLines(event: RunEvent, c: Colors, verbose: boolean): string[] {
         ),
       ];
     case 'user_action_resolved':
-      return [c.magenta(`▶ ${event.action}${event.hint ? ` with hint "${event.hint}"` : ''} (by ${event.by})`)];
+      return [
+        c.magenta(`▶ ${event.action}${event.hint ? ` with hint "${event.hint}"` : ''} (by ${answererText(event.by)})`),
+      ];
     case 'run_complete':
       return [
         c.bold(

@@ -60,8 +60,8 @@ describe('a run watched and steered over a WebSocket', () => {
     expect(events.slice(0, events.indexOf(first)).some((e) => e.type === 'run_complete')).toBe(false);
 
     expect(events.filter((e) => e.type === 'user_action_resolved')).toEqual([
-      expect.objectContaining({ action: 'continue', hint: HINT, by: 'socket' }),
-      expect.objectContaining({ action: 'stop', by: 'socket' }),
+      expect.objectContaining({ action: 'continue', hint: HINT, by: 'an API client' }),
+      expect.objectContaining({ action: 'stop', by: 'an API client' }),
     ]);
     const solved = events.filter((e) => e.type === 'level_complete').map((e) => (e as { level: number }).level);
     expect(solved).toContain(firstLevel);

@@ -121,6 +121,7 @@ describe('the web UI', () => {
     // The second tab stops hearing the run; the first stops it; the second's answer is refused, in words.
     frozen = true;
     await modal.getByRole('button', { name: 'Stop' }).click();
+    await modal.getByRole('button', { name: 'Yes, stop the run' }).click();
     await modal.waitFor({ state: 'hidden', ...WAIT });
     await page.locator('[data-event="run_complete"]').waitFor(WAIT);
     expect(await page.locator('.run-header [data-status]').getAttribute('data-status')).toBe('stopped');

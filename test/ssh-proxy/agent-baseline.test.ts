@@ -84,6 +84,19 @@ describe('baseline agent on the practice range', () => {
     expect(reply.end.outcome).toBe('interrupted');
   });
 
+  it('keeps each lesson once when Continue brings the same lessons again', async () => {
+    const again = await advance(
+      services,
+      advanceBody('run_baseline00000000000000', { maxRetries: 2 }, firstRun.last, { action: 'continue' }),
+    );
+    const pause = again.events.at(-1);
+    expect(pause).toMatchObject({ type: 'user_action_required', reason: 'max_retries', retryCount: 2 });
+    const texts = pause?.type === 'user_action_required' ? pause.lessons.map((l) => l.text) : [];
+    // The baseline learns "A different approach is needed…" on every failed attempt: four attempts, one lesson.
+    expect(texts.filter((t) => t.startsWith('A different approach is needed'))).toHaveLength(1);
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+
   it('checks a password a person gives: a wrong one pauses again, the right one advances', async () => {
     const level = firstRun.end.interrupt?.level ?? -1;
     const config = { maxRetries: 2 };

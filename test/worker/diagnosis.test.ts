@@ -23,7 +23,7 @@ describe('GET /api/runs/:id/diagnosis', () => {
     await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
     expect(troubleCardSchema.parse((await diagnosis(run.id)).card)).toMatchObject({
       failure: 'stopped',
-      what: 'stopped by rest',
+      what: 'stopped by an API client',
     });
   });
 

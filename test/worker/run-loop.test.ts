@@ -61,7 +61,7 @@ describe('run loop', () => {
     expect(done).toMatchObject({ levelsSolved: 1, currentLevel: 1 });
     const events = await eventsOf(run.id);
     expect(events.filter((e) => e.type === 'user_action_resolved')).toEqual([
-      expect.objectContaining({ action: 'continue', hint: 'read the readme', by: 'rest' }),
+      expect.objectContaining({ action: 'continue', hint: 'read the readme', by: 'an API client' }),
     ]);
     expect(events.filter((e) => e.type === 'run_complete')).toHaveLength(1);
     expect(await callsOf(run.id)).toEqual([
@@ -95,10 +95,34 @@ describe('run loop', () => {
     expect(stopped.status).toBe('stopped');
     const events = await eventsOf(run.id);
     expect(events.filter((e) => e.type === 'run_complete')).toEqual([
-      expect.objectContaining({ status: 'stopped', reason: 'stopped by rest' }),
+      expect.objectContaining({ status: 'stopped', reason: 'stopped by an API client' }),
     ]);
     expect(await callsOf(run.id)).toHaveLength(1);
     expect((await postJson(`/api/runs/${run.id}/actions`, { action: 'continue' })).status).toBe(409);
+  });
+
+  it('names who answered as a person knows it: the web UI, the CLI, or an API client for anything else', async () => {
+    const answer = async (client: string | null, action: Record<string, unknown>) => {
+      const run = await createRun({ model: 'script-pause' });
+      await waitForStatus(run.id, 'paused_for_user_action');
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+      if (client !== null) headers['x-bandit-client'] = client;
+      const response = await call(`/api/runs/${run.id}/actions`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(action),
+      });
+      expect(response.status).toBe(200);
+      await waitForStatus(run.id, action.action === 'stop' ? 'stopped' : 'completed');
+      return (await eventsOf(run.id)).filter((e) => e.type === 'user_action_resolved' || e.type === 'run_complete');
+    };
+    expect(await answer('web', { action: 'stop' })).toEqual([
+      expect.objectContaining({ type: 'user_action_resolved', action: 'stop', by: 'the web UI' }),
+      expect.objectContaining({ type: 'run_complete', reason: 'stopped by the web UI' }),
+    ]);
+    expect((await answer('cli', { action: 'continue' }))[0]).toMatchObject({ by: 'the CLI' });
+    // An unknown name is not trusted as a label: it is an API client like any other.
+    expect((await answer('rest', { action: 'continue' }))[0]).toMatchObject({ by: 'an API client' });
   });
 
   it('retries a stream that died mid-step from the last checkpoint, storing the step once', async () => {

@@ -9,6 +9,13 @@ import './globals.css';
 export const metadata: Metadata = {
   title: 'bandit-runner',
   description: 'Watch LLM agents play SSH wargames live.',
+  // Linked, so no page asks for a /favicon.ico it lacks (a 404 in every console); the .ico serves old clients.
+  icons: {
+    icon: [
+      { url: '/favicon.svg', type: 'image/svg+xml' },
+      { url: '/favicon.ico', sizes: '16x16 32x32' },
+    ],
+  },
 };
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1, colorScheme: 'dark' };

@@ -2,6 +2,7 @@
 // The agent's story, one entry per event worth reading: thinking, commands and their output, level
 // changes, lessons, hints, errors and pauses. Scheduling detail (graph nodes, model call stats) stays
 // out; the counters and the terminal cover it.
+import { answererText } from '../../schema/answered-by.ts';
 import type { ReactNode } from 'react';
 import type { LiveText, RunEvent } from '../../schema/protocol.ts';
 import { pauseReasonText, STATUS_LABELS } from '../lib/format.ts';
@@ -148,7 +149,7 @@ function Entry({ event }: { event: RunEvent }): ReactNode {
             </>
           )}{' '}
           <span className="muted">
-            (<Shown text={event.by} />)
+            (<Shown text={answererText(event.by)} />)
           </span>
         </p>
       );

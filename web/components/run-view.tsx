@@ -15,6 +15,7 @@ import { LevelStrip } from './level-strip.tsx';
 import { RunArtifacts } from './run-artifacts.tsx';
 import { RunCounters } from './run-counters.tsx';
 import { StatusBadge } from './status-badge.tsx';
+import { StopButton } from './stop-button.tsx';
 import { TerminalPane } from './terminal-pane.tsx';
 import { TerminalReplay } from './terminal-replay.tsx';
 import { TimelineView } from './timeline-view.tsx';
@@ -112,9 +113,7 @@ export function RunView({ runId }: { runId: string | null }) {
               </button>
             )}
             {!FINAL_STATUSES.includes(run.status) && (
-              <button type="button" className="danger" onClick={() => act({ action: 'stop' })}>
-                Stop run
-              </button>
+              <StopButton label="Stop run" onStop={() => act({ action: 'stop' })} />
             )}
           </div>
         )}

@@ -5,10 +5,12 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { PendingAction } from '../../schema/protocol.ts';
+import { passwordUserOf } from '../../schema/pause-password.ts';
 import { runActionSchema } from '../../schema/run.ts';
 import type { RunAction } from '../../schema/run.ts';
 import { ApiFailure, sendAction } from '../lib/api.ts';
 import { pauseReasonText } from '../lib/format.ts';
+import { StopButton } from './stop-button.tsx';
 import { TroubleCard } from './trouble-card.tsx';
 import { Shown } from './shown-text.tsx';
 import type { TroubleCard as Card } from '../../schema/failures.ts';
@@ -149,16 +151,20 @@ export function UserActionModal({
           <button type="button" disabled={busy} onClick={() => setMode('password')}>
             Provide password
           </button>
-          <button type="button" className="danger" disabled={busy} onClick={() => void answer({ action: 'stop' })}>
-            Stop
-          </button>
+          {/* Keyed by the question: a new one never opens already asking to stop. */}
+          <StopButton
+            key={JSON.stringify(pending)}
+            label="Stop"
+            disabled={busy}
+            onStop={() => void answer({ action: 'stop' })}
+          />
         </div>
       ) : (
         <form onSubmit={submit} className="modal-form">
           <label htmlFor={fieldId}>
             {mode === 'hint'
               ? 'Hint for the agent (put a command in `backticks`)'
-              : `Password for bandit${pending.level + 1}`}
+              : `Password for ${passwordUserOf(pending)}`}
           </label>
           {mode === 'hint' ? (
             <textarea

@@ -1,5 +1,7 @@
 // Typed calls to the worker's REST API, validated with the shared schemas. Every failure becomes an
 // ApiFailure whose message is fit to show a person.
+import { CLIENT_HEADER } from '../../schema/answered-by.ts';
+import type { ClientKind } from '../../schema/answered-by.ts';
 import type { z } from 'zod';
 import {
   analyticsFailuresSchema,
@@ -57,6 +59,8 @@ async function request<T>(path: string, schema: z.ZodType<T>, init: RequestInit 
     Accept: 'application/json',
     ...(init.body ? { 'Content-Type': 'application/json' } : {}),
     ...authHeaders(),
+    // An answer to a pause is recorded as given by "the web UI" (schema/answered-by.ts).
+    [CLIENT_HEADER]: 'web' satisfies ClientKind,
   };
   let response: Response;
   try {

@@ -1,5 +1,6 @@
 // run.log: one readable line per event — time, level, node (or event type), text. Each line goes
 // through plainText, so what a target or a model wrote shows as text: no escapes, colour or binary.
+import { answererText } from '../../schema/answered-by.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { plainText } from '../../schema/terminal-text.ts';
 
@@ -37,7 +38,7 @@ function describe(event: RunEvent): string {
     case 'user_action_required':
       return `paused (${event.reason}): ${oneLine(event.lastError ?? 'waiting for a person')}`;
     case 'user_action_resolved':
-      return `${event.action} by ${event.by}${event.hint ? `, hint: ${oneLine(event.hint)}` : ''}`;
+      return `${event.action} by ${answererText(event.by)}${event.hint ? `, hint: ${oneLine(event.hint)}` : ''}`;
     case 'verify_level':
       return `${event.verdict}: ${oneLine(event.detail)} (original ${event.originalRunId})`;
     case 'run_complete':

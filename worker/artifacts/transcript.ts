@@ -2,6 +2,7 @@
 // commands and outputs, the lessons, the pauses and hints, and how the level ended. Every text a
 // target, a model or a person wrote goes through plainText (no escapes, no binary), and prose is
 // HTML-escaped, so a markdown renderer makes no tag and no link of it; code sits in fences it cannot close.
+import { answererText } from '../../schema/answered-by.ts';
 import { OUTCOME_TEXT } from '../../schema/level-outcome.ts';
 import { levelGoal } from '../../schema/levels.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
@@ -121,8 +122,8 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
         out.push(
           '',
           event.hint
-            ? `**Hint from a person** (${prose(event.by)}):`
-            : `**A person chose ${event.action}** (${prose(event.by)}).`,
+            ? `**Hint from a person** (${prose(answererText(event.by))}):`
+            : `**A person chose ${event.action}** (${prose(answererText(event.by))}).`,
         );
         if (event.hint) out.push('', quote(event.hint));
         break;

@@ -7,6 +7,7 @@ import {
   runListQuerySchema,
   socketQuerySchema,
 } from '../../schema/run.ts';
+import { CLIENT_HEADER, answeredBy } from '../../schema/answered-by.ts';
 import { listRuns } from '../db.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { errorText } from '../error-text.ts';
@@ -68,7 +69,7 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
   .post('/:id/actions', async (c) => {
     const id = c.req.param('id');
     const action = await readJson(c, runActionSchema);
-    const result = await (await existingSession(c.env, id)).act(action, 'rest');
+    const result = await (await existingSession(c.env, id)).act(action, answeredBy(c.req.header(CLIENT_HEADER)));
     if (!result.ok) throw result.code === 'not_found' ? unknownRun(id) : new ApiError(409, 'conflict', result.message);
     return c.json(result.run);
   })

@@ -1,6 +1,7 @@
 // RunSession: one Durable Object per run. It owns the run's truth (config, status, event log,
 // the agent's checkpoint) and its WebSocket clients. Its alarm drives the agent: call the proxy,
 // store each step's events with its checkpoint, broadcast them, and go again or wait for a person.
+import { ANSWERED_BY } from '../../schema/answered-by.ts';
 import { runTotals } from '../../schema/run-record.ts';
 import { DurableObject } from 'cloudflare:workers';
 import type { Checkpoint, CheckpointPatch, ProxyEvent, ProxyLine, Resume, RunEvent } from '../../schema/protocol.ts';
@@ -441,7 +442,7 @@ export class RunSession extends DurableObject<Env> {
       case 'resume':
       case 'stop': {
         const action: RunAction = msg.type === 'user_action' ? stripType(msg) : { action: msg.type };
-        const result = await this.act(action, 'socket');
+        const result = await this.act(action, ANSWERED_BY.api);
         if (!result.ok) send(ws, { type: 'error', code: result.code, message: result.message });
         return;
       }

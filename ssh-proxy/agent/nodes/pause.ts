@@ -8,6 +8,7 @@ import type { BanditState } from '../bandit-state.ts';
 import { END } from '../../engine/types.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { STATE_TEXT_BYTES, stateText } from '../state-text.ts';
+import { keepLessons } from './keep-lessons.ts';
 
 export const PAUSE_ENDS = ['connect', 'plan', 'reflect', 'validate', 'advance', 'final_attempt', END] as const;
 
@@ -23,7 +24,8 @@ export function pause(
       retryCount: s.retryCount,
       maxRetries: ctx.config.maxRetries,
       lastError: s.fault?.message ?? s.lastError,
-      lessons: s.lessons,
+      // A state saved before lessons were kept once each may still hold repeats.
+      lessons: keepLessons(s.lessons),
       ...(s.finalReport ? { finalAttempt: s.finalReport } : {}),
     };
     // The stream turns the interrupt into user_action_required, as its last event (call-stream.ts).
@@ -53,7 +55,7 @@ export function pause(
   const goto = s.fault?.resumeAt ?? 'connect';
   return new Command({
     update: {
-      lessons: [...s.lessons, ...hint],
+      lessons: keepLessons([...s.lessons, ...hint]),
       retryCount: 0,
       lastLoop: null,
       fault: null,

@@ -7,15 +7,13 @@ import type { BanditContext } from './bandit-deps.ts';
 import { planInput, reportCalls } from './bandit-deps.ts';
 import { failedVerdict } from '../replay-check.ts';
 import { STATE_TEXT_BYTES, stateText } from '../state-text.ts';
+import { keepLessons } from './keep-lessons.ts';
 
 /** Commands of each failed attempt the final attempt is shown. */
 const TAIL_COMMANDS = 5;
 
 /** Failed attempts whose tails are kept (continue after a pause adds more); the oldest go first. */
 const MAX_TAILS = 10;
-
-/** Lessons kept per level; the oldest model lessons go first, a person's hints stay. */
-const MAX_LESSONS = 12;
 
 const FAILURE_WORDS: Record<AttemptFailure, string> = {
   budget_spent: 'the command budget was spent',
@@ -94,14 +92,4 @@ export async function reflect(s: BanditState, ctx: BanditContext): Promise<Parti
     address: `${ctx.target.host}:${ctx.target.port}`,
   });
   return { ...base, ...fresh };
-}
-
-function keepLessons(lessons: BanditState['lessons']): BanditState['lessons'] {
-  let kept = lessons;
-  while (kept.length > MAX_LESSONS) {
-    const oldestModel = kept.findIndex((l) => l.source === 'model');
-    if (oldestModel < 0) return kept.slice(-MAX_LESSONS);
-    kept = kept.filter((_, i) => i !== oldestModel);
-  }
-  return kept;
 }

@@ -6,6 +6,7 @@
 // in the transcript (#seq-N). The spans are buildTimeline (schema/timeline.ts) over the
 // events the page holds, the same fold as GET /api/runs/:id/timeline.
 import { useMemo, useState } from 'react';
+import { answererText } from '../../schema/answered-by.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { Span } from '../../schema/timeline.ts';
 import { buildTimeline } from '../../schema/timeline.ts';
@@ -53,7 +54,7 @@ function labelOf(span: Span): string {
   if (span.kind !== 'wait') return span.name;
   const why = (span.reason ?? 'a question').replace(/_/g, ' ');
   if (!span.answer) return `waiting for a person (${why})`;
-  return `waited (${why}): ${span.answer} by ${span.answeredBy ?? 'someone'}`;
+  return `waited (${why}): ${span.answer} by ${span.answeredBy ? answererText(span.answeredBy) : 'someone'}`;
 }
 
 /** The run's waterfall, folded to levels. */

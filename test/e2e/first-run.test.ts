@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { READABLE_PACE_MS, runSummarySchema } from '../../schema/run.ts';
+import { accessLogLine, isAccessLogLine } from '../../scripts/access-log.ts';
 import { launchChromium, screenshot } from '../support/browser.ts';
 import { allEvents, apiJson, runCli } from '../support/cli-process.ts';
 import type { StackProcess } from '../support/stack-process.ts';
@@ -138,6 +139,8 @@ describe('npm start with the access log hidden (the default)', () => {
   it('on stop, says how many access-log lines it hid', async () => {
     await stack.stop();
     const hidden = /\((\d+) access-log lines were hidden\)/.exec(stack.output());
+    const shown = stack.output().split('\n').length;
+    console.log(`npm start printed ${shown} lines and hid ${hidden?.[1]} access-log lines`);
     // At least the 15 polled here and the page's own requests.
     expect(Number(hidden?.[1])).toBeGreaterThanOrEqual(15);
   });
@@ -160,6 +163,21 @@ describe('npm start with BANDIT_RUNNER_ACCESS_LOG=1', () => {
     expect(stack.output()).toMatch(ACCESS_LINE);
     expect(stack.output()).not.toContain('not-a-real-token');
     expect(stack.output()).not.toMatch(/Requests are not logged here/);
+  });
+});
+
+describe('which lines of the worker npm start hides', () => {
+  it("hides the front's request lines and wrangler's, never a 5xx or anything else", () => {
+    expect(isAccessLogLine(accessLogLine('GET', '/api/runs?limit=20', 200, 3))).toBe(true);
+    expect(accessLogLine('GET', '/?token=secret-token-value', 200, 1)).toBe('GET / 200 (1 ms)');
+    // miniflare's own request line, colours and all, as wrangler prints it when it logs requests.
+    const wrangler =
+      '[wrangler:info] \x1b[0m\x1b[1mGET\x1b[22m /api/health \x1b[32m\x1b[1m200\x1b[22m OK\x1b[39m \x1b[90m(4ms)\x1b[39m';
+    expect(isAccessLogLine(wrangler)).toBe(true);
+    expect(isAccessLogLine(accessLogLine('POST', '/api/runs', 500, 12))).toBe(false);
+    expect(isAccessLogLine('[wrangler:info] GET /api/runs 503 Service Unavailable (2ms)')).toBe(false);
+    for (const line of ['worker ready on http://127.0.0.1:8787/', '[wrangler:error] Error: boom', 'GET is a verb'])
+      expect(isAccessLogLine(line)).toBe(false);
   });
 });
 

@@ -66,7 +66,9 @@ export function NewRunForm() {
     const controller = new AbortController();
     listRuns(null, controller.signal)
       .then((list) => setPaced((p) => p ?? list.runs.length === 0))
-      .catch(() => setPaced((p) => p ?? false));
+      .catch(() => {
+        if (!controller.signal.aborted) setPaced((p) => p ?? false);
+      });
     return () => controller.abort();
   }, []);
 

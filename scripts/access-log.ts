@@ -1,9 +1,15 @@
 // One line per request to the worker (`GET /api/runs 200 (3 ms)`): the front writes them, and
 // `npm start` hides them unless asked (the UI polls every 2-3 s, so they would bury everything else).
 
-/** Whether `npm start` shows access-log lines: `--access-log` or BANDIT_RUNNER_ACCESS_LOG=1. */
+/**
+ * Whether `npm start` shows access-log lines: `--access-log` or BANDIT_RUNNER_ACCESS_LOG=1. Throws on
+ * any other argument, so a mistyped flag is named rather than ignored.
+ */
 export function accessLogWanted(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
-  return argv.includes('--access-log') || /^(1|true|yes)$/i.test(env.BANDIT_RUNNER_ACCESS_LOG ?? '');
+  const unknown = argv.find((arg) => arg !== '--access-log');
+  if (unknown !== undefined)
+    throw new Error(`npm start takes one flag, --access-log (a line per request); "${unknown.slice(0, 60)}" is not it`);
+  return argv.length > 0 || /^(1|true|yes)$/i.test(env.BANDIT_RUNNER_ACCESS_LOG ?? '');
 }
 
 /** A request's line. The query is left out: it may hold a token (`/?token=…`). */

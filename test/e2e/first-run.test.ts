@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { READABLE_PACE_MS, runSummarySchema } from '../../schema/run.ts';
-import { accessLogLine, isAccessLogLine } from '../../scripts/access-log.ts';
+import { accessLogLine, accessLogWanted, isAccessLogLine } from '../../scripts/access-log.ts';
 import { launchChromium, screenshot } from '../support/browser.ts';
 import { allEvents, apiJson, runCli } from '../support/cli-process.ts';
 import type { StackProcess } from '../support/stack-process.ts';
@@ -167,6 +167,14 @@ describe('npm start with BANDIT_RUNNER_ACCESS_LOG=1', () => {
 });
 
 describe('which lines of the worker npm start hides', () => {
+  it('shows them with --access-log or BANDIT_RUNNER_ACCESS_LOG=1, and names a mistyped flag', () => {
+    expect(accessLogWanted([], {})).toBe(false);
+    expect(accessLogWanted([], { BANDIT_RUNNER_ACCESS_LOG: '0' })).toBe(false);
+    expect(accessLogWanted(['--access-log'], {})).toBe(true);
+    expect(accessLogWanted([], { BANDIT_RUNNER_ACCESS_LOG: '1' })).toBe(true);
+    expect(() => accessLogWanted(['--acess-log'], {})).toThrow(/--access-log.*"--acess-log" is not it/);
+  });
+
   it("hides the front's request lines and wrangler's, never a 5xx or anything else", () => {
     expect(isAccessLogLine(accessLogLine('GET', '/api/runs?limit=20', 200, 3))).toBe(true);
     expect(accessLogLine('GET', '/?token=secret-token-value', 200, 1)).toBe('GET / 200 (1 ms)');

@@ -18,6 +18,8 @@ export type RunFlags = {
   parallel?: number;
   maxRetries?: number;
   budget?: number;
+  /** The baseline's think time per step, ms (`--pace`); unset is full speed. */
+  pace?: number;
   onPause: OnPauseFlag;
 };
 
@@ -48,10 +50,13 @@ export function planRun(flags: RunFlags): RunPlan {
     onPause,
   };
   if (models.length === 1 && flags.repeats === 1) {
-    const parsed = runConfigSchema.safeParse({ ...common, model: models[0] });
+    const pace = flags.pace !== undefined ? { paceMs: flags.pace } : {};
+    const parsed = runConfigSchema.safeParse({ ...common, model: models[0], ...pace });
     if (!parsed.success) throw new CliError(`the run is invalid: ${describeIssues(parsed.error)}`, EXIT.usage);
     return { kind: 'run', config: parsed.data };
   }
+  if (flags.pace !== undefined)
+    throw new CliError('--pace slows a single baseline run to watch it; drop it for a batch', EXIT.usage);
   const parsed = createBatchSchema.safeParse({
     ...common,
     models,

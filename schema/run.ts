@@ -61,6 +61,17 @@ export const batchIdSchema = z
 export const onPauseSchema = z.enum(['wait', 'stop'], { error: 'must be "wait" (for a person) or "stop" (hands-off)' });
 export type OnPause = z.infer<typeof onPauseSchema>;
 
+/** The most think time a step may take: well inside the proxy's slice (PROXY_SLICE_MS, 10 s by default). */
+export const MAX_PACE_MS = 5_000;
+/** The think time the web form's "watch at a readable pace" asks for. */
+export const READABLE_PACE_MS = 700;
+
+const paceMsSchema = z
+  .number({ error: 'must be a whole number of milliseconds' })
+  .int('must be a whole number of milliseconds')
+  .min(0, 'must be 0 (full speed) or more')
+  .max(MAX_PACE_MS, `must be at most ${MAX_PACE_MS} ms`);
+
 /** The fields of a run config, each checked alone; runConfigSchema adds the checks across fields. */
 export const runConfigFieldsSchema = z.strictObject({
   target: targetSchema.default('practice'),
@@ -95,6 +106,11 @@ export const runConfigFieldsSchema = z.strictObject({
   onPause: onPauseSchema.optional(),
   /** The batch the run belongs to; set by POST /api/batches only. */
   batchId: batchIdSchema.optional(),
+  /**
+   * The baseline's think time per step, in ms: its thinking is written out over this long before it
+   * acts, so a person can watch a run arrive. Unset or 0: at full speed. Baseline runs only.
+   */
+  paceMs: paceMsSchema.optional(),
 });
 
 /**
@@ -109,6 +125,13 @@ export const runConfigSchema = runConfigFieldsSchema.superRefine((c, ctx) => {
       code: 'custom',
       path: ['knowledgeModel'],
       message: 'is used only by the final attempt; drop it or set finalAttempt to true',
+    });
+  }
+  if (c.paceMs && c.model !== BASELINE_MODEL) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['paceMs'],
+      message: `paces the offline "baseline" model only (a real model takes its own time); drop it for ${c.model}`,
     });
   }
   const replaying = c.model === REPLAY_MODEL;

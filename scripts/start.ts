@@ -1,11 +1,13 @@
 // `npm start`: builds the web app, applies D1 migrations, starts the practice range, the SSH proxy
 // and the worker (scripts/worker-dev.ts), waits until /api/health says every component is ok, and prints the URL.
 // Ctrl-C (or SIGTERM) stops every child. Local state (D1, Durable Objects, host key) lives in STATE_DIR.
+// The worker's access log is hidden (the UI polls every 2-3 s) unless `--access-log` or BANDIT_RUNNER_ACCESS_LOG=1.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { healthSchema } from '../schema/api.ts';
 import type { Health } from '../schema/api.ts';
+import { accessLogWanted, isAccessLogLine } from './access-log.ts';
 import { RestartBudget } from './restart-budget.ts';
 import { assertPortsFree, readStackSettings } from './stack-settings.ts';
 import type { StackSettings } from './stack-settings.ts';
@@ -25,6 +27,7 @@ const quietWrangler = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLA
 
 async function main(): Promise<void> {
   const settings = readStackSettings(process.env, root);
+  const accessLog = accessLogWanted(process.argv.slice(2), process.env);
   await assertPortsFree(settings);
   await ensureWebBuild(root, { log: (line) => console.log(`[start] ${line}`) });
   console.log('[start] applying D1 migrations…');
@@ -56,7 +59,8 @@ async function main(): Promise<void> {
   const shutdown = async (code: number) => {
     if (shuttingDown) return;
     shuttingDown = true;
-    console.log('[start] stopping…');
+    const hidden = supervisor.hidden ? ` (${supervisor.hidden} access-log lines were hidden)` : '';
+    console.log(`[start] stopping…${hidden}`);
     await supervisor.stop();
     process.exit(code);
   };
@@ -64,17 +68,21 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0));
   process.on('SIGHUP', () => void shutdown(0));
 
-  startChildren(supervisor, settings);
+  startChildren(supervisor, settings, accessLog);
   const url = `http://127.0.0.1:${settings.workerPort}`;
   const health = await waitForHealth(url, settings.apiToken, () => shuttingDown);
   if (!health) return;
   const open = settings.apiToken ? `${url}/?token=<API_TOKEN> (once; the page keeps it for the tab)` : url;
   console.log(
-    `\n  bandit-runner is ready: ${open}\n  SSH practice range:     ssh -p ${settings.practicePort} bandit0@127.0.0.1 (password bandit0)\n  Stop with Ctrl-C.\n`,
+    `\n  bandit-runner is ready: ${open}\n  SSH practice range:     ssh -p ${settings.practicePort} bandit0@127.0.0.1 (password bandit0)\n${
+      accessLog
+        ? ''
+        : '  Requests are not logged here (npm start -- --access-log, or BANDIT_RUNNER_ACCESS_LOG=1, logs them).\n'
+    }  Stop with Ctrl-C.\n`,
   );
 }
 
-function startChildren(supervisor: Supervisor, s: StackSettings): void {
+function startChildren(supervisor: Supervisor, s: StackSettings, accessLog: boolean): void {
   const env = {
     ...process.env,
     PRACTICE_PORT: String(s.practicePort),
@@ -88,16 +96,23 @@ function startChildren(supervisor: Supervisor, s: StackSettings): void {
   });
   supervisor.start('proxy', process.execPath, [join(root, 'ssh-proxy/main.ts')], env);
   // Not `wrangler dev`: it always opens workerd's inspector, which any web page could drive.
-  supervisor.start('worker', process.execPath, [join(root, 'scripts/worker-dev.ts')], {
-    ...quietWrangler,
-    WORKER_PORT: String(s.workerPort),
-    WORKER_PERSIST_DIR: join(s.stateDir, 'wrangler'),
-    PROXY_URL: `http://127.0.0.1:${s.proxyPort}`,
-    PROXY_SECRET: s.proxySecret,
-    API_TOKEN: s.apiToken ?? '',
-    // A DevTools port for profiling the worker (bench/stack --profile); else there is no inspector.
-    WORKER_INSPECTOR_PORT: s.inspectorPort ? String(s.inspectorPort) : '',
-  });
+  const hide = accessLog ? {} : { hide: isAccessLogLine };
+  supervisor.start(
+    'worker',
+    process.execPath,
+    [join(root, 'scripts/worker-dev.ts')],
+    {
+      ...quietWrangler,
+      WORKER_PORT: String(s.workerPort),
+      WORKER_PERSIST_DIR: join(s.stateDir, 'wrangler'),
+      PROXY_URL: `http://127.0.0.1:${s.proxyPort}`,
+      PROXY_SECRET: s.proxySecret,
+      API_TOKEN: s.apiToken ?? '',
+      // A DevTools port for profiling the worker (bench/stack --profile); else there is no inspector.
+      WORKER_INSPECTOR_PORT: s.inspectorPort ? String(s.inspectorPort) : '',
+    },
+    hide,
+  );
 }
 
 /** Polls /api/health until every component is ok; prints what is still down if it takes long. */

@@ -4,13 +4,16 @@ import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-type Spec = { name: string; command: string; args: string[]; env: NodeJS.ProcessEnv };
+/** `hide` drops lines of the child's output that nobody asked to see (counted in `hidden`). */
+type Spec = { name: string; command: string; args: string[]; env: NodeJS.ProcessEnv; hide?: (line: string) => boolean };
 type Child = Spec & { process: ChildProcess; exited: Promise<number | null> };
 
 /** A set of long-running child processes started and stopped together. */
 export class Supervisor {
   private readonly children: Child[] = [];
   private stopping = false;
+  /** Lines of output dropped by a child's `hide`, all children together. */
+  hidden = 0;
   private readonly onUnexpectedExit: (name: string, code: number | string | null) => void;
 
   constructor(onUnexpectedExit: (name: string, code: number | string | null) => void) {
@@ -18,8 +21,14 @@ export class Supervisor {
   }
 
   /** Starts `command` in its own process group so that stop() reaches its descendants too. */
-  start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): void {
-    this.launch({ name, command, args, env });
+  start(
+    name: string,
+    command: string,
+    args: string[],
+    env: NodeJS.ProcessEnv,
+    options: { hide?: (line: string) => boolean } = {},
+  ): void {
+    this.launch({ name, command, args, env, ...options });
   }
 
   /** Starts `name` again after it exited, with what it was started with; false when it is still running. */
@@ -38,10 +47,13 @@ export class Supervisor {
   }
 
   private launch(spec: Spec): void {
-    const { name, command, args, env } = spec;
+    const { name, command, args, env, hide } = spec;
     const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
+      createInterface({ input: stream }).on('line', (line) => {
+        if (hide?.(line)) this.hidden += 1;
+        else console.log(`[${name}] ${line}`);
+      });
     }
     const exited = new Promise<number | null>((resolve) => {
       child.on('exit', (code, signal) => {

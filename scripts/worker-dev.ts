@@ -56,8 +56,10 @@ async function main(): Promise<void> {
   const devEnv = new unstable_DevEnv();
   // With no inspector wanted, wrangler's relay worker is replaced too: its live-reload socket answers
   // any localhost page. A person profiling the worker gets wrangler's own relay and inspector.
+  // One line per request on stdout; npm start hides them unless asked (scripts/access-log.ts).
+  const front = new WorkerFront({ log: (line) => console.log(line) });
   // biome-ignore lint/correctness/useHookAtTopLevel: not a React hook; it puts the front in wrangler's relay's place.
-  if (!s.inspectorPort) useWorkerFront(devEnv, new WorkerFront(), '127.0.0.1', s.port);
+  if (!s.inspectorPort) useWorkerFront(devEnv, front, '127.0.0.1', s.port);
   const worker = await devEnv.startWorker({
     config: join(root, 'wrangler.toml'),
     bindings: vars,

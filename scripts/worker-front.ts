@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
+import { accessLogLine } from './access-log.ts';
 
 /** Where the worker listens now, and the headers that make it trust this front (wrangler's shared secret). */
 export type WorkerTarget = { hostname: string; port: number; headers: Record<string, string> };
@@ -46,8 +47,11 @@ export class WorkerFront {
   private readonly agent = new Agent({ keepAlive: true });
   private readonly server = createServer((req, res) => void this.forward(req, res));
   private readonly sockets = new Set<Socket>();
+  /** Where a line per request goes (`npm start` hides them unless asked); none when unset. */
+  private readonly log: ((line: string) => void) | null;
 
-  constructor() {
+  constructor(options: { log?: (line: string) => void } = {}) {
+    this.log = options.log ?? null;
     this.target = this.pending();
     this.server.on(
       'upgrade',
@@ -103,6 +107,13 @@ export class WorkerFront {
   }
 
   private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = Date.now();
+    if (this.log) {
+      const log = this.log;
+      res.once('close', () =>
+        log(accessLogLine(req.method ?? '?', req.url ?? '/', res.statusCode, Date.now() - started)),
+      );
+    }
     const target = await this.target;
     const upstream = httpRequest(
       {
@@ -164,6 +175,7 @@ export class WorkerFront {
       socket.write(
         `HTTP/1.1 101 ${answer.statusMessage ?? 'Switching Protocols'}\r\n${headerLines(answer.rawHeaders)}\r\n`,
       );
+      this.log?.(accessLogLine(req.method ?? 'GET', req.url ?? '/', 101, 0));
       if (upHead.length) socket.write(upHead);
       if (head.length) upSocket.write(head);
       upSocket.pipe(socket);

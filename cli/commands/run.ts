@@ -2,6 +2,7 @@
 // each run's progress live, answer a pause in the terminal (or stop or wait, as --on-pause says),
 // and end with a summary table and an exit code that says how the runs ended.
 import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import { safeJson } from '../../schema/terminal-text.ts';
 import { batchSchema } from '../../schema/board.ts';
 import type { RunAction, RunSummary } from '../../schema/run.ts';
@@ -42,6 +43,7 @@ export function registerRun(program: Command, globals: () => GlobalOptions, exit
     .option('--parallel <n>', "at most this many of the batch's runs at once", intOption('--parallel'))
     .option('--max-retries <n>', 'failed attempts at a level before the run pauses', intOption('--max-retries'))
     .option('--budget <n>', 'commands per attempt', intOption('--budget'))
+    .option('--pace <ms>', 'baseline only: think time per step, to watch it (e.g. 700; 0 is full speed)', paceOption)
     .option(
       '--on-pause <what>',
       'ask (answer here; wait when not interactive), stop, or wait',
@@ -57,6 +59,7 @@ export function registerRun(program: Command, globals: () => GlobalOptions, exit
       `
 Examples:
   $ bandit-runner run --levels 0-15 --model baseline --max-retries 1
+  $ bandit-runner run --levels 0-5 --pace 700
   $ bandit-runner run --model quick/mini,ponder/deep --repeats 3 --parallel 3 --on-pause stop
   $ bandit-runner run --levels 0-3 --dry-run --json`,
     )
@@ -166,10 +169,16 @@ function summaryOf(f: { runId: string; model: string; view: RunViewState }) {
   };
 }
 
+/** `--pace`: a whole number of milliseconds, 0 or more (the schema checks the upper bound). */
+function paceOption(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('--pace must be a whole number of milliseconds, e.g. 700');
+  return Number(value);
+}
+
 function describePlan(plan: RunPlan): string {
   if (plan.kind === 'run') {
     const c = plan.config;
-    return `would start 1 run: ${c.model} on ${c.target} levels ${c.startLevel}-${c.endLevel}, ${c.maxRetries} retries, budget ${c.budget}, on pause: ${c.onPause}\n(nothing was started)\n`;
+    return `would start 1 run: ${c.model} on ${c.target} levels ${c.startLevel}-${c.endLevel}, ${c.maxRetries} retries, budget ${c.budget}${c.paceMs ? `, pace ${c.paceMs} ms` : ''}, on pause: ${c.onPause}\n(nothing was started)\n`;
   }
   const b = plan.batch;
   return `would start a batch of ${b.models.length * b.repeats} runs: ${b.models.join(', ')} × ${b.repeats} on ${b.target} levels ${b.startLevel}-${b.endLevel}${b.maxRunning ? `, at most ${b.maxRunning} at once` : ''}, on pause: ${b.onPause}\n(nothing was started)\n`;

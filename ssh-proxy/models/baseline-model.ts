@@ -19,29 +19,51 @@ import { decodedReadings } from './baseline/decoders.ts';
 import type { Candidate } from './baseline/follow-ups.ts';
 import { followUps } from './baseline/follow-ups.ts';
 import { goalCandidates } from './baseline/goal-rules.ts';
+import { thinkFor } from './baseline/think-time.ts';
 
 /** An output with more candidates than this is a haystack (a file of 1000 passwords), not an answer. */
 const MAX_CANDIDATES_PER_OUTPUT = 3;
 
 type CommandTurn = Extract<Turn, { kind: 'command' }>;
 
+/** What a stopped think time answers: the node keeps its state, as for any aborted model call. */
+const ABORTED = { errorClass: 'aborted', message: 'the call was cut while the baseline was thinking' } as const;
+
 export class BaselineModel implements AgentModel {
   readonly id = BASELINE_MODEL;
+  /** Think time per model call, ms (a run's paceMs); 0 answers at once. */
+  private readonly paceMs: number;
 
-  async plan(input: PlanInput, _signal: AbortSignal): Promise<ModelAnswer<ModelDecision>> {
-    const started = performance.now();
-    const value = decide(input);
-    return { ok: true, value, calls: [this.report('plan', input, value, started)] };
+  constructor(options: { paceMs?: number } = {}) {
+    this.paceMs = options.paceMs ?? 0;
   }
 
-  async reflect(input: ReflectInput, _signal: AbortSignal): Promise<ModelAnswer<string[]>> {
+  async plan(
+    input: PlanInput,
+    signal: AbortSignal,
+    live?: (text: string) => void,
+  ): Promise<ModelAnswer<ModelDecision>> {
+    const started = performance.now();
+    const value = decide(input);
+    const calls = () => [this.report('plan', input, value, started)];
+    if (!(await this.think(value.thinking, signal, live))) return { ok: false, failure: ABORTED, calls: calls() };
+    return { ok: true, value, calls: calls() };
+  }
+
+  async reflect(input: ReflectInput, signal: AbortSignal): Promise<ModelAnswer<string[]>> {
     const started = performance.now();
     const value = lessonsFrom(input);
-    return { ok: true, value, calls: [this.report('reflect', input, value, started)] };
+    const calls = () => [this.report('reflect', input, value, started)];
+    if (!(await this.think('', signal))) return { ok: false, failure: ABORTED, calls: calls() };
+    return { ok: true, value, calls: calls() };
   }
 
   /** Off by default for the baseline; when asked, it runs what a hint and the goal suggest once more. */
-  async finalAttempt(input: FinalInput, _signal: AbortSignal): Promise<ModelAnswer<FinalPlan>> {
+  async finalAttempt(
+    input: FinalInput,
+    signal: AbortSignal,
+    live?: (text: string) => void,
+  ): Promise<ModelAnswer<FinalPlan>> {
     const started = performance.now();
     const commands = [
       ...new Set(
@@ -49,7 +71,14 @@ export class BaselineModel implements AgentModel {
       ),
     ].slice(0, FINAL_MAX_COMMANDS);
     const value = { thinking: 'Running what the hints and the goal suggest, one last time.', commands };
-    return { ok: true, value, calls: [this.report('final', input, value, started)] };
+    const calls = () => [this.report('final', input, value, started)];
+    if (!(await this.think(value.thinking, signal, live))) return { ok: false, failure: ABORTED, calls: calls() };
+    return { ok: true, value, calls: calls() };
+  }
+
+  /** The run's pace: the thinking written out over paceMs; true at once when there is none. */
+  private think(text: string, signal: AbortSignal, live?: (text: string) => void): Promise<boolean> {
+    return this.paceMs > 0 ? thinkFor(this.paceMs, text, signal, live) : Promise.resolve(true);
   }
 
   private report(stage: CallReport['stage'], input: PlanInput, value: unknown, started: number): CallReport {

@@ -27,7 +27,8 @@ export class ModelRegistry {
 
   /** The model, or undefined for a name this proxy does not offer. A verification run's comes from its config. */
   get(id: string, config?: RunConfig): AgentModel | undefined {
-    if (id === this.baseline.id) return this.baseline;
+    // A paced run gets its own baseline, which takes that think time per call.
+    if (id === this.baseline.id) return config?.paceMs ? new BaselineModel({ paceMs: config.paceMs }) : this.baseline;
     if (id === REPLAY_MODEL) return config?.replay ? new ReplayModel(config.replay) : undefined;
     const entry = this.byId.get(id);
     if (!entry) return undefined;

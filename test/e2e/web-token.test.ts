@@ -53,6 +53,8 @@ describe('the web UI with API_TOKEN', () => {
     // The health panel is read with the token, so it gives reasons.
     await page.locator('[data-component="d1"] .reason', { hasText: 'query ok' }).waitFor(WAIT);
 
+    // This test's run plays at full speed; a first run is paced by default (test/e2e/first-run.test.ts).
+    await page.getByLabel('Watch at a readable pace').setChecked(false);
     await page.getByLabel('Max retries').fill('1');
     await page.getByRole('button', { name: 'Start run' }).click();
     await page.waitForURL(/\/run\?id=run_[0-9a-z]+$/, WAIT);

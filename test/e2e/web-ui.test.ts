@@ -48,6 +48,8 @@ describe('the web UI', () => {
     expect(await page.getByLabel('Max retries').getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, '02-form-validation');
 
+    // This test's run plays at full speed; a first run is paced by default (test/e2e/first-run.test.ts).
+    await page.getByLabel('Watch at a readable pace').setChecked(false);
     await page.getByLabel('Max retries').fill('1');
     await page.getByRole('button', { name: 'Start run' }).click();
     await page.waitForURL(/\/run\?id=run_[0-9a-z]+$/, WAIT);

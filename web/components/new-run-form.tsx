@@ -1,11 +1,12 @@
 'use client';
 // Starts a run. The fields are checked with runConfigSchema — the schema the API itself uses — so a
-// message here is the message the API would give. Models come from /api/models.
+// message here is the message the API would give. Models come from /api/models. A person's first run
+// (no run listed yet) is paced by default, so a newcomer sees thinking, commands and output arrive.
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { ModelInfo } from '../../schema/protocol.ts';
-import { runConfigSchema, targetSchema } from '../../schema/run.ts';
-import { ApiFailure, createRun, fetchModels } from '../lib/api.ts';
+import { BASELINE_MODEL, READABLE_PACE_MS, runConfigSchema, targetSchema } from '../../schema/run.ts';
+import { ApiFailure, createRun, fetchModels, listRuns } from '../lib/api.ts';
 
 const FIELDS = ['target', 'startLevel', 'endLevel', 'model', 'maxRetries', 'budget'] as const;
 type Field = (typeof FIELDS)[number];
@@ -27,11 +28,21 @@ const LABELS: Record<Field, string> = {
   maxRetries: 'Max retries',
   budget: 'Commands per attempt',
 };
+/** What a field means, under it; the proxy's meaning (ssh-proxy/agent/nodes/reflect.ts), in a person's words. */
+const HELP: Partial<Record<Field, string>> = {
+  target: 'Where the agent plays: the practice range on this machine, or the real OverTheWire server.',
+  startLevel: 'Level N: logged in as banditN, looking for the next password.',
+  maxRetries:
+    'Failed attempts at a level before the run pauses for you: 3 means up to 3 attempts (models other than ' +
+    'baseline then make one final best-effort attempt). Continue gives it as many again.',
+  budget: 'Commands the agent may run in one attempt before that attempt counts as failed.',
+};
 
 /** Form strings → the config candidate; an empty number field stays empty so the schema names it. */
-function candidate(values: Values): Record<string, unknown> {
+function candidate(values: Values, paced: boolean): Record<string, unknown> {
   const number = (s: string) => (s.trim() === '' ? undefined : Number(s));
   return {
+    ...(paced && values.model === BASELINE_MODEL ? { paceMs: READABLE_PACE_MS } : {}),
     target: values.target,
     startLevel: number(values.startLevel),
     endLevel: number(values.endLevel),
@@ -47,7 +58,19 @@ export function NewRunForm() {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [models, setModels] = useState<ModelInfo[]>([{ id: 'baseline', provider: 'baseline', available: true }]);
+  // Checked for the first run (nothing listed yet); a person may change it. Unknown until the list answers.
+  const [paced, setPaced] = useState<boolean | null>(null);
   const id = useId();
+
+  useEffect(() => {
+    const controller = new AbortController();
+    listRuns(null, controller.signal)
+      .then((list) => setPaced((p) => p ?? list.runs.length === 0))
+      .catch(() => {
+        if (!controller.signal.aborted) setPaced((p) => p ?? false);
+      });
+    return () => controller.abort();
+  }, []);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -65,7 +88,7 @@ export function NewRunForm() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setProblem(null);
-    const parsed = runConfigSchema.safeParse(candidate(values));
+    const parsed = runConfigSchema.safeParse(candidate(values, paced === true));
     if (!parsed.success) {
       const found: Partial<Record<Field, string>> = {};
       for (const issue of parsed.error.issues) {
@@ -92,12 +115,18 @@ export function NewRunForm() {
     value: values[name],
     onChange: (e: { target: { value: string } }) => setValues({ ...values, [name]: e.target.value }),
     'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined,
+    'aria-describedby':
+      [errors[name] ? `${id}-${name}-error` : '', HELP[name] ? `${id}-${name}-help` : ''].join(' ').trim() || undefined,
   });
   const row = (name: Field, control: React.ReactNode) => (
     <div className="field" key={name}>
       <label htmlFor={`${id}-${name}`}>{LABELS[name]}</label>
       {control}
+      {HELP[name] && (
+        <p id={`${id}-${name}-help`} className="field-help">
+          {HELP[name]}
+        </p>
+      )}
       {errors[name] && (
         <p id={`${id}-${name}-error`} className="field-error">
           {LABELS[name]} {errors[name]}
@@ -135,6 +164,25 @@ export function NewRunForm() {
         )}
         {row('maxRetries', <input type="number" inputMode="numeric" {...field('maxRetries')} />)}
         {row('budget', <input type="number" inputMode="numeric" {...field('budget')} />)}
+        {/* Shown once the run list has answered, so its default never changes under a person's hand. */}
+        {values.model === BASELINE_MODEL && paced !== null && (
+          <div className="field field-check">
+            <label>
+              <input
+                type="checkbox"
+                name="paced"
+                checked={paced}
+                onChange={(e) => setPaced(e.target.checked)}
+                aria-describedby={`${id}-paced-help`}
+              />{' '}
+              Watch at a readable pace
+            </label>
+            <p id={`${id}-paced-help`} className="field-help">
+              The baseline thinks for {READABLE_PACE_MS / 1000} s per step, so you can follow its thinking, commands and
+              output as they arrive. Unticked, it plays at full speed (a dozen levels in a second or two).
+            </p>
+          </div>
+        )}
         <div className="form-actions">
           <button type="submit" className="primary" disabled={busy}>
             {busy ? 'Starting…' : 'Start run'}

@@ -85,15 +85,22 @@ export function applyLive(
  */
 export function applyEvents(state: RunViewState, events: readonly RunEvent[]): { state: RunViewState; gap: boolean } {
   let next = state;
+  // The batch is appended once at the end: copying the log per event is quadratic on a long run.
+  const added: RunEvent[] = [];
+  let gap = false;
   for (const event of events) {
     if (event.seq <= next.lastSeq) continue;
-    if (next.lastSeq > 0 && event.seq !== next.lastSeq + 1) return { state: next, gap: true };
-    next = fold(
-      { ...next, ...figuresOf(foldRecord(next.record, event)), events: [...next.events, event], lastSeq: event.seq },
-      event,
-    );
+    if (next.lastSeq > 0 && event.seq !== next.lastSeq + 1) {
+      gap = true;
+      break;
+    }
+    added.push(event);
+    next = fold({ ...next, lastSeq: event.seq }, event);
   }
-  return { state: next, gap: false };
+  if (added.length === 0) return { state: next, gap };
+  let record = next.record;
+  for (const event of added) record = foldRecord(record, event);
+  return { state: { ...next, ...figuresOf(record), events: state.events.concat(added) }, gap };
 }
 
 function fold(state: RunViewState, event: RunEvent): RunViewState {

@@ -141,7 +141,7 @@ export class LongRunLog {
       truncated: false,
     });
     if (n % 10 === 0) this.retry();
-    if (n % this.perLevel === 0) this.solve();
+    if (n % this.perLevel === 0) this.solveLevel();
   }
 
   /** An attempt failed, the run paused, a person said Continue, and the level starts again. */
@@ -157,7 +157,14 @@ export class LongRunLog {
     this.push({ type: 'level_started', level, attempt: this.attempt, retryCount: this.attempt - 1 });
   }
 
-  private solve(): void {
+  /** The current level proved (the last one's next level is past the range, as a real run's is). */
+  solve(): RunEvent[] {
+    const start = this.events.length;
+    this.solveLevel();
+    return this.events.slice(start);
+  }
+
+  private solveLevel(): void {
     const level = this.level;
     if (this.finished) return;
     this.finished = level === LONG_RUN_END_LEVEL;

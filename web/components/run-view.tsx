@@ -10,7 +10,7 @@ import { ApiFailure, fetchRun, sendAction } from '../lib/api.ts';
 import { useHashSeq } from '../lib/use-hash-seq.ts';
 import { clampLevel } from '../lib/level-groups.ts';
 import { useRunSocket } from '../lib/use-run-socket.ts';
-import { useThrottled } from '../lib/use-throttled.ts';
+import { useSettled } from '../lib/use-settled.ts';
 import type { Jump } from './chat-log.tsx';
 import { ChatLog } from './chat-log.tsx';
 import { ConnectionIndicator } from './connection-indicator.tsx';
@@ -56,9 +56,9 @@ export function RunView({ runId }: { runId: string | null }) {
   const [dismissed, setDismissed] = useState<PendingAction | null>(null);
   const [actionProblem, setActionProblem] = useState<string | null>(null);
   const [jump, setJump] = useState<Jump | null>(null);
-  // The timeline is built from the whole log: rebuilt once a second at most, not at every frame of a burst,
-  // and deferred, so React renders its thousands of rows in slices between frames.
-  const timelineEvents = useDeferredValue(useThrottled(view.events, 1000));
+  // The timeline is built from the whole log: rebuilt when events pause for 300 ms (at least every 3 s),
+  // not at every frame of a replay or a burst, and deferred, so React renders its rows between frames.
+  const timelineEvents = useDeferredValue(useSettled(view.events, 300, 3000));
   const hashSeq = useHashSeq();
   const reached = hashSeq !== null && view.lastSeq >= hashSeq.seq;
   // A #seq-N link is followed once that event is here (a long log replays in several messages).

@@ -27,10 +27,20 @@ export function useRunSocket(runId: string | null): {
     setView(initialViewState);
     let latest: RunViewState | null = null;
     let frame: number | null = null;
+    let slow: ReturnType<typeof setTimeout> | null = null;
+    // Until the replay has reached the snapshot, a long log is shown 4 times a second, not every frame:
+    // the pages of old events in between would each cost a render nobody reads.
+    let caughtUp = false;
+    let closed = false;
     const flush = () => {
       frame = null;
-      if (latest) setView(latest);
+      slow = null;
+      if (latest && !closed) setView(latest);
       latest = null;
+    };
+    const schedule = () => {
+      if (caughtUp) frame ??= requestAnimationFrame(flush);
+      else slow ??= setTimeout(flush, 250);
     };
     const client = new RunSocketClient({
       open: (since) => {
@@ -40,15 +50,24 @@ export function useRunSocket(runId: string | null): {
       },
       onState: (state) => {
         latest = state;
-        frame ??= requestAnimationFrame(flush);
+        schedule();
       },
       onConnection: setConnection,
       onNotice: setNotice,
     });
     client.start();
+    void client
+      .waitFor(() => true)
+      .then(() => {
+        caughtUp = true;
+        if (slow !== null) clearTimeout(slow);
+        flush();
+      });
     return () => {
+      closed = true;
       client.close('page closed');
       if (frame !== null) cancelAnimationFrame(frame);
+      if (slow !== null) clearTimeout(slow);
     };
   }, [runId]);
 

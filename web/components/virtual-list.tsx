@@ -50,6 +50,7 @@ export function VirtualList<T>({
   const stuck = useRef(true);
   const placed = useRef(0);
   const pending = useRef<ScrollTarget | null>(null);
+  const tries = useRef(0);
 
   // Prefix sums of the row heights, kept between renders: rows appended at the end (the live case) are
   // added to them, so an update costs the new rows, not the whole log. `valid` rows are still right.
@@ -115,6 +116,7 @@ export function VirtualList<T>({
   useEffect(() => {
     if (!target) return;
     pending.current = target;
+    tries.current = 0;
     stuck.current = false;
     remeasure();
   }, [target]);
@@ -142,8 +144,11 @@ export function VirtualList<T>({
       el.scrollTop = y;
       placed.current = el.scrollTop;
       if (scrollTop !== el.scrollTop) setScrollTop(el.scrollTop);
-      // Held until the rows above it are measured and the place stops moving.
-      if (!changed && Math.abs(el.scrollTop - y) < 1) pending.current = null;
+      // Held until the rows above it are measured and the place stops moving (or the list can scroll
+      // no further: a row near the end), and never longer than a few passes, so live rows do not pull back.
+      const end = el.scrollTop >= el.scrollHeight - el.clientHeight - 1;
+      tries.current += 1;
+      if ((!changed && (Math.abs(el.scrollTop - y) < 1 || end)) || tries.current > 20) pending.current = null;
     } else if (stuck.current) {
       el.scrollTop = el.scrollHeight;
       placed.current = el.scrollTop;

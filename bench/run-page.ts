@@ -2,7 +2,7 @@
 // built web app and a long run (test/support/long-run-server.ts: levels 0–32, retries, Continues) over the
 // worker's protocol; the page opens it, then 400 more events arrive in a burst. Prints the time until the
 // latest event shows, the JS heap and DOM size, and the slowest frames during the burst. Asserts nothing.
-// Usage: node bench/run-page.ts [--events 5000,50000] [--burst 400] [--screenshots]
+// Usage: node bench/run-page.ts [--events 1000,5000,50000] [--burst 400] (default: --events 5000,50000)
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -16,7 +16,6 @@ const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '5000,50000' },
     burst: { type: 'string', default: '400' },
-    screenshots: { type: 'boolean', default: true },
   },
 });
 const SIZES = values.events.split(',').map(Number);
@@ -82,7 +81,7 @@ async function measure(size: number): Promise<Figures> {
     await page.waitForTimeout(1000);
     const heap = await heapMb(page);
     const domElements = await page.evaluate(() => document.getElementsByTagName('*').length);
-    if (values.screenshots && size === Math.max(...SIZES)) await screenshot(page, `run-page-${size}-events`);
+    if (size === Math.max(...SIZES)) await screenshot(page, `run-page-${size}-events`);
 
     // The burst: 400 events in messages of 4, one every 4 ms, as a Continue's step flush sends them.
     const burst = server.log.grow(last + BURST);
@@ -106,7 +105,7 @@ async function measure(size: number): Promise<Figures> {
       const w = window as unknown as { shownAt: Record<number, number>; deltas: number[] };
       return { shownAt: w.shownAt[s]!, deltas: w.deltas };
     }, burstLast);
-    if (values.screenshots && size === Math.max(...SIZES)) {
+    if (size === Math.max(...SIZES)) {
       await page.locator('.level-strip li[data-level="3"] button').click();
       await page.locator('[data-fold-level="3"][data-open="true"]').waitFor();
       await screenshot(page, 'run-page-folded-levels');

@@ -59,6 +59,11 @@ export function RunView({ runId }: { runId: string | null }) {
   // The timeline is built from the whole log: rebuilt when events pause for 300 ms (at least every 3 s),
   // not at every frame of a replay or a burst, and deferred, so React renders its rows between frames.
   const timelineEvents = useDeferredValue(useSettled(view.events, 300, 3000));
+  // The same element while its events stay: React skips it when the page re-renders for a live event.
+  const timeline = useMemo(
+    () => (runId ? <TimelineView runId={runId} events={timelineEvents} /> : null),
+    [runId, timelineEvents],
+  );
   const hashSeq = useHashSeq();
   const reached = hashSeq !== null && view.lastSeq >= hashSeq.seq;
   // A #seq-N link is followed once that event is here (a long log replays in several messages).
@@ -172,7 +177,7 @@ export function RunView({ runId }: { runId: string | null }) {
         <TerminalPane events={view.events} />
       </div>
       {runId && <TerminalReplay runId={runId} />}
-      {runId && <TimelineView runId={runId} events={timelineEvents} />}
+      {timeline}
       {pending && (
         <UserActionModal
           runId={runId!}

@@ -85,15 +85,24 @@ export function applyLive(
  */
 export function applyEvents(state: RunViewState, events: readonly RunEvent[]): { state: RunViewState; gap: boolean } {
   let next = state;
+  // The batch is appended once at the end: copying the log per event is quadratic on a long run.
+  const added: RunEvent[] = [];
+  let gap = false;
+  let lastSeq = state.lastSeq;
   for (const event of events) {
-    if (event.seq <= next.lastSeq) continue;
-    if (next.lastSeq > 0 && event.seq !== next.lastSeq + 1) return { state: next, gap: true };
-    next = fold(
-      { ...next, ...figuresOf(foldRecord(next.record, event)), events: [...next.events, event], lastSeq: event.seq },
-      event,
-    );
+    if (event.seq <= lastSeq) continue;
+    if (lastSeq > 0 && event.seq !== lastSeq + 1) {
+      gap = true;
+      break;
+    }
+    added.push(event);
+    lastSeq = event.seq;
+    next = fold(next, event);
   }
-  return { state: next, gap: false };
+  if (added.length === 0) return { state: next, gap };
+  let record = next.record;
+  for (const event of added) record = foldRecord(record, event);
+  return { state: { ...next, ...figuresOf(record), events: state.events.concat(added), lastSeq }, gap };
 }
 
 function fold(state: RunViewState, event: RunEvent): RunViewState {
@@ -114,11 +123,11 @@ function fold(state: RunViewState, event: RunEvent): RunViewState {
       return { ...state, currentLevel: event.level };
     // The call's stored thinking has arrived: the live text it grew from is done.
     case 'thinking':
-      return { ...state, live: endsLive(state, event) };
+      return withLive(state, endsLive(state, event));
     case 'level_complete':
       return { ...state, currentLevel: event.nextLevel };
     case 'llm_call':
-      return { ...state, live: endsLive(state, event) };
+      return withLive(state, endsLive(state, event));
     case 'user_action_required': {
       const { reason, level, retryCount, maxRetries, lastError, lessons } = event;
       return { ...state, pending: { reason, level, retryCount, maxRetries, lastError, lessons } };
@@ -136,6 +145,11 @@ function fold(state: RunViewState, event: RunEvent): RunViewState {
     default:
       return state;
   }
+}
+
+/** `state` itself when the live text stays: no copy of the state per event of a long replay. */
+function withLive(state: RunViewState, live: RunViewState['live']): RunViewState {
+  return live === state.live ? state : { ...state, live };
 }
 
 /** The live text, unless `event` is the stored result of its call (a replayed older event is not). */

@@ -23,7 +23,7 @@ export type FakeRunServer = {
 
 const few = HOSTILE.filter((h) => h.text.length < 5000).map((h) => h.text);
 
-const TYPES: Record<string, string> = {
+export const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
   '.css': 'text/css',
@@ -35,7 +35,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** A file of the exported web app for a path (`/run` is run.html), or null. */
-function webFile(webOut: string, path: string): string | null {
+export function webFile(webOut: string, path: string): string | null {
   const clean = normalize(decodeURIComponent(path)).replace(/^(\.\.[/\\])+/, '');
   for (const candidate of [join(webOut, clean), join(webOut, `${clean}.html`), join(webOut, clean, 'index.html')]) {
     if (candidate.startsWith(webOut) && existsSync(candidate) && statSync(candidate).isFile()) return candidate;

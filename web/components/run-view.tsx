@@ -1,13 +1,17 @@
 'use client';
 // The live run page: header with status and connection, counters, level strip, the agent's chat and
 // the terminal side by side (stacked on a phone), and the user-action modal when the run waits.
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { diagnose } from '../../schema/diagnose.ts';
 import type { PendingAction } from '../../schema/protocol.ts';
 import { FINAL_STATUSES, runIdSchema } from '../../schema/run.ts';
 import type { RunAction } from '../../schema/run.ts';
 import { ApiFailure, fetchRun, sendAction } from '../lib/api.ts';
+import { useHashSeq } from '../lib/use-hash-seq.ts';
+import { clampLevel } from '../lib/level-groups.ts';
 import { useRunSocket } from '../lib/use-run-socket.ts';
+import { useSettled } from '../lib/use-settled.ts';
+import type { Jump } from './chat-log.tsx';
 import { ChatLog } from './chat-log.tsx';
 import { ConnectionIndicator } from './connection-indicator.tsx';
 import { Shown } from './shown-text.tsx';
@@ -52,6 +56,21 @@ export function RunView({ runId }: { runId: string | null }) {
   const card = useMemo(() => diagnose(view.events), [view.events]);
   const [dismissed, setDismissed] = useState<PendingAction | null>(null);
   const [actionProblem, setActionProblem] = useState<string | null>(null);
+  const [jump, setJump] = useState<Jump | null>(null);
+  // The timeline is built from the whole log: rebuilt when events pause for 300 ms (at least every 3 s),
+  // not at every frame of a replay or a burst, and deferred, so React renders its rows between frames.
+  const timelineEvents = useDeferredValue(useSettled(view.events, 300, 3000));
+  // The same element while its events stay: React skips it when the page re-renders for a live event.
+  const timeline = useMemo(
+    () => (runId ? <TimelineView runId={runId} events={timelineEvents} /> : null),
+    [runId, timelineEvents],
+  );
+  const hashSeq = useHashSeq();
+  const reached = hashSeq !== null && view.lastSeq >= hashSeq.seq;
+  // A #seq-N link is followed once that event is here (a long log replays in several messages).
+  useEffect(() => {
+    if (reached && hashSeq) setJump({ seq: hashSeq.seq, nonce: hashSeq.nonce });
+  }, [reached, hashSeq]);
 
   if (problem) {
     return (
@@ -65,6 +84,8 @@ export function RunView({ runId }: { runId: string | null }) {
   }
   const run = view.run;
   const pending = view.pending;
+  const ended = run !== null && FINAL_STATUSES.includes(run.status);
+  const jumpTo = (to: { seq: number } | { level: number }) => setJump({ ...to, nonce: (jump?.nonce ?? 0) + 1 });
   // Set aside until a different question comes: the same one read again (a reconnect's snapshot, a
   // replayed event) is a new object with the same content, and must not reopen the dialog.
   const modalOpen = pending !== null && (dismissed === null || JSON.stringify(pending) !== JSON.stringify(dismissed));
@@ -91,7 +112,7 @@ export function RunView({ runId }: { runId: string | null }) {
               #{view.queuePosition} in the queue
             </span>
           )}
-          <ConnectionIndicator connection={connection} />
+          <ConnectionIndicator connection={connection} ended={ended} />
         </div>
         {run && (
           <p className="muted">
@@ -137,14 +158,25 @@ export function RunView({ runId }: { runId: string | null }) {
           to={run.config.endLevel}
           current={view.currentLevel}
           levels={view.record.levels}
+          ended={ended}
+          onJump={(level) => jumpTo({ level })}
         />
       )}
       <div className="run-columns">
-        <ChatLog events={view.events} live={view.live} />
+        <ChatLog
+          events={view.events}
+          live={view.live}
+          levels={view.record.levels}
+          openLevel={
+            run ? clampLevel(view.currentLevel, run.config.startLevel, run.config.endLevel) : view.currentLevel
+          }
+          jump={jump}
+          onJump={(seq) => jumpTo({ seq })}
+        />
         <TerminalPane events={view.events} />
       </div>
       {runId && <TerminalReplay runId={runId} />}
-      {runId && <TimelineView runId={runId} events={view.events} />}
+      {timeline}
       {pending && (
         <UserActionModal
           runId={runId!}

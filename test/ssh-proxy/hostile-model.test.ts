@@ -164,14 +164,17 @@ describe('a hostile model', () => {
     expect(jsonStringBytes(turn.callId)).toBeLessThanOrEqual(STATE_TEXT_BYTES.short);
     expect(turn.callId).toMatch(/^call_\^\[\^\[/);
 
-    // Reflect answers 3 MB of lessons: three short visible lines are kept.
+    // Reflect answers 3 MB of lessons: at most three short visible lines are kept, each text once (its
+    // lines cut to the same visible prefix are one lesson).
     fake.respond((request) =>
       request.tools ? toolCall('run_command', { command: `echo ${Math.random()}` }) : textReply(nasty(MB3)),
     );
     const reflected = await play({ budget: 1, maxRetries: 1, finalAttempt: false });
     expect(reflected.end.interrupt).toMatchObject({ reason: 'max_retries' });
     const lessons = reflected.end.interrupt!.lessons;
-    expect(lessons).toHaveLength(3);
+    expect(lessons.length).toBeGreaterThanOrEqual(1);
+    expect(lessons.length).toBeLessThanOrEqual(3);
+    expect(new Set(lessons.map((l) => l.text)).size).toBe(lessons.length);
     for (const lesson of lessons) {
       expect(jsonStringBytes(lesson.text)).toBeLessThanOrEqual(STATE_TEXT_BYTES.note);
       expect(lesson.text).not.toMatch(UNSAFE);

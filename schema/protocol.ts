@@ -197,6 +197,10 @@ function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
       hint: z.string().optional(),
       by: z.string().min(1),
     }),
+    // A person's message to the running agent, stored when sent (issue 30); additive.
+    variant({ type: z.literal('message_sent'), level, text: z.string().min(1), by: z.string().min(1) }),
+    // The agent put the message sent at `messageSeq` into its model turn at `level`; additive.
+    variant({ type: z.literal('message_read'), level, messageSeq: z.number().int().min(1) }),
     // A verification run's finding for one level of the original run. Added after version 1; additive.
     variant({
       type: z.literal('verify_level'),
@@ -237,6 +241,7 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('user_action'), ...userActionShapes.continue }),
     z.strictObject({ type: z.literal('user_action'), ...userActionShapes.password }),
     z.strictObject({ type: z.literal('user_action'), ...userActionShapes.stop }),
+    z.strictObject({ type: z.literal('user_action'), ...userActionShapes.message }),
   ]),
   z.strictObject({ type: z.literal('pause') }),
   z.strictObject({ type: z.literal('resume') }),
@@ -333,6 +338,11 @@ export const proxyRequestSchema = z.strictObject({
   resume: resumeSchema.optional(),
   /** The caller reads `checkpoint_patch` lines: after the first full checkpoint, only what changed. */
   checkpointPatches: z.boolean().optional(),
+  /** A person's unread messages, oldest first; the agent reads them at its next model turn. Additive. */
+  messages: z
+    .array(z.strictObject({ seq: z.number().int().min(1), text: z.string().min(1) }))
+    .max(50)
+    .optional(),
 });
 export type ProxyRequest = z.infer<typeof proxyRequestSchema>;
 

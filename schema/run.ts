@@ -212,7 +212,8 @@ export type RunSummary = z.infer<typeof runSummarySchema>;
 /** POST /api/runs: the run config; every field has a default. */
 export const createRunBodySchema = runConfigSchema;
 
-const hintSchema = z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters');
+/** A hint's or a message's text: what a person tells the agent. */
+export const hintSchema = z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters');
 const passwordValueSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 
 /** The answers a person can give a paused run, shared by REST and WebSocket. */
@@ -220,6 +221,8 @@ export const userActionShapes = {
   continue: { action: z.literal('continue'), hint: hintSchema.optional() },
   password: { action: z.literal('password'), value: passwordValueSchema },
   stop: { action: z.literal('stop') },
+  /** A message the agent reads at its next model turn, without pausing the run (issue 30). */
+  message: { action: z.literal('message'), text: hintSchema },
 } as const;
 
 /** POST /api/runs/:id/actions */
@@ -229,6 +232,7 @@ export const runActionSchema = z.discriminatedUnion('action', [
   z.strictObject(userActionShapes.stop),
   z.strictObject({ action: z.literal('pause') }),
   z.strictObject({ action: z.literal('resume') }),
+  z.strictObject(userActionShapes.message),
 ]);
 export type RunAction = z.infer<typeof runActionSchema>;
 

@@ -12,6 +12,7 @@ import type { AgentModel } from './models/agent-model.ts';
 import type { ModelRegistry } from './models/model-registry.ts';
 import type { SessionPool } from './ssh/session-pool.ts';
 import type { CallsInProgress } from './calls-in-progress.ts';
+import { readMessages } from './agent/read-messages.ts';
 import { LiveThinking } from './live-thinking.ts';
 import { lineText } from './line-fit.ts';
 import { Redactor } from './redactor.ts';
@@ -94,6 +95,10 @@ export function callStream(
           tracer?.observe(stamped);
           write({ type: 'event', event: stamped });
         };
+        // A person's messages join the state now; their receipts go with the call's first step, so the
+        // Durable Object marks them read in the transaction that stores the checkpoint holding them.
+        const inbox = readMessages(from, request.messages);
+        for (const receipt of inbox.read) emit({ type: 'message_read', ...receipt });
         const started = Date.now();
         let lastCheckpoint: Checkpoint | null = null;
         const ctx: BanditDeps = {
@@ -109,7 +114,7 @@ export function callStream(
         };
         const result = await deps.graph
           .run({
-            from,
+            from: inbox.from,
             ctx,
             resume: request.resume ? new Command<BanditState, Resume>({ resume: request.resume }) : undefined,
             signal: abort.signal,

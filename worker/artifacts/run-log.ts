@@ -39,6 +39,10 @@ function describe(event: RunEvent): string {
       return `paused (${event.reason}): ${oneLine(event.lastError ?? 'waiting for a person')}`;
     case 'user_action_resolved':
       return `${event.action} by ${answererText(event.by)}${event.hint ? `, hint: ${oneLine(event.hint)}` : ''}`;
+    case 'message_sent':
+      return `message from ${answererText(event.by)}: ${oneLine(event.text)}`;
+    case 'message_read':
+      return `the agent read the message at seq ${event.messageSeq}`;
     case 'verify_level':
       return `${event.verdict}: ${oneLine(event.detail)} (original ${event.originalRunId})`;
     case 'run_complete':

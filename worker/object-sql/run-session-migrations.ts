@@ -103,9 +103,18 @@ const figuresFromTheFold: ObjectMigration = {
   },
 };
 
+/** 0004: a person's messages the agent has not read yet (issue 30), kept until the step that reads them is stored. */
+const messageInbox: ObjectMigration = {
+  name: '0004_message_inbox',
+  up(sql) {
+    sql.exec('CREATE TABLE inbox (seq INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+  },
+};
+
 /** RunSession's migrations, applied in order when the object first works on its run (run-session-parts.ts). */
 export const runSessionMigrations: readonly ObjectMigration[] = [
   adoptConstructorTables,
   renameScheduleStepAt,
   figuresFromTheFold,
+  messageInbox,
 ];

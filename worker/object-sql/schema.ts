@@ -102,6 +102,8 @@ export const runSessionSchema: ObjectSchema = {
         folded_seq: 'INTEGER NOT NULL',
       },
     },
+    /** A person's messages the agent has not read, by the seq of their message_sent (message-inbox.ts). */
+    inbox: { columns: { seq: 'INTEGER PRIMARY KEY', text: 'TEXT NOT NULL' } },
   },
   indexes: {},
 };

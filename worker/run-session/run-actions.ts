@@ -13,6 +13,9 @@ export function refuseAction(
   switch (action) {
     case 'stop':
       return null;
+    case 'message':
+      // Any live run takes a message: a paused or queued one reads it at its next model turn.
+      return null;
     case 'continue':
     case 'password':
       return status === 'paused_for_user_action'

@@ -5,6 +5,7 @@ import { LevelStats } from '../level-stats.ts';
 import { migrate } from '../object-sql/migrate.ts';
 import { runSessionMigrations } from '../object-sql/run-session-migrations.ts';
 import { RequestChain } from '../request-chain.ts';
+import { MessageInbox } from './message-inbox.ts';
 import { RunLifecycle } from './run-lifecycle.ts';
 import { RunSchedule } from './run-schedule.ts';
 import { RunSockets } from './run-sockets.ts';
@@ -19,6 +20,7 @@ export type RunSessionParts = {
   sockets: RunSockets;
   levels: LevelStats;
   life: RunLifecycle;
+  inbox: MessageInbox;
 };
 
 /** Makes the parts, after bringing the object's tables up to the last migration. */
@@ -37,6 +39,7 @@ export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
     sockets,
     levels,
     life,
+    inbox: new MessageInbox(ctx.storage.sql),
   };
 }
 

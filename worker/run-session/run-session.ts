@@ -76,6 +76,9 @@ export class RunSession extends DurableObject<Env> {
   private get life() {
     return this.parts().life;
   }
+  private get inbox() {
+    return this.parts().inbox;
+  }
 
   /** The run, or null when this object holds none; reads an unknown object without writing. */
   private current(): RunSummary | null {
@@ -212,6 +215,15 @@ export class RunSession extends DurableObject<Env> {
         this.life.resolvePause({ action: 'continue', by }, now);
         await this.life.requeue(run.status, now, 'resumed by a person');
         break;
+      case 'message': {
+        // Stored and kept unread together; the next proxy call carries it. The run goes on as it was.
+        const text = action.text;
+        this.ctx.storage.transactionSync(() => {
+          const sent = this.life.record({ type: 'message_sent', level: run.currentLevel, text, by }, now);
+          this.inbox.add(sent.seq, text);
+        });
+        break;
+      }
       case 'stop':
         this.inflight?.abort();
         if (run.status === 'paused_for_user_action') this.life.resolvePause({ action: 'stop', by }, now);
@@ -272,12 +284,14 @@ export class RunSession extends DurableObject<Env> {
     this.inflight = abort;
     let step: ProxyEvent[] = [];
     let traces = new Map<string, Trace>();
+    const messages = this.inbox.unread();
     const request = {
       runId: run.id,
       config: run.config,
       checkpoint: place.checkpoint,
       checkpointPatches: true,
       ...(place.resume ? { resume: place.resume } : {}),
+      ...(messages.length ? { messages } : {}),
     };
     try {
       return await callProxy(
@@ -342,6 +356,8 @@ export class RunSession extends DurableObject<Env> {
     return this.ctx.storage.transactionSync(() => {
       const stored = this.store.append(run.id, bodies, now);
       for (const event of stored) this.levels.apply(event);
+      // A message is read when the step that read it is stored: never lost, never read twice.
+      this.inbox.markRead(stored);
       this.store.update({ ...effectsOf(stored), levelsSolved: runTotals(this.levels.record).levelsSolved }, now);
       // Once a step is saved, the answer that led to it has been delivered.
       this.store.setLoop(saved ? { ...saved, resume: null, proxyFailures: 0 } : {});

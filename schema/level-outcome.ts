@@ -43,18 +43,21 @@ export type OutcomeFacts = {
   continues: number;
   /** Pauses at this level answered with a hint. */
   hints: number;
+  /** A person's messages the agent read at this level (issue 30); absent counts as none. */
+  messages?: number;
   /** Pauses at this level answered with a password. */
   passwords: number;
 };
 
 /**
  * The one rule. A person's act outranks the agent's own means: the person's password (when it proved
- * the level), then a hint, then any other answer that let the agent go on, then the final attempt.
+ * the level), then a hint or a message the agent read there, then any other answer that let the agent go
+ * on, then the final attempt.
  */
 export function levelOutcome(facts: OutcomeFacts): LevelOutcome {
   if (!facts.solved) return 'not_solved';
   if (facts.solvedBy === 'person') return 'solved_with_password';
-  if (facts.hints > 0) return 'solved_with_hint';
+  if (facts.hints > 0 || (facts.messages ?? 0) > 0) return 'solved_with_hint';
   if (facts.continues > 0 || facts.passwords > 0) return 'solved_after_more_attempts';
   if (facts.solvedBy === 'final_attempt') return 'solved_by_final_attempt';
   return 'solved_alone';

@@ -25,6 +25,8 @@ export const levelFiguresSchema = z.object({
   pauseReasons: z.partialRecord(pauseReasonSchema, count),
   continues: count,
   hints: count,
+  /** A person's messages the agent read at this level (message_read); help, as a hint is. Figures stored before it: 0. */
+  messages: count.default(0),
   passwords: count,
   solved: z.boolean(),
   solvedBy: solvedBySchema.nullable(),
@@ -69,6 +71,7 @@ const newLevel = (level: number, at: number): LevelFigures => ({
   pauseReasons: {},
   continues: 0,
   hints: 0,
+  messages: 0,
   passwords: 0,
   solved: false,
   solvedBy: null,
@@ -128,6 +131,10 @@ export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
       else touch(level, (f) => ({ continues: f.continues + 1 }));
       break;
     }
+    case 'message_read':
+      // Counted where the agent read it, which is where it could help; a message never read counts nowhere.
+      touch(event.level, (f) => ({ messages: f.messages + 1 }));
+      break;
     case 'level_complete':
       touch(event.level, () => ({
         solved: true,

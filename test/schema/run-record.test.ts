@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LEVEL_OUTCOMES } from '../../schema/level-outcome.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
-import { foldRecord, levelResults, recordOf, runTotals } from '../../schema/run-record.ts';
+import { foldRecord, levelFiguresSchema, levelResults, recordOf, runTotals } from '../../schema/run-record.ts';
 import { runLogArbitrary } from '../support/run-log-arbitrary.ts';
 
 let seq = 0;
@@ -26,7 +26,29 @@ const solved = (level: number, solvedBy?: string) =>
   });
 const outcomes = (events: RunEvent[]) => levelResults(recordOf(events)).map((l) => [l.level, l.outcome]);
 
+const sentMessage = (level: number) => ev({ type: 'message_sent', level, text: 'try `cat readme`', by: 'the CLI' });
+const readMessage = (level: number, messageSeq: number) => ev({ type: 'message_read', level, messageSeq });
+
 describe('level outcomes', () => {
+  it("counts a person's message as help where the agent read it, and an unread one nowhere", () => {
+    const message = sentMessage(3);
+    const log = [started(3), message, readMessage(3, message.seq), solved(3), started(4), sentMessage(4), solved(4)];
+    const levels = levelResults(recordOf(log));
+    expect(levels.find((l) => l.level === 3)).toMatchObject({ messages: 1, hints: 0, outcome: 'solved_with_hint' });
+    expect(levels.find((l) => l.level === 4)).toMatchObject({ messages: 0, outcome: 'solved_alone' });
+    // Read at one level and proved at the next: help where it was read, not where the run went on.
+    const early = sentMessage(5);
+    expect(outcomes([started(5), early, readMessage(5, early.seq), solved(5), started(6), solved(6)])).toEqual([
+      [5, 'solved_with_hint'],
+      [6, 'solved_alone'],
+    ]);
+  });
+
+  it('reads figures stored before messages were counted as none', () => {
+    const { messages: _, ...old } = recordOf([started(0), solved(0)]).levels.get(0) ?? {};
+    expect(levelFiguresSchema.parse(old)).toMatchObject({ messages: 0, solved: true });
+  });
+
   it('tells the six endings apart, with a person outranking the agent', () => {
     expect(outcomes([started(0), solved(0, 'agent')])).toEqual([[0, 'solved_alone']]);
     // No solvedBy in older logs means the agent.

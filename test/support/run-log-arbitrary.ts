@@ -1,6 +1,7 @@
 // fast-check event logs shaped like real runs: levels in order, attempts with commands and model calls,
-// failed attempts, pauses for every reason answered with continue, a hint, a password or stop, levels
-// solved by the agent, the final attempt or a person, and runs that end or stop anywhere.
+// failed attempts, pauses for every reason answered with continue, a hint, a password or stop, a person's
+// messages read or still unread, levels solved by the agent, the final attempt or a person, and runs that
+// end or stop anywhere.
 import fc from 'fast-check';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { PauseReason } from '../../schema/run.ts';
@@ -22,6 +23,8 @@ const level = fc.record({
   attempts: fc.array(attempt, { minLength: 1, maxLength: 4 }),
   pauses: fc.array(fc.record({ reason, answer }), { maxLength: 3 }),
   solvedBy: fc.constantFrom('agent', 'final_attempt', 'person', 'none', undefined),
+  /** A person's message at the level: none, sent but not read yet, or read by the agent. */
+  message: fc.constantFrom('none', 'sent', 'read'),
 });
 
 /** A run id every generated event carries. */
@@ -37,6 +40,11 @@ export const runLogArbitrary = fc
       if (stopped) return;
       const at = start + i;
       let retries = 0;
+      if (l.message !== 'none') {
+        bodies.push({ type: 'message_sent', level: at, text: 'try `cat readme`', by: 'the web UI' });
+        // Numbered from 1 below, so the message's seq is its place in the log.
+        if (l.message === 'read') bodies.push({ type: 'message_read', level: at, messageSeq: bodies.length });
+      }
       l.attempts.forEach((a, k) => {
         bodies.push({ type: 'level_started', level: at, attempt: k + 1, retryCount: retries });
         for (let c = 0; c < a.commands; c++)

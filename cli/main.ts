@@ -4,6 +4,7 @@
 // running stack over REST and WebSocket only (--url, --token). Exit codes: cli/exit-codes.ts.
 import { Command, CommanderError } from 'commander';
 import { registerList } from './commands/list.ts';
+import { registerMessage } from './commands/message.ts';
 import { registerRecords } from './commands/records.ts';
 import { registerRun } from './commands/run.ts';
 import { registerWatch } from './commands/watch.ts';
@@ -38,6 +39,7 @@ Examples:
   $ bandit-runner run --levels 0-15 --model baseline --max-retries 1
   $ bandit-runner run --model quick/mini,ponder/deep --repeats 3 --parallel 3 --on-pause stop
   $ bandit-runner watch run_0mwttwzkcgphqalgd6x27up1o
+  $ bandit-runner message run_0mwttwzkcgphqalgd6x27up1o "look for a file of 1033 bytes"
   $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/`,
   );
 
@@ -50,6 +52,7 @@ registerList(program, globals, setExit);
 registerRun(program, globals, setExit);
 registerWatch(program, globals, setExit);
 registerRecords(program, globals, setExit);
+registerMessage(program, globals, setExit);
 // Every error is one line naming the flag or value (commander's own wording); --help shows usage.
 for (const command of program.commands) command.exitOverride();
 

@@ -66,6 +66,10 @@ function rawLines(event: RunEvent, c: Colors, verbose: boolean): string[] {
       return [
         c.magenta(`▶ ${event.action}${event.hint ? ` with hint "${event.hint}"` : ''} (by ${answererText(event.by)})`),
       ];
+    case 'message_sent':
+      return [c.magenta(`✉ message "${event.text}" (by ${answererText(event.by)})`)];
+    case 'message_read':
+      return [c.magenta(`✉ the agent read the message (#${event.messageSeq})`)];
     case 'run_complete':
       return [
         c.bold(

@@ -108,6 +108,20 @@ export function Entry({ event }: { event: RunEvent }): ReactNode {
           </span>
         </p>
       );
+    case 'message_sent':
+      return (
+        <p>
+          <span className="tag tag-user">you</span> messaged the agent:{' '}
+          <q>
+            <Shown text={event.text} />
+          </q>{' '}
+          <span className="muted">
+            (<Shown text={answererText(event.by)} />)
+          </span>
+        </p>
+      );
+    case 'message_read':
+      return <p className="muted">The agent read your message (#{event.messageSeq}) at its turn here.</p>;
     case 'status_changed':
       return (
         <p className="muted">

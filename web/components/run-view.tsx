@@ -17,6 +17,7 @@ import { ConnectionIndicator } from './connection-indicator.tsx';
 import { Shown } from './shown-text.tsx';
 import { LevelStrip } from './level-strip.tsx';
 import { RunArtifacts } from './run-artifacts.tsx';
+import { MessageBox } from './message-box.tsx';
 import { RunCounters } from './run-counters.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { StopButton } from './stop-button.tsx';
@@ -152,6 +153,7 @@ export function RunView({ runId }: { runId: string | null }) {
       {run && <RunArtifacts run={run} />}
       {card && <TroubleCard card={card} />}
       <RunCounters view={view} />
+      {run && !ended && <MessageBox runId={run.id} />}
       {run && (
         <LevelStrip
           from={run.config.startLevel}

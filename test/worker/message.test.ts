@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSession } from '../../worker/run-session/run-session.ts';
 import { call, createRun, postJson, waitForStatus } from './http.ts';
+import { connect } from './socket-client.ts';
 
 /** Every stored event of the run, page by page. */
 const eventsOf = async (id: string) => {
@@ -98,6 +99,28 @@ describe('message a running agent', () => {
     expect(ofType(events, 'message_sent')).toHaveLength(1);
     expect(await unread(run.id)).toEqual([]);
   }, 60_000);
+
+  it('takes a message over the WebSocket, stored at once and kept unread while the run is paused', async () => {
+    const run = await createRun({ model: 'script-pause' });
+    await waitForStatus(run.id, 'paused_for_user_action');
+    const client = await connect(`/api/runs/${run.id}/ws`);
+    client.send({ type: 'user_action', action: 'message', text: '' });
+    let reply = await client.next();
+    while (reply.type !== 'error') reply = await client.next();
+    expect(reply).toMatchObject({ code: 'invalid_message', message: expect.stringMatching(/text/) });
+    client.send({ type: 'user_action', action: 'message', text: 'over the socket' });
+    await vi.waitFor(async () => expect(ofType(await eventsOf(run.id), 'message_sent')).toHaveLength(1), {
+      timeout: 5_000,
+      interval: 25,
+    });
+    const [message] = ofType(await eventsOf(run.id), 'message_sent');
+    expect(message).toMatchObject({ text: 'over the socket', by: 'an API client' });
+    expect(await unread(run.id)).toEqual([{ seq: message?.seq }]);
+    expect((await call(`/api/runs/${run.id}`).then((r) => r.json())) as { status: string }).toMatchObject({
+      status: 'paused_for_user_action',
+    });
+    client.ws.close(1000, 'done');
+  });
 
   it('refuses an empty or oversized message, and one to a run that has ended', async () => {
     const run = await createRun({ model: 'script-pause' });

@@ -99,6 +99,9 @@ export function hostileEvents(): RunEvent[] {
   events.push(ev({ type: 'user_action_resolved', action: 'continue', hint: few.join(' '), by: 'user' }));
   // The review's case: an override left open at the end of a hint, right before the "(user)" label.
   events.push(ev({ type: 'user_action_resolved', action: 'continue', hint: 'try cat readme \u202e', by: 'user' }));
+  // A person's message carries the same text, and is read at the agent's next turn.
+  const message = ev({ type: 'message_sent', level: 1, text: few.join(' '), by: 'the web UI' });
+  events.push(message, ev({ type: 'message_read', level: 1, messageSeq: message.seq }));
   events.push(ev({ type: 'run_complete', status: 'stopped', levelsSolved: 1, reason: few.join(' ') }));
   return events;
 }

@@ -83,6 +83,9 @@ export function terminalCast(
           crlf(`\x1b[1;35m# ${event.action}${event.hint ? ` with a hint: ${field(event.hint)}` : ''}\x1b[0m\n`),
         );
         break;
+      case 'message_sent':
+        out(event.ts, crlf(`\x1b[1;35m# a message to the agent: ${field(event.text)}\x1b[0m\n`));
+        break;
       case 'run_complete':
         out(event.ts, crlf(`\x1b[1m# run ${event.status}: ${event.levelsSolved} level(s) solved\x1b[0m\n`));
         break;

@@ -127,6 +127,13 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
         );
         if (event.hint) out.push('', quote(event.hint));
         break;
+      case 'message_sent':
+        out.push('', `**Message from a person** (${prose(answererText(event.by))}), for the agent's next turn:`);
+        out.push('', quote(event.text));
+        break;
+      case 'message_read':
+        out.push('', `The agent read the message (event ${event.messageSeq}) at its turn here.`);
+        break;
       case 'verify_level':
         out.push('', `**Verification: ${event.verdict}** — ${prose(event.detail)}`);
         break;

@@ -106,3 +106,14 @@ describe('run view state', () => {
     );
   });
 });
+
+// So what depends on them (Verify, offered for a run that solved a level) shows without a reload.
+describe('run_complete in the run view', () => {
+  it('carries the levels solved into the summary a page opened at the start holds', () => {
+    const opened = applySnapshot(initialViewState, snapshot);
+    const { state } = applyEvents(opened, [
+      { seq: 1, ts, runId, type: 'run_complete', status: 'completed', levelsSolved: 3 },
+    ]);
+    expect(state.run).toMatchObject({ status: 'completed', levelsSolved: 3 });
+  });
+});

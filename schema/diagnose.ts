@@ -114,6 +114,9 @@ function ofPause(pause: Event<'user_action_required'>, before: readonly RunEvent
     case 'password_required':
       return { failure: 'password_required', what: lastError, evidence: [] };
     case 'user_requested':
+    case 'takeover':
+    case 'human_turn':
+      // A person paused it, took the terminal, or plays this level: nothing went wrong.
       return { failure: 'paused_by_person', what: lastError || 'Paused by a person.', evidence: [] };
     case 'max_retries': {
       const refused = findLast(atLevel, (e): e is Event<'error'> => e.type === 'error' && e.code === 'wrong_password');

@@ -11,6 +11,11 @@ import {
   runSummarySchema,
   userActionShapes,
 } from './run.ts';
+import { terminalClientShapes, terminalEventShapes, terminalStateSchema } from './terminal.ts';
+
+/** Why the worker breaks into a proxy call: a message to read at once, or a person taking the terminal. */
+export const breakKindSchema = z.enum(['yield', 'takeover']);
+export type BreakKind = z.infer<typeof breakKindSchema>;
 
 /** What the proxy puts in place of a secret (a password a person typed, a key) in everything it sends. */
 export const REDACTED = '[redacted]';
@@ -201,6 +206,10 @@ function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
     variant({ type: z.literal('message_sent'), level, text: z.string().min(1), by: z.string().min(1) }),
     // The agent put the message sent at `messageSeq` into its model turn at `level`; additive.
     variant({ type: z.literal('message_read'), level, messageSeq: z.number().int().min(1) }),
+    // The shared terminal (issue 30, schema/terminal.ts); additive.
+    variant({ type: z.literal('takeover_started'), level, ...terminalEventShapes.takeover_started }),
+    variant({ type: z.literal('terminal_output'), level, ...terminalEventShapes.terminal_output }),
+    variant({ type: z.literal('takeover_ended'), level, ...terminalEventShapes.takeover_ended }),
     // A verification run's finding for one level of the original run. Added after version 1; additive.
     variant({
       type: z.literal('verify_level'),
@@ -242,7 +251,11 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('user_action'), ...userActionShapes.password }),
     z.strictObject({ type: z.literal('user_action'), ...userActionShapes.stop }),
     z.strictObject({ type: z.literal('user_action'), ...userActionShapes.message }),
+    z.strictObject({ type: z.literal('user_action'), ...userActionShapes.takeover }),
+    z.strictObject({ type: z.literal('user_action'), ...userActionShapes.handback }),
   ]),
+  z.strictObject({ type: z.literal('terminal_input'), ...terminalClientShapes.terminal_input }),
+  z.strictObject({ type: z.literal('terminal_resize'), ...terminalClientShapes.terminal_resize }),
   z.strictObject({ type: z.literal('pause') }),
   z.strictObject({ type: z.literal('resume') }),
   z.strictObject({ type: z.literal('stop') }),
@@ -284,6 +297,10 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('thinking_delta'), level, stage: llmStageSchema, text: z.string().min(1) }),
   // The run's place in the queue changed, or it left the queue (null). Additive.
   z.object({ type: z.literal('queue'), position: z.number().int().min(1).nullable() }),
+  // Who holds the run's terminal, and whether it is this socket (issue 30). Additive.
+  z.object({ type: z.literal('terminal'), ...terminalStateSchema.shape }),
+  // Terminal bytes as they come, to every socket (the stored terminal_output event follows). Additive.
+  z.object({ type: z.literal('terminal_data'), data: z.string() }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 
@@ -343,8 +360,17 @@ export const proxyRequestSchema = z.strictObject({
     .array(z.strictObject({ seq: z.number().int().min(1), text: z.string().min(1) }))
     .max(50)
     .optional(),
+  /** A person asked to take the terminal: the graph pauses (reason "takeover") before its next node. Additive. */
+  breakIn: breakKindSchema.optional(),
 });
 export type ProxyRequest = z.infer<typeof proxyRequestSchema>;
+
+/**
+ * POST /v1/break on the proxy: the run's call in progress ends at its next node boundary, yielding
+ * (a message waits to be read) or pausing for a person's takeover. 404 when the run has no call.
+ */
+export const breakRequestSchema = z.strictObject({ runId: runIdSchema, kind: breakKindSchema });
+export type BreakRequest = z.infer<typeof breakRequestSchema>;
 
 /** How one proxy call ended. */
 export const proxyOutcomeSchema = z.enum(['interrupted', 'completed', 'stopped', 'failed', 'yielded']);

@@ -2,6 +2,7 @@
 // Shared by the worker, the proxy, the web app and the tests; types come from z.infer.
 import { z } from 'zod';
 import { levelRangeProblem, MAX_LEVEL, targetSchema } from './levels.ts';
+import { terminalSizeSchema } from './terminal.ts';
 
 export { targetSchema } from './levels.ts';
 
@@ -189,6 +190,10 @@ export const pauseReasonSchema = z.enum([
   'password_required',
   // The agent's state outgrew the line it travels in; a field was cut and the step failed. Additive.
   'state_too_large',
+  // A person took the terminal (issue 30); handing it back answers this pause. Additive.
+  'takeover',
+  // A run of model "human": the person plays this level in the terminal. Additive.
+  'human_turn',
 ]);
 export type PauseReason = z.infer<typeof pauseReasonSchema>;
 
@@ -223,6 +228,14 @@ export const userActionShapes = {
   stop: { action: z.literal('stop') },
   /** A message the agent reads at its next model turn, without pausing the run (issue 30). */
   message: { action: z.literal('message'), text: hintSchema },
+  /** Pauses the agent after its current node and opens the run's terminal for the sender (issue 30). */
+  takeover: {
+    action: z.literal('takeover'),
+    cols: terminalSizeSchema.shape.cols.optional(),
+    rows: terminalSizeSchema.shape.rows.optional(),
+  },
+  /** Closes the terminal and resumes the agent with a note of the session (or the password it proved). */
+  handback: { action: z.literal('handback') },
 } as const;
 
 /** POST /api/runs/:id/actions */
@@ -233,6 +246,8 @@ export const runActionSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('pause') }),
   z.strictObject({ action: z.literal('resume') }),
   z.strictObject(userActionShapes.message),
+  z.strictObject(userActionShapes.takeover),
+  z.strictObject(userActionShapes.handback),
 ]);
 export type RunAction = z.infer<typeof runActionSchema>;
 

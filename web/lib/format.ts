@@ -29,6 +29,10 @@ export function pauseReasonText(reason: PauseReason, level: number, maxRetries: 
       return `The run starts at level ${level} and needs that level's password.`;
     case 'state_too_large':
       return `The agent's state outgrew its limit on level ${level}; the largest text was cut. Continue goes on.`;
+    case 'takeover':
+      return `A person took the terminal on level ${level}. Hand it back to let the agent go on.`;
+    case 'human_turn':
+      return `Your turn: play level ${level} in the terminal, or give its password.`;
   }
 }
 

@@ -43,6 +43,12 @@ function describe(event: RunEvent): string {
       return `message from ${answererText(event.by)}: ${oneLine(event.text)}`;
     case 'message_read':
       return `the agent read the message at seq ${event.messageSeq}`;
+    case 'takeover_started':
+      return `${answererText(event.by)} took the terminal (${event.cols}x${event.rows})`;
+    case 'terminal_output':
+      return `${Math.floor((event.data.length * 3) / 4)} bytes of terminal output`;
+    case 'takeover_ended':
+      return `the terminal closed (${event.reason}) after ${(event.durationMs / 1000).toFixed(1)} s${event.provedLevel !== undefined ? `, level ${event.provedLevel} proven` : ''}`;
     case 'verify_level':
       return `${event.verdict}: ${oneLine(event.detail)} (original ${event.originalRunId})`;
     case 'run_complete':

@@ -21,6 +21,11 @@ export function refuseAction(
       return status === 'paused_for_user_action'
         ? null
         : `the run is ${status}; "${action}" answers a run that is paused for you`;
+    case 'takeover':
+      // A queued run has no login yet; whether someone else holds the terminal is the object's to say.
+      return status === 'queued' ? 'the run is queued; take the terminal once it has started' : null;
+    case 'handback':
+      return null;
     case 'pause':
       return status === 'running' ? null : `the run is ${status}; only a running run can be paused`;
     case 'resume':

@@ -1,7 +1,7 @@
 // The one client of a run's WebSocket, for the web hook and the CLI alike: it opens with `since` = the
 // last seq it holds, checks every message with zod, folds with schema/run-view-state.ts, closes on a gap
 // and reconnects with one backoff, so no event is shown twice or skipped. Standard WebSocket and timers only.
-import type { RunEvent, ServerMessage } from './protocol.ts';
+import type { ClientMessage, RunEvent, ServerMessage } from './protocol.ts';
 import { eventsOf, serverMessageSchema } from './protocol.ts';
 import { reconnectDelay } from './reconnect-backoff.ts';
 import type { RunViewState } from './run-view-state.ts';
@@ -33,6 +33,8 @@ export type RunSocketOptions = {
   onNotice?: (notice: string | null) => void;
   /** A dropped socket, and the wait before the next try (schema/reconnect-backoff.ts). */
   onReconnect?: (waitMs: number) => void;
+  /** Every valid message as it comes, before it is folded (the terminal's messages are not folded). */
+  onMessage?: (message: ServerMessage) => void;
   timers?: SocketTimers;
 };
 
@@ -93,6 +95,14 @@ export class RunSocketClient {
     return new Promise((resolve) => this.waiters.push({ until, resolve }));
   }
 
+  /** Sends on the socket open now; false when there is none (the message is not kept for the next one). */
+  send(message: ClientMessage): boolean {
+    const ws = this.socket;
+    if (ws?.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(message));
+    return true;
+  }
+
   /** Closes the socket and stops reconnecting; nothing is reported after this. */
   close(reason = 'done'): void {
     this.closed = true;
@@ -146,6 +156,7 @@ export class RunSocketClient {
     }
     const parsed = serverMessageSchema.safeParse(json);
     if (!parsed.success) return; // A newer server's message type: ignored, as the protocol asks.
+    this.options.onMessage?.(parsed.data);
     this.handle(parsed.data, ws);
   }
 

@@ -1,10 +1,11 @@
 // One entry of the agent's story (web/components/chat-log.tsx): thinking, a command, its output (binary
-// output as its size and an escaped preview), a level change, a lesson, a hint, an error or a pause.
+// output as its size and an escaped preview), a level change, a lesson, a hint, an error or a pause, and
+// a person taking or closing the shared terminal (its output shows in the terminal, not here).
 import type { ReactNode } from 'react';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { answererText } from '../../schema/answered-by.ts';
 import { binarySummary, looksBinary } from '../lib/binary-preview.ts';
-import { pauseReasonText, STATUS_LABELS } from '../lib/format.ts';
+import { formatDuration, pauseReasonText, STATUS_LABELS, TERMINAL_END_TEXT } from '../lib/format.ts';
 import { Shown } from './shown-text.tsx';
 
 const SHORT_OUTPUT_LINES = 6;
@@ -118,6 +119,29 @@ export function Entry({ event }: { event: RunEvent }): ReactNode {
           <span className="muted">
             (<Shown text={answererText(event.by)} />)
           </span>
+        </p>
+      );
+    case 'takeover_started':
+      return (
+        <p>
+          <span className="tag tag-user">you</span> took the terminal at level {event.level} ({event.cols}×{event.rows}){' '}
+          <span className="muted">
+            (<Shown text={answererText(event.by)} />)
+          </span>
+        </p>
+      );
+    case 'takeover_ended':
+      return (
+        <p>
+          <span className="tag tag-user">terminal</span> The terminal closed ({TERMINAL_END_TEXT[event.reason]}) after{' '}
+          {formatDuration(event.durationMs)}
+          {event.provedLevel !== undefined && <>; level {event.provedLevel} proven</>}
+          {event.message && (
+            <>
+              {' '}
+              — <Shown text={event.message} />
+            </>
+          )}
         </p>
       );
     case 'message_read':

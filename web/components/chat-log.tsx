@@ -14,7 +14,8 @@ import { Shown } from './shown-text.tsx';
 import type { ScrollTarget } from './virtual-list.tsx';
 import { VirtualList } from './virtual-list.tsx';
 
-const HIDDEN: ReadonlySet<RunEvent['type']> = new Set(['node', 'llm_call', 'run_created']);
+// A terminal's output can be thousands of chunks: it is folded into the shared terminal, not the chat.
+const HIDDEN: ReadonlySet<RunEvent['type']> = new Set(['node', 'llm_call', 'run_created', 'terminal_output']);
 const inChat = (e: RunEvent) => !HIDDEN.has(e.type);
 
 /** Where the page was asked to go: an event (a #seq-N link, a search hit) or a level (its box in the strip). */

@@ -5,7 +5,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { ModelInfo } from '../../schema/protocol.ts';
-import { BASELINE_MODEL, READABLE_PACE_MS, runConfigSchema, targetSchema } from '../../schema/run.ts';
+import { BASELINE_MODEL, HUMAN_MODEL, READABLE_PACE_MS, runConfigSchema, targetSchema } from '../../schema/run.ts';
 import { ApiFailure, createRun, fetchModels, listRuns } from '../lib/api.ts';
 
 const FIELDS = ['target', 'startLevel', 'endLevel', 'model', 'maxRetries', 'budget'] as const;
@@ -161,6 +161,12 @@ export function NewRunForm() {
               </option>
             ))}
           </select>,
+        )}
+        {values.model === HUMAN_MODEL && (
+          <p className="field-help" data-human-help="true">
+            You play: each level waits for you, <strong>Play level N</strong> opens its shell in the run page's
+            terminal, and a password you find that logs in as the next level solves it, timed like a model's.
+          </p>
         )}
         {row('maxRetries', <input type="number" inputMode="numeric" {...field('maxRetries')} />)}
         {row('budget', <input type="number" inputMode="numeric" {...field('budget')} />)}

@@ -4,12 +4,13 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { diagnose } from '../../schema/diagnose.ts';
 import type { PendingAction } from '../../schema/protocol.ts';
-import { FINAL_STATUSES, runIdSchema } from '../../schema/run.ts';
+import { FINAL_STATUSES, HUMAN_MODEL, runIdSchema } from '../../schema/run.ts';
 import type { RunAction } from '../../schema/run.ts';
 import { ApiFailure, fetchRun, sendAction } from '../lib/api.ts';
 import { useHashSeq } from '../lib/use-hash-seq.ts';
 import { clampLevel } from '../lib/level-groups.ts';
 import { useRunSocket } from '../lib/use-run-socket.ts';
+import { useRunTerminal } from '../lib/use-run-terminal.ts';
 import { useSettled } from '../lib/use-settled.ts';
 import type { Jump } from './chat-log.tsx';
 import { ChatLog } from './chat-log.tsx';
@@ -19,6 +20,7 @@ import { LevelStrip } from './level-strip.tsx';
 import { RunArtifacts } from './run-artifacts.tsx';
 import { MessageBox } from './message-box.tsx';
 import { RunCounters } from './run-counters.tsx';
+import { RunTerminal } from './run-terminal.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { StopButton } from './stop-button.tsx';
 import { TerminalPane } from './terminal-pane.tsx';
@@ -52,10 +54,13 @@ export function RunView({ runId }: { runId: string | null }) {
     return () => controller.abort();
   }, [runId, valid]);
 
-  const { view, connection, notice } = useRunSocket(found ? runId : null);
+  const terminal = useRunTerminal(found ? runId : null);
+  const { view, connection, notice, send } = useRunSocket(found ? runId : null, terminal.listener);
   // The same reading of the log as GET /api/runs/:id/diagnosis, done on the events already here.
   const card = useMemo(() => diagnose(view.events), [view.events]);
   const [dismissed, setDismissed] = useState<PendingAction | null>(null);
+  // A pause for the terminal opens the dialog only when asked: a modal dialog would lock the terminal.
+  const [asked, setAsked] = useState<PendingAction | null>(null);
   const [actionProblem, setActionProblem] = useState<string | null>(null);
   const [jump, setJump] = useState<Jump | null>(null);
   // The timeline is built from the whole log: rebuilt when events pause for 300 ms (at least every 3 s),
@@ -89,7 +94,9 @@ export function RunView({ runId }: { runId: string | null }) {
   const jumpTo = (to: { seq: number } | { level: number }) => setJump({ ...to, nonce: (jump?.nonce ?? 0) + 1 });
   // Set aside until a different question comes: the same one read again (a reconnect's snapshot, a
   // replayed event) is a new object with the same content, and must not reopen the dialog.
-  const modalOpen = pending !== null && (dismissed === null || JSON.stringify(pending) !== JSON.stringify(dismissed));
+  const same = (a: PendingAction | null) => a !== null && JSON.stringify(pending) === JSON.stringify(a);
+  const terminalPause = pending?.reason === 'takeover' || pending?.reason === 'human_turn';
+  const modalOpen = pending !== null && (terminalPause ? same(asked) : !same(dismissed));
   const act = (action: RunAction) => {
     setActionProblem(null);
     sendAction(runId!, action).catch((err: unknown) =>
@@ -125,8 +132,15 @@ export function RunView({ runId }: { runId: string | null }) {
         {run && (
           <div className="run-controls">
             {pending && !modalOpen && (
-              <button type="button" className="primary" onClick={() => setDismissed(null)}>
-                Answer the run
+              <button
+                type="button"
+                className={terminalPause ? undefined : 'primary'}
+                onClick={() => {
+                  setDismissed(null);
+                  setAsked(pending);
+                }}
+              >
+                {terminalPause ? 'Other answers' : 'Answer the run'}
               </button>
             )}
             {run.status === 'running' && (
@@ -153,7 +167,7 @@ export function RunView({ runId }: { runId: string | null }) {
       {run && <RunArtifacts run={run} />}
       {card && <TroubleCard card={card} />}
       <RunCounters view={view} />
-      {run && !ended && <MessageBox runId={run.id} />}
+      {run && !ended && run.config.model !== HUMAN_MODEL && <MessageBox runId={run.id} />}
       {run && (
         <LevelStrip
           from={run.config.startLevel}
@@ -164,6 +178,7 @@ export function RunView({ runId }: { runId: string | null }) {
           onJump={(level) => jumpTo({ level })}
         />
       )}
+      {run && <RunTerminal run={run} pending={pending} terminal={terminal} send={send} />}
       <div className="run-columns">
         <ChatLog
           events={view.events}
@@ -185,7 +200,10 @@ export function RunView({ runId }: { runId: string | null }) {
           pending={pending}
           card={card}
           open={modalOpen}
-          onDismiss={() => setDismissed(pending)}
+          onDismiss={() => {
+            setDismissed(pending);
+            setAsked(null);
+          }}
         />
       )}
     </main>

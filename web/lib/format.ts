@@ -1,5 +1,6 @@
 // Words and numbers as the UI shows them.
 import type { PauseReason, RunStatus } from '../../schema/run.ts';
+import type { TerminalEndReason } from '../../schema/terminal.ts';
 
 export const STATUS_LABELS: Record<RunStatus, string> = {
   queued: 'queued',
@@ -35,6 +36,16 @@ export function pauseReasonText(reason: PauseReason, level: number, maxRetries: 
       return `Your turn: play level ${level} in the terminal, or give its password.`;
   }
 }
+
+/** Why the shared terminal closed, in the words after "The terminal closed (…)". */
+export const TERMINAL_END_TEXT: Record<TerminalEndReason, string> = {
+  handback: 'handed back',
+  idle: 'idle too long',
+  restart: 'the stack restarted; the run stays paused',
+  stopped: 'the run was stopped',
+  closed: 'the shell or its login ended',
+  solved: 'level solved; it reopens at the next level',
+};
 
 /** 65_000 → "1m 05s". */
 export function formatDuration(ms: number): string {

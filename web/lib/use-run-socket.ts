@@ -1,10 +1,12 @@
 'use client';
 // The run page's socket as React state: a thin wrapper over schema/run-socket-client.ts (the client the
 // CLI uses too), which owns since, the gap check and the backoff. This file only builds the URL and renders,
-// at most once per animation frame: a burst of socket messages becomes one React update.
-import { useEffect, useState } from 'react';
+// at most once per animation frame: a burst of socket messages becomes one React update. A listener
+// (the shared terminal's) hears each message and event at once, in socket order, and `send` talks back.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ClientMessage } from '../../schema/protocol.ts';
 import { socketProtocols } from '../../schema/protocol.ts';
-import type { ConnectionState } from '../../schema/run-socket-client.ts';
+import type { ConnectionState, RunSocketOptions } from '../../schema/run-socket-client.ts';
 import { RunSocketClient } from '../../schema/run-socket-client.ts';
 import type { RunViewState } from '../../schema/run-view-state.ts';
 import { initialViewState } from '../../schema/run-view-state.ts';
@@ -12,15 +14,29 @@ import { apiToken } from './api.ts';
 
 export type Connection = ConnectionState;
 
-/** The run's view, the socket's state and a notice for the person, kept current while `runId` is set. */
-export function useRunSocket(runId: string | null): {
+/** Hears every valid message (before it is folded) and every stored event once, as they come. */
+export type SocketListener = Pick<RunSocketOptions, 'onMessage' | 'onEvent'>;
+
+/**
+ * The run's view, the socket's state and a notice for the person, kept current while `runId` is set;
+ * `send` puts a message on the socket open now (false when there is none).
+ */
+export function useRunSocket(
+  runId: string | null,
+  listener?: SocketListener,
+): {
   view: RunViewState;
   connection: Connection;
   notice: string | null;
+  send: (message: ClientMessage) => boolean;
 } {
   const [view, setView] = useState<RunViewState>(initialViewState);
   const [connection, setConnection] = useState<Connection>('connecting');
   const [notice, setNotice] = useState<string | null>(null);
+  const client = useRef<RunSocketClient | null>(null);
+  const heard = useRef(listener);
+  heard.current = listener;
+  const send = useCallback((message: ClientMessage) => client.current?.send(message) ?? false, []);
 
   useEffect(() => {
     if (!runId) return;
@@ -42,7 +58,7 @@ export function useRunSocket(runId: string | null): {
       if (caughtUp) frame ??= requestAnimationFrame(flush);
       else slow ??= setTimeout(flush, 250);
     };
-    const client = new RunSocketClient({
+    const socket = new RunSocketClient({
       open: (since) => {
         const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
         const path = `/api/runs/${encodeURIComponent(runId)}/ws?since=${since}`;
@@ -54,9 +70,12 @@ export function useRunSocket(runId: string | null): {
       },
       onConnection: setConnection,
       onNotice: setNotice,
+      onMessage: (message) => heard.current?.onMessage?.(message),
+      onEvent: (event, state) => heard.current?.onEvent?.(event, state),
     });
-    client.start();
-    void client
+    client.current = socket;
+    socket.start();
+    void socket
       .waitFor(() => true)
       .then(() => {
         caughtUp = true;
@@ -65,11 +84,12 @@ export function useRunSocket(runId: string | null): {
       });
     return () => {
       closed = true;
-      client.close('page closed');
+      if (client.current === socket) client.current = null;
+      socket.close('page closed');
       if (frame !== null) cancelAnimationFrame(frame);
       if (slow !== null) clearTimeout(slow);
     };
   }, [runId]);
 
-  return { view, connection, notice };
+  return { view, connection, notice, send };
 }

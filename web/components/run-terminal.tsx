@@ -1,0 +1,134 @@
+'use client';
+// The run's shared terminal on the run page: take it (or, on a human run, play the level), type in it,
+// hand it back; every other tab watches the same screen read-only, and a finished run shows what the
+// people did in it. The bytes come from the page's socket (web/lib/use-run-terminal.ts).
+import { useEffect, useRef, useState } from 'react';
+import type { ClientMessage, PendingAction } from '../../schema/protocol.ts';
+import type { RunSummary } from '../../schema/run.ts';
+import { FINAL_STATUSES, HUMAN_MODEL } from '../../schema/run.ts';
+import { splitTerminalInput } from '../../schema/terminal-input.ts';
+import type { TerminalSize } from '../../schema/terminal.ts';
+import type { RunTerminalLink } from '../lib/use-run-terminal.ts';
+import { Shown } from './shown-text.tsx';
+import type { XtermHandle } from './xterm-view.tsx';
+import { XtermView } from './xterm-view.tsx';
+
+type Props = {
+  run: RunSummary;
+  pending: PendingAction | null;
+  terminal: RunTerminalLink;
+  send: (message: ClientMessage) => boolean;
+};
+
+export function RunTerminal({ run, pending, terminal, send }: Props) {
+  const { state, problem, waiting, sessions, feed } = terminal;
+  const handle = useRef<XtermHandle | null>(null);
+  const takeOnReady = useRef(false);
+  const [wanted, setWanted] = useState(false);
+  const [handingBack, setHandingBack] = useState(false);
+  const holding = state?.open === true && state.you;
+  const watching = state?.open === true && !state.you;
+  const ended = FINAL_STATUSES.includes(run.status);
+  const canTake = !ended && run.status !== 'queued' && !state?.open;
+  const turn = pending?.reason === 'human_turn' ? pending.level : null;
+  const level = state?.level ?? pending?.level ?? run.currentLevel;
+  const panel = useRef<HTMLElement>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new word from the server ends the wait.
+  useEffect(() => setHandingBack(false), [state]);
+  useEffect(() => {
+    if (!holding) return;
+    handle.current?.focus();
+    panel.current?.scrollIntoView({ block: 'nearest' });
+  }, [holding]);
+
+  const sendTakeover = (size: TerminalSize) => {
+    terminal.expect();
+    if (!send({ type: 'user_action', action: 'takeover', ...size }))
+      terminal.refuse('Not connected to the run right now; wait for the connection dot to turn green and try again.');
+  };
+  const take = () => {
+    if (handle.current) return sendTakeover(handle.current.fitSize());
+    // The screen is made first, so the terminal opens at the size it will be shown at.
+    takeOnReady.current = true;
+    setWanted(true);
+  };
+  const handBack = () => {
+    setHandingBack(true);
+    if (!send({ type: 'user_action', action: 'handback' })) {
+      setHandingBack(false);
+      terminal.refuse('Not connected to the run right now; wait for the connection dot to turn green and try again.');
+    }
+  };
+  const onReady = (made: XtermHandle) => {
+    handle.current = made;
+    if (!takeOnReady.current) return;
+    takeOnReady.current = false;
+    sendTakeover(made.fitSize());
+  };
+
+  const shown = wanted || sessions > 0 || state?.open === true;
+  if (!shown && !canTake) return null;
+  return (
+    <section
+      ref={panel}
+      className="run-terminal panel"
+      aria-labelledby="run-terminal-title"
+      data-terminal={holding ? 'held' : watching ? 'watching' : 'closed'}
+    >
+      <div className="run-terminal-bar">
+        <h2 id="run-terminal-title">Shared terminal</h2>
+        {holding && (
+          <button type="button" className="primary" disabled={handingBack} onClick={handBack}>
+            {handingBack ? 'Handing back…' : 'Hand back'}
+          </button>
+        )}
+        {canTake && (
+          <button type="button" className="primary" disabled={waiting} onClick={take}>
+            {waiting ? 'Opening the terminal…' : turn !== null ? `Play level ${turn}` : 'Take the terminal'}
+          </button>
+        )}
+      </div>
+      <p className="muted run-terminal-status" role="status">
+        {holding ? (
+          <>
+            You hold the terminal, logged in as bandit{level}. What you type goes to the shell;{' '}
+            {run.config.model === HUMAN_MODEL
+              ? 'a password you find that logs in as the next level solves this one.'
+              : 'the agent waits until you hand it back.'}
+          </>
+        ) : watching ? (
+          <>
+            <Shown text={state.by ?? 'Someone'} /> holds the terminal (level {state.level ?? level}). You are watching;
+            only they can type.
+          </>
+        ) : canTake ? (
+          turn !== null ? (
+            `Your turn: play level ${turn} here, logged in as bandit${turn}.`
+          ) : (
+            `Pauses the agent after its current step and opens a shell as bandit${level} here.`
+          )
+        ) : (
+          'What people did in this run’s terminal, as recorded.'
+        )}
+      </p>
+      {problem && (
+        <p role="alert" className="problem">
+          <Shown text={problem} />
+        </p>
+      )}
+      {shown && (
+        <XtermView
+          feed={feed}
+          interactive={holding}
+          viewSize={watching ? state.size : null}
+          onInput={(data) => {
+            for (const chunk of splitTerminalInput(data)) send({ type: 'terminal_input', data: chunk });
+          }}
+          onResize={(size) => send({ type: 'terminal_resize', ...size })}
+          onReady={onReady}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+'use client';
+// One xterm.js screen fed by the run's TerminalFeed. Typing goes out only while this tab holds the
+// terminal (otherwise stdin is off); the holder's screen fits its box, a watcher's takes the holder's
+// size and scrolls sideways on a narrow screen. xterm.js is loaded on first use, in the browser only.
+import '@xterm/xterm/css/xterm.css';
+import type { FitAddon } from '@xterm/addon-fit';
+import type { Terminal } from '@xterm/xterm';
+import { useEffect, useRef } from 'react';
+import type { TerminalSize } from '../../schema/terminal.ts';
+import { terminalSizeSchema } from '../../schema/terminal.ts';
+import type { TerminalFeed } from '../lib/terminal-feed.ts';
+
+/** What the panel may ask of a made screen. */
+export type XtermHandle = {
+  /** The size that fills the box now, inside the protocol's limits. */
+  fitSize: () => TerminalSize;
+  focus: () => void;
+};
+
+type Props = {
+  feed: TerminalFeed;
+  /** This tab holds the terminal: keys and resizes go out. */
+  interactive: boolean;
+  /** A watcher's size: the holder's, as the server last said. */
+  viewSize: TerminalSize | null;
+  onInput: (data: string) => void;
+  onResize: (size: TerminalSize) => void;
+  /** Called once the screen is made (xterm.js loads on first use). */
+  onReady: (handle: XtermHandle) => void;
+};
+
+const { cols: COLS, rows: ROWS } = terminalSizeSchema.shape;
+const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, Math.floor(n)));
+
+/** `size` inside the limits terminalSizeSchema sets (a tiny box still gives a valid size). */
+function bounded(size: { cols: number; rows: number }): TerminalSize {
+  return {
+    cols: clamp(size.cols, COLS.minValue ?? 10, COLS.maxValue ?? 500),
+    rows: clamp(size.rows, ROWS.minValue ?? 4, ROWS.maxValue ?? 200),
+  };
+}
+
+export function XtermView(props: Props) {
+  const frame = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const screen = useRef<{ terminal: Terminal; fit: FitAddon } | null>(null);
+  // The latest props, read by xterm's callbacks, which are bound once.
+  const latest = useRef(props);
+  latest.current = props;
+  const { feed, interactive, viewSize } = props;
+
+  useEffect(() => {
+    let disposed = false;
+    let detach: (() => void) | null = null;
+    let observer: ResizeObserver | null = null;
+    void Promise.all([import('@xterm/xterm'), import('@xterm/addon-fit')]).then(([xterm, addon]) => {
+      const element = box.current;
+      if (disposed || !element) return;
+      const terminal = new xterm.Terminal({
+        disableStdin: !latest.current.interactive,
+        scrollback: 5000,
+        fontSize: 13,
+        fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+        cursorBlink: true,
+        theme: { background: '#0b0d10', foreground: '#e6e6e6' },
+      });
+      const fit = new addon.FitAddon();
+      terminal.loadAddon(fit);
+      terminal.open(element);
+      const typed = (data: string) => {
+        if (latest.current.interactive) latest.current.onInput(data);
+      };
+      terminal.onData(typed);
+      terminal.onBinary(typed);
+      terminal.onResize((size) => {
+        if (latest.current.interactive) latest.current.onResize(bounded(size));
+      });
+      detach = feed.attach((op) => {
+        if (op.kind === 'bytes') terminal.write(op.bytes);
+        else if (!latest.current.interactive) terminal.resize(op.cols, op.rows);
+      });
+      screen.current = { terminal, fit };
+      const fitSize = () => bounded(fit.proposeDimensions() ?? { cols: terminal.cols, rows: terminal.rows });
+      // The holder's screen follows its box (a window resized, a phone turned); a watcher's does not.
+      observer = new ResizeObserver(() => {
+        if (!latest.current.interactive) return;
+        const size = fitSize();
+        if (size.cols !== terminal.cols || size.rows !== terminal.rows) terminal.resize(size.cols, size.rows);
+      });
+      if (frame.current) observer.observe(frame.current);
+      latest.current.onReady({ fitSize, focus: () => terminal.focus() });
+    });
+    return () => {
+      disposed = true;
+      detach?.();
+      observer?.disconnect();
+      screen.current?.terminal.dispose();
+      screen.current = null;
+    };
+  }, [feed]);
+
+  // Holding it: stdin on, the box's size, focus. Watching: stdin off, the holder's size.
+  useEffect(() => {
+    const made = screen.current;
+    if (!made) return;
+    made.terminal.options.disableStdin = !interactive;
+    if (interactive) {
+      const size = bounded(made.fit.proposeDimensions() ?? { cols: made.terminal.cols, rows: made.terminal.rows });
+      made.terminal.resize(size.cols, size.rows);
+      made.terminal.focus();
+    } else if (viewSize) {
+      made.terminal.resize(viewSize.cols, viewSize.rows);
+    }
+  }, [interactive, viewSize]);
+
+  return (
+    <div ref={frame} className="xterm-frame" data-interactive={String(interactive)}>
+      <div ref={box} className="xterm-box" />
+    </div>
+  );
+}

@@ -15,7 +15,7 @@ import { startStackProcess } from '../support/stack-process.ts';
 const HINT = 'the key logs you in: `ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14`';
 const WAIT = { timeout: 60_000 };
 /** Event types the chat leaves out (they feed the counters and the terminal instead). */
-const NOT_IN_CHAT = new Set(['node', 'llm_call', 'run_created']);
+const NOT_IN_CHAT = new Set(['node', 'llm_call', 'run_created', 'terminal_output']);
 
 const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-web-'));
 let stack: StackProcess;
@@ -28,6 +28,14 @@ afterAll(async () => {
   await stack?.stop();
   rmSync(stateDir, { recursive: true, force: true });
 });
+
+/** The level the open pause dialog asks about, or 'closed': read at one instant, in the page. */
+const askedLevel = (page: Page) =>
+  page.evaluate(
+    () =>
+      document.querySelector<HTMLDialogElement>('dialog[data-testid="user-action-modal"][open]')?.dataset.level ??
+      'closed',
+  );
 
 /** What the chat holds (it renders only the rows on screen): its entry count, last seq and the seqs shown. */
 const chatSeqs = async (page: Page) => {
@@ -96,7 +104,9 @@ describe('the web UI', () => {
     await modal.getByRole('button', { name: 'Continue with hint' }).click();
     await modal.getByLabel(/Hint for the agent/).fill(HINT);
     await modal.getByRole('button', { name: 'Send hint and continue' }).click();
-    await Promise.all([modal.waitFor({ state: 'hidden', ...WAIT }), secondModal.waitFor({ state: 'hidden', ...WAIT })]);
+    // The answer closes level 13's question in both tabs. The run may ask its next one (level 16) within
+    // ~50 ms, less than Playwright's 500 ms polling, so "closed" alone is a moment a check can miss.
+    await Promise.all([page, second].map((tab) => expect.poll(() => askedLevel(tab), WAIT).not.toBe('13')));
     await page.locator('[data-event="user_action_resolved"]').first().waitFor(WAIT);
     await screenshot(second, '04-second-tab-closed');
 

@@ -54,6 +54,20 @@ export function UserActionModal({
     setBusy(false);
   }, [pending]);
 
+  // The run may ask again at once (a hint that solves a level, then a pause a few levels on, within one
+  // frame): a different question replacing the answered one is opened afresh, so focus is on Continue
+  // again and a screen reader announces it, instead of staying in a dialog whose field went away.
+  const question = JSON.stringify(pending);
+  const asked = useRef(question);
+  useEffect(() => {
+    const el = dialog.current;
+    if (asked.current === question) return;
+    asked.current = question;
+    if (!el?.open) return;
+    el.close();
+    el.showModal();
+  }, [question]);
+
   const answer = async (action: RunAction) => {
     const checked = runActionSchema.safeParse(action);
     if (!checked.success)
@@ -87,6 +101,8 @@ export function UserActionModal({
       aria-labelledby={titleId}
       onCancel={onDismiss}
       data-testid="user-action-modal"
+      data-level={pending.level}
+      data-reason={pending.reason}
     >
       <h2 id={titleId}>The run needs you</h2>
       <p className="modal-reason" data-reason={pending.reason}>

@@ -13,6 +13,9 @@ import { Shown } from './shown-text.tsx';
 import type { XtermHandle } from './xterm-view.tsx';
 import { XtermView } from './xterm-view.tsx';
 
+/** Heights a holder may pick: a short screen makes a pager stop (the way into vi on level 25). */
+const ROW_CHOICES = [48, 24, 12, 6] as const;
+
 type Props = {
   run: RunSummary;
   pending: PendingAction | null;
@@ -26,6 +29,7 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
   const takeOnReady = useRef(false);
   const [wanted, setWanted] = useState(false);
   const [handingBack, setHandingBack] = useState(false);
+  const [rows, setRows] = useState<number | null>(null);
   const holding = state?.open === true && state.you;
   const watching = state?.open === true && !state.you;
   const ended = FINAL_STATUSES.includes(run.status);
@@ -83,6 +87,23 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
             {handingBack ? 'Handing back…' : 'Hand back'}
           </button>
         )}
+        {holding && (
+          <label className="run-terminal-rows">
+            Rows{' '}
+            <select
+              value={rows ?? ''}
+              onChange={(e) => setRows(e.target.value === '' ? null : Number(e.target.value))}
+              aria-label="Terminal rows"
+            >
+              <option value="">fit the box</option>
+              {ROW_CHOICES.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         {canTake && (
           <button type="button" className="primary" disabled={waiting} onClick={take}>
             {waiting ? 'Opening the terminal…' : turn !== null ? `Play level ${turn}` : 'Take the terminal'}
@@ -126,6 +147,7 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
             for (const chunk of splitTerminalInput(data)) send({ type: 'terminal_input', data: chunk });
           }}
           onResize={(size) => send({ type: 'terminal_resize', ...size })}
+          rows={rows}
           onReady={onReady}
         />
       )}

@@ -23,6 +23,8 @@ type Props = {
   interactive: boolean;
   /** A watcher's size: the holder's, as the server last said. */
   viewSize: TerminalSize | null;
+  /** The holder's chosen height in rows (a small one makes `more` stop, as on level 25); null fits the box. */
+  rows: number | null;
   onInput: (data: string) => void;
   onResize: (size: TerminalSize) => void;
   /** Called once the screen is made (xterm.js loads on first use). */
@@ -44,10 +46,11 @@ export function XtermView(props: Props) {
   const frame = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const screen = useRef<{ terminal: Terminal; fit: FitAddon } | null>(null);
+  const sizer = useRef<(() => TerminalSize) | null>(null);
   // The latest props, read by xterm's callbacks, which are bound once.
   const latest = useRef(props);
   latest.current = props;
-  const { feed, interactive, viewSize } = props;
+  const { feed, interactive, viewSize, rows } = props;
 
   useEffect(() => {
     let disposed = false;
@@ -80,7 +83,11 @@ export function XtermView(props: Props) {
         else if (!latest.current.interactive) terminal.resize(op.cols, op.rows);
       });
       screen.current = { terminal, fit };
-      const fitSize = () => bounded(fit.proposeDimensions() ?? { cols: terminal.cols, rows: terminal.rows });
+      const fitSize = () => {
+        const fits = fit.proposeDimensions() ?? { cols: terminal.cols, rows: terminal.rows };
+        return bounded({ cols: fits.cols, rows: latest.current.rows ?? fits.rows });
+      };
+      sizer.current = fitSize;
       // The holder's screen follows its box (a window resized, a phone turned); a watcher's does not.
       observer = new ResizeObserver(() => {
         if (!latest.current.interactive) return;
@@ -104,17 +111,22 @@ export function XtermView(props: Props) {
     const made = screen.current;
     if (!made) return;
     made.terminal.options.disableStdin = !interactive;
-    if (interactive) {
-      const size = bounded(made.fit.proposeDimensions() ?? { cols: made.terminal.cols, rows: made.terminal.rows });
-      made.terminal.resize(size.cols, size.rows);
+    if (interactive && sizer.current) {
+      const size = sizer.current();
+      if (size.cols !== made.terminal.cols || size.rows !== made.terminal.rows) made.terminal.resize(size.cols, size.rows);
       made.terminal.focus();
-    } else if (viewSize) {
+    } else if (!interactive && viewSize) {
       made.terminal.resize(viewSize.cols, viewSize.rows);
     }
-  }, [interactive, viewSize]);
+  }, [interactive, viewSize, rows]);
 
   return (
-    <div ref={frame} className="xterm-frame" data-interactive={String(interactive)}>
+    <div
+      ref={frame}
+      className="xterm-frame"
+      data-interactive={String(interactive)}
+      data-rows={interactive && rows !== null ? rows : undefined}
+    >
       <div ref={box} className="xterm-box" />
     </div>
   );

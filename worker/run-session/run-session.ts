@@ -4,7 +4,15 @@
 import { ANSWERED_BY } from '../../schema/answered-by.ts';
 import { runTotals } from '../../schema/run-record.ts';
 import { DurableObject } from 'cloudflare:workers';
-import type { Checkpoint, CheckpointPatch, ProxyEvent, ProxyLine, Resume, RunEvent } from '../../schema/protocol.ts';
+import type {
+  BreakKind,
+  Checkpoint,
+  CheckpointPatch,
+  ProxyEvent,
+  ProxyLine,
+  Resume,
+  RunEvent,
+} from '../../schema/protocol.ts';
 import type { RunAction, RunConfig, RunSummary } from '../../schema/run.ts';
 import { diagnose } from '../../schema/diagnose.ts';
 import { buildTimeline } from '../../schema/timeline.ts';
@@ -14,13 +22,14 @@ import { rowsOf, sendToD1 } from '../d1-mirror.ts';
 import type { MirrorRows } from '../d1-mirror.ts';
 import { mirrorRetryMs, readLimits, readSettings } from '../env.ts';
 import type { WorkerSettings } from '../env.ts';
-import { callProxy } from './proxy-link.ts';
+import { breakCall, callProxy } from './proxy-link.ts';
+import { TerminalSeat } from './terminal-seat.ts';
 import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
 import { REPLAY_PAGE_BYTES } from './run-sockets.ts';
 import { hasRunTable, makeParts } from './run-session-parts.ts';
 import type { RunSessionParts } from './run-session-parts.ts';
-import { parseClientMessage, send, stripType } from './sockets.ts';
+import { getState, parseClientMessage, send, stripType } from './sockets.ts';
 import { effectsOf } from './step-effects.ts';
 import { errorBody } from '../errors.ts';
 
@@ -40,14 +49,42 @@ export class RunSession extends DurableObject<Env> {
   private built: RunSessionParts | null = null;
   /** The proxy call in progress, so stop and pause can cut it. */
   private inflight: AbortController | null = null;
+  /** The run's terminal (issue 30); made with the parts, so its restart check runs once per object start. */
+  private seatPart: TerminalSeat | null = null;
 
   /**
    * The parts, made on first use. Only create() and the paths of a run that exists (holdsRun) reach
    * them, so a request naming an unknown id makes no table and stores nothing.
    */
   private parts(): RunSessionParts {
-    this.built ??= makeParts(this.ctx, this.env);
-    return this.built;
+    if (this.built) return this.built;
+    const built = makeParts(this.ctx, this.env);
+    this.built = built;
+    const seat = new TerminalSeat({
+      ctx: this.ctx,
+      env: this.env,
+      store: built.store,
+      life: built.life,
+      sockets: built.sockets,
+      act: (action, by) => this.act(action, by),
+      breakCall: (kind) => this.breakCall(kind),
+    });
+    this.seatPart = seat;
+    built.sockets.terminalView = (ws) => seat.view(ws);
+    seat.endStale();
+    return built;
+  }
+
+  private get seat(): TerminalSeat {
+    this.parts();
+    return this.seatPart as TerminalSeat;
+  }
+
+  /** Ends the call in progress at its next node boundary (the proxy's POST /v1/break); nothing when none runs. */
+  private breakCall(kind: BreakKind): void {
+    const settings = readSettings(this.env);
+    const run = this.store.summary();
+    if (this.inflight && settings.ok && run) this.ctx.waitUntil(breakCall(settings.settings, run.id, kind));
   }
 
   /** Whether this object was ever given a run, read without writing anything. */
@@ -183,6 +220,8 @@ export class RunSession extends DurableObject<Env> {
     switch (action.action) {
       case 'continue':
       case 'password': {
+        // Answering the pause ends a terminal still open: the agent and the person never type at once.
+        this.seat.end('handback', 'the run was answered while the terminal was open');
         const resolved =
           action.action === 'continue'
             ? { action: 'continue' as const, ...(action.hint ? { hint: action.hint } : {}) }
@@ -208,9 +247,24 @@ export class RunSession extends DurableObject<Env> {
         this.store.update({ pendingAction: paused }, now);
         this.life.transition(run.status, 'paused_for_user_action', now, 'paused by a person');
         this.life.record({ type: 'user_action_required', ...paused }, now);
+        await this.seat.afterCall();
+        break;
+      }
+      case 'takeover':
+        // The socket that takes the terminal is the one that types, so only a socket can take it.
+        return {
+          ok: false,
+          code: 'conflict',
+          message:
+            'take the terminal over the run\'s WebSocket ({"type":"user_action","action":"takeover"}): the socket that takes it is the one that types',
+        };
+      case 'handback': {
+        const refused = await this.seat.handback(by);
+        if (refused) return { ok: false, code: 'conflict', message: refused };
         break;
       }
       case 'resume':
+        this.seat.end('handback', 'the run was resumed while the terminal was open');
         // The log says who let the run go on, as a continue does: the two are one act (docs/outcomes.md).
         this.life.resolvePause({ action: 'continue', by }, now);
         await this.life.requeue(run.status, now, 'resumed by a person');
@@ -222,9 +276,12 @@ export class RunSession extends DurableObject<Env> {
           const sent = this.life.record({ type: 'message_sent', level: run.currentLevel, text, by }, now);
           this.inbox.add(sent.seq, text);
         });
+        // Read at the agent's next node, not at the next call (which may be levels away).
+        this.breakCall('yield');
         break;
       }
       case 'stop':
+        this.seat.end('stopped');
         this.inflight?.abort();
         if (run.status === 'paused_for_user_action') this.life.resolvePause({ action: 'stop', by }, now);
         this.life.finish(run.status, 'stopped', now, `stopped by ${by}`);
@@ -275,6 +332,7 @@ export class RunSession extends DurableObject<Env> {
     const after = this.store.summary() ?? run;
     this.settle(after, result, settings.settings);
     await this.mirror();
+    await this.seat.afterCall();
   }
 
   /** One call to the proxy (POST /v1/advance): each step's events are stored with its checkpoint, all or nothing. */
@@ -292,6 +350,7 @@ export class RunSession extends DurableObject<Env> {
       checkpointPatches: true,
       ...(place.resume ? { resume: place.resume } : {}),
       ...(messages.length ? { messages } : {}),
+      ...(this.seat.breakWanted ? { breakIn: 'takeover' as const } : {}),
     };
     try {
       return await callProxy(
@@ -453,12 +512,27 @@ export class RunSession extends DurableObject<Env> {
         return this.sockets.replay(ws, msg.since ?? 0);
       case 'ping':
         return send(ws, { type: 'pong', ts: new Date().toISOString() });
+      case 'terminal_input':
+      case 'terminal_resize': {
+        const refused =
+          msg.type === 'terminal_input'
+            ? this.seat.input(ws, msg.data)
+            : this.seat.resize(ws, { cols: msg.cols, rows: msg.rows });
+        if (refused) send(ws, { type: 'error', code: 'not_holder', message: refused });
+        return;
+      }
       case 'user_action':
       case 'pause':
       case 'resume':
       case 'stop': {
         const action: RunAction = msg.type === 'user_action' ? stripType(msg) : { action: msg.type };
-        const result = await this.act(action, ANSWERED_BY.api);
+        const by = getState(ws).by ?? ANSWERED_BY.api;
+        if (action.action === 'takeover') {
+          const refused = await this.seat.takeover(ws, by, { cols: action.cols, rows: action.rows });
+          if (refused) send(ws, { type: 'error', code: 'terminal_held', message: refused });
+          return;
+        }
+        const result = await this.act(action, by);
         if (!result.ok) send(ws, { type: 'error', code: result.code, message: result.message });
         return;
       }
@@ -466,6 +540,7 @@ export class RunSession extends DurableObject<Env> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    if (this.holdsRun()) this.seat.holderLeft(ws);
     // 1005/1006 carry no close frame and cannot be echoed back.
     if (code !== 1005 && code !== 1006) ws.close(code, 'closing');
   }

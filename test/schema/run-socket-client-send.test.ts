@@ -26,7 +26,7 @@ describe('RunSocketClient.send and onMessage', () => {
       send({ type: 'snapshot', ...snapshot });
       send({ type: 'events', events });
       send({ type: 'terminal', open: true, by: 'the web UI', you: true, level: 0, size: { cols: 80, rows: 24 } });
-      send({ type: 'terminal_data', data: Buffer.from('$ ').toString('base64') });
+      send({ type: 'error', code: 'not_holder', message: 'only the web UI types in this terminal' });
     });
     await new Promise((resolve) => server!.once('listening', resolve));
     const port = (server.address() as AddressInfo).port;
@@ -38,8 +38,8 @@ describe('RunSocketClient.send and onMessage', () => {
     expect(client.send({ type: 'ping' })).toBe(false);
     client.start();
     await client.waitFor((s) => s.lastSeq === events.length);
-    await expect.poll(() => heard.at(-1)).toBe('terminal_data');
-    expect(heard).toEqual(['welcome', 'snapshot', 'events', 'terminal', 'terminal_data']);
+    await expect.poll(() => heard.at(-1)).toBe('error');
+    expect(heard).toEqual(['welcome', 'snapshot', 'events', 'terminal', 'error']);
     expect(client.view.events).toHaveLength(events.length);
 
     expect(client.send({ type: 'user_action', action: 'takeover', cols: 100, rows: 30 })).toBe(true);

@@ -1,7 +1,7 @@
 // The run page's terminal feed (web/lib/terminal-feed.ts): a finished run's sessions replay from the
-// stored chunks; on a live socket the stored chunks and the live terminal_data carry the same bytes, in
-// either order and cut differently, and each byte is written once, after the history; a reconnect
-// does not write again what the dropped socket already showed. Also the cutting of long input.
+// stored chunks at their size, live chunks follow in seq order, bytes stay bytes (a character may be
+// cut between chunks), a name cannot inject escapes, and a screen made later starts whole. Also the
+// cutting of long input into terminal_input messages.
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { runEventSchema } from '../../schema/protocol.ts';
@@ -48,7 +48,6 @@ describe('the terminal feed', () => {
       out('the password is X\r\n'),
       { type: 'takeover_ended', by: 'the web UI', reason: 'handback', durationMs: 42_000, provedLevel: 25 },
     ]);
-    feed.snapshot(events.length);
     for (const e of events) feed.event(e);
     expect(text()).toBe(
       '[80x24]\x1b[0m\r\n\x1b[2m── the web UI took the terminal at level 25 ──\x1b[0m\r\n' +
@@ -58,57 +57,31 @@ describe('the terminal feed', () => {
     expect(feed.sessions).toBe(1);
   });
 
-  it('writes each live byte once, whichever stream comes first and however it is cut', () => {
-    const { feed, shell } = watched();
-    feed.snapshot(2);
-    for (const e of log(1, [{ type: 'status_changed', from: 'queued', to: 'running' }, started])) feed.event(e);
-    // Data first, then its event; an event first, then its data; one event for two data chunks.
-    feed.data(b64('ab'));
-    for (const e of log(3, [out('ab'), out('cd')])) feed.event(e);
-    feed.data(b64('cd'));
-    feed.data(b64('ef'));
-    feed.data(b64('gh'));
-    for (const e of log(5, [out('efgh')])) feed.event(e);
-    // A stored chunk that overlaps live bytes only in part writes the rest once.
-    feed.data(b64('ij'));
-    for (const e of log(6, [out('ijkl')])) feed.event(e);
-    feed.data(b64('kl'));
-    expect(shell()).toBe('abcdefghijkl');
-  });
-
-  it('holds live bytes until the replay has reached the snapshot, so history comes first', () => {
-    const { feed, shell } = watched();
-    const history = log(1, [started, out('old-1 '), out('old-2 ')]);
-    feed.snapshot(3);
-    feed.event(history[0]!);
-    feed.data(b64('new-1 '));
-    expect(shell()).toBe('');
-    feed.event(history[1]!);
-    feed.event(history[2]!);
-    feed.data(b64('new-2'));
-    for (const e of log(4, [out('new-1 '), out('new-2')])) feed.event(e);
-    expect(shell()).toBe('old-1 old-2 new-1 new-2');
-  });
-
-  it('after a reconnect, writes only the replayed bytes the dropped socket had not shown live', () => {
-    const { feed, shell } = watched();
-    feed.snapshot(1);
+  it('writes each chunk as it comes after a screen attached, in seq order, with its session’s size', () => {
+    const { feed, shell, ops } = watched();
     feed.event(log(1, [started])[0]!);
-    feed.data(b64('one '));
-    feed.event(log(2, [out('one ')])[0]!);
-    // Shown live, then the socket dropped before their events came.
-    feed.data(b64('two '));
-    feed.data(b64('three '));
-    feed.snapshot(4);
-    for (const e of log(3, [out('two '), out('three ')])) feed.event(e);
-    feed.data(b64('four'));
-    feed.event(log(5, [out('four')])[0]!);
-    expect(shell()).toBe('one two three four');
+    for (const e of log(2, [out('ab'), out('cd')])) feed.event(e);
+    expect(shell()).toBe('abcd');
+    expect(ops[0]).toEqual({ kind: 'size', cols: 80, rows: 24 });
+    feed.event(log(4, [{ type: 'message_sent', text: 'not for the screen', by: 'the CLI' }])[0]!);
+    feed.event(log(5, [out('\u00e9')])[0]!);
+    expect(shell()).toBe('abcd\u00e9');
+  });
+
+  it('keeps a UTF-8 character cut between two chunks as bytes, for the screen to join', () => {
+    const { feed, ops } = watched();
+    const e = Buffer.from('é', 'utf8');
+    const [first, second] = [e.subarray(0, 1).toString('base64'), e.subarray(1).toString('base64')];
+    for (const event of log(1, [
+      { type: 'terminal_output', data: first },
+      { type: 'terminal_output', data: second },
+    ]))
+      feed.event(event);
+    expect(ops.map((op) => (op.kind === 'bytes' ? [...op.bytes] : []))).toEqual([[0xc3], [0xa9]]);
   });
 
   it('skips a chunk that is not base64, keeps escapes out of a name, and replays to a screen made later', () => {
     const feed = new TerminalFeed();
-    feed.snapshot(3);
     for (const e of log(1, [
       { ...started, by: 'evil\x1b]0;title\x07' },
       { type: 'terminal_output', data: '@@@' },

@@ -30,10 +30,13 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
   const [wanted, setWanted] = useState(false);
   const [handingBack, setHandingBack] = useState(false);
   const [rows, setRows] = useState<number | null>(null);
-  const holding = state?.open === true && state.you;
-  const watching = state?.open === true && !state.you;
+  // Someone holds it or asked for it (open once the login is up; until then the agent finishes its step).
+  const held = state !== null && state.by !== null;
+  const holding = held && state.open && state.you;
+  const opening = held && !state.open && state.you;
+  const watching = held && !state.you;
   const ended = FINAL_STATUSES.includes(run.status);
-  const canTake = !ended && run.status !== 'queued' && !state?.open;
+  const canTake = !ended && run.status !== 'queued' && !held;
   const turn = pending?.reason === 'human_turn' ? pending.level : null;
   const level = state?.level ?? pending?.level ?? run.currentLevel;
   const panel = useRef<HTMLElement>(null);
@@ -71,14 +74,14 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
     sendTakeover(made.fitSize());
   };
 
-  const shown = wanted || sessions > 0 || state?.open === true;
+  const shown = wanted || sessions > 0 || held;
   if (!shown && !canTake) return null;
   return (
     <section
       ref={panel}
       className="run-terminal panel"
       aria-labelledby="run-terminal-title"
-      data-terminal={holding ? 'held' : watching ? 'watching' : 'closed'}
+      data-terminal={holding ? 'held' : opening ? 'opening' : watching ? 'watching' : 'closed'}
     >
       <div className="run-terminal-bar">
         <h2 id="run-terminal-title">Shared terminal</h2>
@@ -106,7 +109,7 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
         )}
         {canTake && (
           <button type="button" className="primary" disabled={waiting} onClick={take}>
-            {waiting ? 'Opening the terminal…' : turn !== null ? `Play level ${turn}` : 'Take the terminal'}
+            {waiting ? 'Asking for the terminal…' : turn !== null ? `Play level ${turn}` : 'Take the terminal'}
           </button>
         )}
       </div>
@@ -118,10 +121,12 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
               ? 'a password you find that logs in as the next level solves this one.'
               : 'the agent waits until you hand it back.'}
           </>
+        ) : opening ? (
+          'Opening the terminal: the agent finishes its current step, then the shell logs in…'
         ) : watching ? (
           <>
-            <Shown text={state.by ?? 'Someone'} /> holds the terminal (level {state.level ?? level}). You are watching;
-            only they can type.
+            <Shown text={state.by ?? 'Someone'} /> holds the terminal
+            {state.open ? ` (level ${state.level ?? level})` : ''}. You are watching; only they can type.
           </>
         ) : canTake ? (
           turn !== null ? (

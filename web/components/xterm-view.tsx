@@ -106,14 +106,17 @@ export function XtermView(props: Props) {
     };
   }, [feed]);
 
-  // Holding it: stdin on, the box's size, focus. Watching: stdin off, the holder's size.
+  // Holding it: stdin on, the box's size (or the rows chosen: sizer reads them), focus. Watching: stdin
+  // off, the holder's size.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new rows choice is a trigger, read through sizer.
   useEffect(() => {
     const made = screen.current;
     if (!made) return;
     made.terminal.options.disableStdin = !interactive;
     if (interactive && sizer.current) {
       const size = sizer.current();
-      if (size.cols !== made.terminal.cols || size.rows !== made.terminal.rows) made.terminal.resize(size.cols, size.rows);
+      if (size.cols !== made.terminal.cols || size.rows !== made.terminal.rows)
+        made.terminal.resize(size.cols, size.rows);
       made.terminal.focus();
     } else if (!interactive && viewSize) {
       made.terminal.resize(viewSize.cols, viewSize.rows);

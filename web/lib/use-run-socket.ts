@@ -61,7 +61,8 @@ export function useRunSocket(
     const socket = new RunSocketClient({
       open: (since) => {
         const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-        const path = `/api/runs/${encodeURIComponent(runId)}/ws?since=${since}`;
+        // `client=web` names this tab's socket in the log when it takes the terminal ("the web UI").
+        const path = `/api/runs/${encodeURIComponent(runId)}/ws?since=${since}&client=web`;
         return new WebSocket(`${scheme}://${window.location.host}${path}`, socketProtocols(apiToken()));
       },
       onState: (state) => {

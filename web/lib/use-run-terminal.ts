@@ -8,11 +8,14 @@ import { TerminalFeed } from './terminal-feed.ts';
 import type { SocketListener } from './use-run-socket.ts';
 
 /** Error codes of the socket that concern the terminal: they are shown in its panel. */
-const TERMINAL_ERRORS = new Set(['terminal_held', 'not_holder', 'terminal_closed', 'terminal_unavailable']);
+const TERMINAL_ERRORS = new Set(['terminal_held', 'not_holder', 'terminal_failed']);
 
 /** What the page knows about the run's terminal, and the listener that keeps it current. */
 export type RunTerminalLink = {
-  /** The server's latest word on who holds it; null until one comes after the socket's snapshot. */
+  /**
+   * The server's latest word: `by` holds it or asked for it (`open` is false while the agent finishes its
+   * step), `you` on the socket that asked. Null until one comes after the socket's snapshot.
+   */
   state: TerminalState | null;
   /** Why the last takeover (or a keystroke) was refused, in the server's words. */
   problem: string | null;
@@ -47,16 +50,13 @@ export function useRunTerminal(runId: string | null): RunTerminalLink {
     const listener: SocketListener = {
       onMessage: (message) => {
         if (message.type === 'snapshot') {
-          feed.snapshot(message.lastSeq);
-          // A new socket holds nothing until the server says so (it sends `terminal` after a snapshot).
+          // A new socket holds nothing until the server says so (it sends `terminal` after its replay).
           setState(null);
         } else if (message.type === 'terminal') {
           const { type: _, ...next } = message;
           setState(next);
           answered();
           if (next.you || !next.open) setProblem(null);
-        } else if (message.type === 'terminal_data') {
-          feed.data(message.data);
         } else if (message.type === 'error' && (asked.current || TERMINAL_ERRORS.has(message.code))) {
           setProblem(message.message);
           answered();

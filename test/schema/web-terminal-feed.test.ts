@@ -33,7 +33,7 @@ function watched(feed = new TerminalFeed()) {
   // Only the shell's bytes: the page's own dim lines between sessions taken out.
   const shell = () =>
     text()
-      .replace(/(\x1b\[\?1049l)?\x1b\[0m\r\n\x1b\[2m── [^─]* ──\x1b\[0m\r\n/g, '')
+      .replace(/(\x1b\[\?1049l\x1b\[999;1H)?\x1b\[0m\r\n\x1b\[2m── [^─]* ──\x1b\[0m\r\n/g, '')
       .replace(/\[\d+x\d+\]/g, '');
   return { feed, ops, text, shell };
 }
@@ -52,7 +52,7 @@ describe('the terminal feed', () => {
     expect(text()).toBe(
       '[80x24]\x1b[0m\r\n\x1b[2m── the web UI took the terminal at level 25 ──\x1b[0m\r\n' +
         '$ cat readme\r\nthe password is X\r\n' +
-        '\x1b[?1049l\x1b[0m\r\n\x1b[2m── the terminal closed (handback); level 25 proven ──\x1b[0m\r\n',
+        '\x1b[?1049l\x1b[999;1H\x1b[0m\r\n\x1b[2m── the terminal closed (handback); level 25 proven ──\x1b[0m\r\n',
     );
     expect(feed.sessions).toBe(1);
   });

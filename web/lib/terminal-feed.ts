@@ -20,10 +20,13 @@ export function decodeBase64(data: string): Uint8Array | null {
 
 const encoder = new TextEncoder();
 
-/** A line of the page's own between sessions, dim; a name from the server cannot carry escapes. */
-function note(text: string, leaveFullScreen: boolean): Uint8Array {
+/**
+ * A line of the page's own between sessions, dim; a name from the server cannot carry escapes. At a
+ * session's end it goes below everything: out of a full-screen program's screen, on the last row.
+ */
+function note(text: string, atEnd: boolean): Uint8Array {
   const plain = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-  return encoder.encode(`${leaveFullScreen ? '\x1b[?1049l' : ''}\x1b[0m\r\n\x1b[2m── ${plain} ──\x1b[0m\r\n`);
+  return encoder.encode(`${atEnd ? '\x1b[?1049l\x1b[999;1H' : ''}\x1b[0m\r\n\x1b[2m── ${plain} ──\x1b[0m\r\n`);
 }
 
 /**

@@ -55,10 +55,10 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
       terminal.refuse('Not connected to the run right now; wait for the connection dot to turn green and try again.');
   };
   const take = () => {
+    setWanted(true);
     if (handle.current) return sendTakeover(handle.current.fitSize());
     // The screen is made first, so the terminal opens at the size it will be shown at.
     takeOnReady.current = true;
-    setWanted(true);
   };
   const handBack = () => {
     setHandingBack(true);

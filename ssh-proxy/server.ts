@@ -1,5 +1,5 @@
 // The proxy's HTTP surface (Hono on Node): GET /health, and behind the shared secret
-// POST /v1/advance (the agent) and GET /v1/models.
+// POST /v1/advance (the agent), POST /v1/break, GET /v1/models and the terminal relay's WebSocket.
 import { serve } from '@hono/node-server';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import { buildBanditGraph } from './agent/bandit-graph.ts';
 import { CallsInProgress } from './calls-in-progress.ts';
 import { ModelRegistry } from './models/model-registry.ts';
 import { callRoute } from './routes/advance.ts';
+import { breakRoute } from './routes/break.ts';
 import { RunTelemetry } from './telemetry/run-telemetry.ts';
 import type { ProxySettings } from './settings.ts';
 import { probeSsh } from './ssh/probe-ssh.ts';
@@ -85,6 +86,7 @@ export function createProxyApp(settings: ProxySettings) {
       }),
     )
     .route('/v1/advance', callRoute(deps, targets))
+    .route('/v1/break', breakRoute(deps.calls))
     .notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404))
     .onError((err, c) => {
       console.error('ssh-proxy: unhandled error', err);

@@ -10,6 +10,8 @@ export { targetSchema } from './levels.ts';
 export const BASELINE_MODEL = 'baseline';
 /** The model of a verification run: no model at all, the original run's solving commands again. */
 export const REPLAY_MODEL = 'replay';
+/** A run with no agent: a person plays each level in the run's terminal (issue 30). */
+export const HUMAN_MODEL = 'human';
 export type { Target } from './levels.ts';
 
 const modelNameSchema = z

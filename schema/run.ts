@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { levelRangeProblem, MAX_LEVEL, targetSchema } from './levels.ts';
 import { terminalSizeSchema } from './terminal.ts';
+import { clientKindSchema } from './answered-by.ts';
 
 export { targetSchema } from './levels.ts';
 
@@ -283,6 +284,8 @@ export const runListQuerySchema = z.strictObject({
 /** GET /api/runs/:id/ws?since=N: the replay of every event after seq N (see docs/protocol.md). */
 export const socketQuerySchema = z.strictObject({
   since: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').optional(),
+  /** Which first-party client this is (as the x-bandit-client header says over REST): names a terminal's holder. */
+  client: clientKindSchema.optional(),
 });
 
 /** GET /api/runs/:id/events?since=N&limit=M: events after seq N, at most M (1-1000, default 500) and about 512 KiB. */

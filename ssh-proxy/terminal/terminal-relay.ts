@@ -3,13 +3,18 @@
 // terminal per run: a second open for a run closes the older one first.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import { createRequire } from 'node:module';
+import type { WebSocketServer as WsServer } from 'ws';
 import type { Target } from '../../schema/levels.ts';
 import { TERMINAL_RELAY_PATH } from '../../schema/terminal.ts';
 import { bearerCheck } from '../bearer-check.ts';
 import { SshSession } from '../ssh/ssh-session.ts';
 import type { GameTarget } from '../targets/target.ts';
 import { TerminalSession } from './terminal-session.ts';
+
+// Loaded through require: the proxy also runs inside the worker tests' setup, whose resolver picks ws's
+// "browser" entry (a stub without a server) for an import.
+const { WebSocketServer } = createRequire(import.meta.url)('ws') as { WebSocketServer: typeof WsServer };
 
 /** The largest frame the relay reads: a keystroke batch is 4096 characters, JSON-escaped at most sixfold. */
 const MAX_FRAME_BYTES = 64 * 1024;

@@ -114,7 +114,11 @@ export class TerminalSeat {
     // Taken before any await, so two sockets racing cannot both hold it.
     const tag = crypto.randomUUID();
     setState(ws, { ...getState(ws), seat: tag });
-    const asked: Holder = { by, tag, size: { ...DEFAULT_TERMINAL_SIZE, ...size } };
+    const asked: Holder = {
+      by,
+      tag,
+      size: { cols: size.cols ?? DEFAULT_TERMINAL_SIZE.cols, rows: size.rows ?? DEFAULT_TERMINAL_SIZE.rows },
+    };
     this.deps.ctx.storage.sql.exec(
       'INSERT OR REPLACE INTO terminal (singleton, holder, level, opened_at) VALUES (1, ?, ?, ?)',
       by,

@@ -167,4 +167,45 @@ describe('the run terminal', () => {
     await waitForStatus(run.id, 'running', 15_000);
     await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
   }, 90_000);
+
+  it("plays a human run: a level the terminal proves completes as the person's, and the next level opens for them", async () => {
+    const run = await createRun({ model: 'human', endLevel: 1 });
+    await vi.waitFor(
+      async () =>
+        expect(ofType(await eventsOf(run.id), 'user_action_required').at(-1)).toMatchObject({
+          reason: 'human_turn',
+          level: 0,
+        }),
+      { timeout: 20_000, interval: 50 },
+    );
+    const player = await watcher(run.id, 'web');
+    player.send({ type: 'user_action', action: 'takeover' });
+    await player.waitFor(terminalOpen, 30_000);
+    player.send({ type: 'terminal_input', data: 'cat readme\n' });
+    // The proxy proves the word it saw; the object answers the turn with it and opens level 1's terminal.
+    await vi.waitFor(
+      async () => expect(ofType(await eventsOf(run.id), 'takeover_started').map((e) => e.level)).toEqual([0, 1]),
+      { timeout: 30_000, interval: 50 },
+    );
+    const events = await eventsOf(run.id);
+    expect(ofType(events, 'level_complete')).toEqual([expect.objectContaining({ level: 0, solvedBy: 'person' })]);
+    expect(ofType(events, 'takeover_ended')).toEqual([
+      expect.objectContaining({ level: 0, reason: 'solved', provedLevel: 0 }),
+    ]);
+    expect(ofType(events, 'llm_call')).toEqual([]);
+    expect(player.seen.filter(terminalOpen).at(-1)).toMatchObject({ level: 1, you: true, by: 'the web UI' });
+    player.send({ type: 'terminal_input', data: 'whoami\n' });
+    await vi.waitFor(async () => expect(screenOf(await eventsOf(run.id))).toMatch(/bandit1\s/), {
+      timeout: 15_000,
+      interval: 50,
+    });
+    // Handing back leaves a human run waiting for its player.
+    player.send({ type: 'user_action', action: 'handback' });
+    await vi.waitFor(async () => expect(ofType(await eventsOf(run.id), 'takeover_ended')).toHaveLength(2), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(((await (await call(`/api/runs/${run.id}`)).json()) as RunSummary).status).toBe('paused_for_user_action');
+    await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
+  }, 90_000);
 });

@@ -208,4 +208,24 @@ describe('the run terminal', () => {
     expect(((await (await call(`/api/runs/${run.id}`)).json()) as RunSummary).status).toBe('paused_for_user_action');
     await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
   }, 90_000);
+
+  it('closes a terminal nobody types in after TERMINAL_IDLE_MS (8 s here), the run still paused', async () => {
+    const run = await createRun({ model: 'fake-model', budget: 100, maxRetries: 10, endLevel: 0, finalAttempt: false });
+    await waitForStatus(run.id, 'running', 20_000);
+    const holder = await watcher(run.id);
+    holder.send({ type: 'user_action', action: 'takeover' });
+    await holder.waitFor(terminalOpen, 30_000);
+    await vi.waitFor(async () => expect(ofType(await eventsOf(run.id), 'takeover_ended')).toHaveLength(1), {
+      timeout: 30_000,
+      interval: 200,
+    });
+    const [ended] = ofType(await eventsOf(run.id), 'takeover_ended');
+    expect(ended).toMatchObject({ reason: 'idle', message: 'nobody typed for 8 s (TERMINAL_IDLE_MS)' });
+    expect(ended?.durationMs).toBeGreaterThanOrEqual(8_000);
+    await vi.waitFor(() =>
+      expect(holder.seen.filter((m) => m.type === 'terminal').at(-1)).toMatchObject({ open: false, by: null }),
+    );
+    expect(((await (await call(`/api/runs/${run.id}`)).json()) as RunSummary).status).toBe('paused_for_user_action');
+    await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
+  }, 90_000);
 });

@@ -5,6 +5,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import type { RunEvent, ServerMessage } from '../../schema/protocol.ts';
+import { serverMessageSchema } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import type { RunSession } from '../../worker/run-session/run-session.ts';
 import { call, createRun, postJson, waitForStatus } from './http.ts';
@@ -33,10 +34,9 @@ const stubOf = (id: string) => env.RUN_SESSION.get(env.RUN_SESSION.idFromName(id
 /** A socket that keeps every message, for waiting on one that matches. */
 async function watcher(id: string, client?: string) {
   const socket = await connect(`/api/runs/${id}/ws?since=0${client ? `&client=${client}` : ''}`);
+  // Its own listener: every message, however long the test waits between them.
   const seen: ServerMessage[] = [];
-  void (async () => {
-    for (;;) seen.push(await socket.next().catch(() => ({ type: 'pong', ts: '' }) as ServerMessage));
-  })();
+  socket.ws.addEventListener('message', (e) => seen.push(serverMessageSchema.parse(JSON.parse(e.data as string))));
   const waitFor = async <T extends ServerMessage>(match: (m: ServerMessage) => m is T, timeout = 15_000) => {
     let found: T | undefined;
     await vi.waitFor(

@@ -30,6 +30,8 @@ type Open = Holder & {
   tail: string;
   /** The last keystroke (or the opening): the idle clock starts here. */
   lastInputAt: number;
+  /** Lines entered (Enter presses): the level's commands, counted without keeping what was typed. */
+  commands: number;
 };
 
 /** What the seat needs of its run's object. */
@@ -171,6 +173,7 @@ export class TerminalSeat {
     const open = this.holding(ws);
     if (typeof open === 'string') return open;
     open.relay?.send({ type: 'input', data });
+    open.commands += data.match(/\r\n?|\n/g)?.length ?? 0;
     this.armIdle(open);
     return null;
   }
@@ -247,6 +250,7 @@ export class TerminalSeat {
             durationMs: Math.max(0, Date.now() - open.openedAt),
             ...(message ? { message } : {}),
             ...(open.proved ? { provedLevel: open.proved.level } : {}),
+            commands: open.commands,
           },
           Date.now(),
         );
@@ -271,6 +275,7 @@ export class TerminalSeat {
       proved: null,
       tail: '',
       lastInputAt: Date.now(),
+      commands: 0,
     };
     this.open = open;
     this.changed();

@@ -167,7 +167,7 @@ describe('the run page terminal', () => {
     await expect.poll(() => chat.textContent(), WAIT).toContain('took the terminal at level 25');
     await expect
       .poll(() => chat.textContent(), WAIT)
-      .toMatch(/The terminal closed \(handed back\) after .*; level 25 proven/);
+      .toMatch(/The terminal closed \(handed back\) after \d+s, 3 commands; level 25 proven/);
     expect(await chat.locator('[data-event="terminal_output"]').count()).toBe(0);
     await screenshot(a, 'terminal-04-handed-back');
 

@@ -135,6 +135,7 @@ export function Entry({ event }: { event: RunEvent }): ReactNode {
         <p>
           <span className="tag tag-user">terminal</span> The terminal closed ({TERMINAL_END_TEXT[event.reason]}) after{' '}
           {formatDuration(event.durationMs)}
+          {event.commands ? `, ${event.commands} ${event.commands === 1 ? 'command' : 'commands'}` : ''}
           {event.provedLevel !== undefined && <>; level {event.provedLevel} proven</>}
           {event.message && (
             <>

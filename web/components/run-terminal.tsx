@@ -28,7 +28,6 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
   const handle = useRef<XtermHandle | null>(null);
   const takeOnReady = useRef(false);
   const [wanted, setWanted] = useState(false);
-  const [handingBack, setHandingBack] = useState(false);
   const [rows, setRows] = useState<number | null>(null);
   // Someone holds it or asked for it (open once the login is up; until then the agent finishes its step).
   const held = state !== null && state.by !== null;
@@ -41,8 +40,6 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
   const level = state?.level ?? pending?.level ?? run.currentLevel;
   const panel = useRef<HTMLElement>(null);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new word from the server ends the wait.
-  useEffect(() => setHandingBack(false), [state]);
   useEffect(() => {
     if (!holding) return;
     handle.current?.focus();
@@ -60,12 +57,11 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
     // The screen is made first, so the terminal opens at the size it will be shown at.
     takeOnReady.current = true;
   };
+  // Answered like a takeover: the server's next `terminal` message, or an error frame shown here.
   const handBack = () => {
-    setHandingBack(true);
-    if (!send({ type: 'user_action', action: 'handback' })) {
-      setHandingBack(false);
+    terminal.expect();
+    if (!send({ type: 'user_action', action: 'handback' }))
       terminal.refuse('Not connected to the run right now; wait for the connection dot to turn green and try again.');
-    }
   };
   const onReady = (made: XtermHandle) => {
     handle.current = made;
@@ -86,8 +82,8 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
       <div className="run-terminal-bar">
         <h2 id="run-terminal-title">Shared terminal</h2>
         {holding && (
-          <button type="button" className="primary" disabled={handingBack} onClick={handBack}>
-            {handingBack ? 'Handing back…' : 'Hand back'}
+          <button type="button" className="primary" disabled={waiting} onClick={handBack}>
+            {waiting ? 'Handing back…' : 'Hand back'}
           </button>
         )}
         {holding && (

@@ -19,13 +19,13 @@ export type RunTerminalLink = {
   state: TerminalState | null;
   /** Why the last takeover (or a keystroke) was refused, in the server's words. */
   problem: string | null;
-  /** A takeover was sent and no answer has come yet. */
+  /** A takeover or a handback was sent and no answer has come yet. */
   waiting: boolean;
   /** Sessions in the run's log so far (the xterm is shown once there is one). */
   sessions: number;
   feed: TerminalFeed;
   listener: SocketListener;
-  /** Notes that a takeover was just sent: the next `terminal` or error frame answers it. */
+  /** Notes that a takeover or handback was just sent: the next `terminal` or error frame answers it. */
   expect: () => void;
   /** Shows a problem found before anything was sent (no socket open). */
   refuse: (problem: string) => void;

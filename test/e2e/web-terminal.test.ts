@@ -4,7 +4,8 @@
 // read-only (its keys send nothing, a raw socket's input and second takeover are refused naming the
 // holder); A hands back and the level ends solved by the person. A human run: level 0 played in the
 // terminal (a password typed at a prompt is never stored), solved by the person, and the terminal
-// reopens at level 1. Then a phone-width page of the finished run with its terminal history.
+// reopens at level 1. A phone-width page of a finished run with its terminal history. Two tabs racing
+// for the terminal: one holds it, the other is told who does.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildWorld } from '../../practice/world/world.ts';
@@ -224,5 +225,42 @@ describe('the run page terminal', () => {
     await post(`/api/runs/${run.id}/actions`, { action: 'stop' });
     await page.locator('.run-header [data-status="stopped"]').waitFor(WAIT);
     await page.context().close();
+  });
+  it('lets one of two racing tabs hold the terminal and tells the other who does', async () => {
+    const run = await post('/api/runs', { model: 'human', startLevel: 0, endLevel: 1 });
+    const url = `${stack().url}/run?id=${run.id}`;
+    const a = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
+    const b = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
+    // B's socket goes through a route that can hold back what the server says, so B asks for the
+    // terminal not yet knowing that A has it: the race, made certain.
+    let frozen = false;
+    const held: (string | Buffer)[] = [];
+    let toB = null as ((m: string | Buffer) => void) | null;
+    await b.routeWebSocket(/\/ws/, (ws) => {
+      const server = ws.connectToServer();
+      toB = (m) => ws.send(m);
+      server.onMessage((m) => (frozen ? held.push(m) : ws.send(m)));
+      ws.onMessage((m) => server.send(m));
+    });
+    await Promise.all([a.goto(url), b.goto(url)]);
+    await Promise.all([a, b].map((p) => p.getByRole('button', { name: 'Play level 0' }).waitFor(WAIT)));
+    frozen = true;
+    await a.getByRole('button', { name: 'Play level 0' }).click();
+    await expect.poll(() => panelState(a), WAIT).toMatch(/^(opening|held)$/);
+    await b.getByRole('button', { name: 'Play level 0' }).click();
+    await vi.waitFor(() => expect(held.some((m) => String(m).includes('terminal_held'))).toBe(true), WAIT);
+    frozen = false;
+    for (const m of held.splice(0)) toB?.(m);
+
+    await expect
+      .poll(() => b.locator('section.run-terminal [role="alert"]').textContent(), WAIT)
+      .toContain('the terminal is held by the web UI');
+    await expect.poll(() => panelState(b), WAIT).toBe('watching');
+    await expect.poll(() => panelState(a), WAIT).toBe('held');
+    await screenshot(b, 'terminal-07-race-lost');
+    const started = ofType(await allEvents(stack().url, run.id), 'takeover_started');
+    expect(started).toHaveLength(1);
+    await post(`/api/runs/${run.id}/actions`, { action: 'stop' });
+    for (const page of [a, b]) await page.context().close();
   });
 });

@@ -256,6 +256,9 @@ describe('the run page terminal', () => {
       .poll(() => b.locator('section.run-terminal [role="alert"]').textContent(), WAIT)
       .toContain('the terminal is held by the web UI');
     await expect.poll(() => panelState(b), WAIT).toBe('watching');
+    expect(await b.locator('section.run-terminal .run-terminal-status').textContent()).toContain('in another tab');
+    // Said once, in the panel: not again as the header's server notice.
+    expect(await b.locator('.run-header').textContent()).not.toContain('held by');
     await expect.poll(() => panelState(a), WAIT).toBe('held');
     await screenshot(b, 'terminal-07-race-lost');
     const started = ofType(await allEvents(stack().url, run.id), 'takeover_started');

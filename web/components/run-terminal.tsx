@@ -3,6 +3,7 @@
 // hand it back; every other tab watches the same screen read-only, and a finished run shows what the
 // people did in it. The bytes come from the page's socket (web/lib/use-run-terminal.ts).
 import { useEffect, useRef, useState } from 'react';
+import { ANSWERED_BY } from '../../schema/answered-by.ts';
 import type { ClientMessage, PendingAction } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { FINAL_STATUSES, HUMAN_MODEL } from '../../schema/run.ts';
@@ -122,7 +123,8 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
         ) : watching ? (
           <>
             <Shown text={state.by ?? 'Someone'} /> holds the terminal
-            {state.open ? ` (level ${state.level ?? level})` : ''}. You are watching; only they can type.
+            {state.open ? ` (level ${state.level ?? level})` : ''}
+            {state.by === ANSWERED_BY.web ? ' in another tab' : ''}. You are watching; only they can type.
           </>
         ) : canTake ? (
           turn !== null ? (

@@ -158,7 +158,8 @@ export function RunView({ runId }: { runId: string | null }) {
             {actionProblem}
           </p>
         )}
-        {notice && (
+        {/* A refusal about the terminal is shown in its panel, not twice. */}
+        {notice && notice !== terminal.refusal && (
           <p role="status" className="muted">
             Server: {notice}
           </p>

@@ -17,8 +17,10 @@ export type RunTerminalLink = {
    * step), `you` on the socket that asked. Null until one comes after the socket's snapshot.
    */
   state: TerminalState | null;
-  /** Why the last takeover (or a keystroke) was refused, in the server's words. */
+  /** Why the last takeover (or a keystroke) was refused, in the server's words; cleared by a new try. */
   problem: string | null;
+  /** The server's last refusal about the terminal, kept: the page's header leaves that notice to the panel. */
+  refusal: string | null;
   /** A takeover or a handback was sent and no answer has come yet. */
   waiting: boolean;
   /** Sessions in the run's log so far (the xterm is shown once there is one). */
@@ -35,6 +37,7 @@ export type RunTerminalLink = {
 export function useRunTerminal(runId: string | null): RunTerminalLink {
   const [state, setState] = useState<TerminalState | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [waiting, setWaiting] = useState(false);
   const [sessions, setSessions] = useState(0);
   // Read by the listener, which is made once per run: any error frame answers a takeover in flight.
@@ -59,6 +62,7 @@ export function useRunTerminal(runId: string | null): RunTerminalLink {
           if (next.you || !next.open) setProblem(null);
         } else if (message.type === 'error' && (asked.current || TERMINAL_ERRORS.has(message.code))) {
           setProblem(message.message);
+          setRefusal(message.message);
           answered();
         }
       },
@@ -74,6 +78,7 @@ export function useRunTerminal(runId: string | null): RunTerminalLink {
   return {
     state,
     problem,
+    refusal,
     waiting,
     sessions,
     feed,

@@ -1,6 +1,7 @@
 // A run socket on loopback that plays the Durable Object's side of the shared terminal (issue 30) for
 // the CLI's unit tests: a snapshot, then the test's script answers each client message (takeover,
 // terminal_input, handback) with `terminal`, `terminal_data`, events or error frames, as docs/protocol.md says.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { WebSocket as ServerSocket } from 'ws';
@@ -64,16 +65,21 @@ export async function startFakeTerminalRun(
   pending: PendingAction | null,
   onMessage: (message: ClientMessage, fake: FakeTerminalRun) => void,
 ): Promise<FakeTerminalRun> {
+  // GET /api/runs/:id answers the summary, as the worker does; everything else is a 404.
+  const http = createServer((req, res) => {
+    const found = req.method === 'GET' && req.url === `/api/runs/${run.id}`;
+    res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(found ? run : { error: { code: 'not_found', message: 'no such run' } }));
+  });
   const server = new WebSocketServer({
-    port: 0,
-    host: '127.0.0.1',
+    server: http,
     handleProtocols: (protocols) => (protocols.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),
   });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const log: RunEvent[] = [];
   let client: ServerSocket | null = null;
   const fake: FakeTerminalRun = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
     received: [],
     send: (message) => client?.send(JSON.stringify(message)),
     emit: (...bodies) => {
@@ -87,7 +93,9 @@ export async function startFakeTerminalRun(
     close: () =>
       new Promise((resolve) => {
         for (const c of server.clients) c.terminate();
-        server.close(() => resolve());
+        server.close();
+        http.closeAllConnections();
+        http.close(() => resolve());
       }),
   };
   server.on('connection', (ws) => {

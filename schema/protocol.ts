@@ -299,8 +299,6 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('queue'), position: z.number().int().min(1).nullable() }),
   // Who holds the run's terminal, and whether it is this socket (issue 30). Additive.
   z.object({ type: z.literal('terminal'), ...terminalStateSchema.shape }),
-  // Terminal bytes as they come, to every socket (the stored terminal_output event follows). Additive.
-  z.object({ type: z.literal('terminal_data'), data: z.string() }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { levelRangeProblem, MAX_LEVEL, targetSchema } from './levels.ts';
 import { terminalSizeSchema } from './terminal.ts';
+import { clientKindSchema } from './answered-by.ts';
 
 export { targetSchema } from './levels.ts';
 
@@ -10,6 +11,8 @@ export { targetSchema } from './levels.ts';
 export const BASELINE_MODEL = 'baseline';
 /** The model of a verification run: no model at all, the original run's solving commands again. */
 export const REPLAY_MODEL = 'replay';
+/** A run with no agent: a person plays each level in the run's terminal (issue 30). */
+export const HUMAN_MODEL = 'human';
 export type { Target } from './levels.ts';
 
 const modelNameSchema = z
@@ -281,6 +284,8 @@ export const runListQuerySchema = z.strictObject({
 /** GET /api/runs/:id/ws?since=N: the replay of every event after seq N (see docs/protocol.md). */
 export const socketQuerySchema = z.strictObject({
   since: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').optional(),
+  /** Which first-party client this is (as the x-bandit-client header says over REST): names a terminal's holder. */
+  client: clientKindSchema.optional(),
 });
 
 /** GET /api/runs/:id/events?since=N&limit=M: events after seq N, at most M (1-1000, default 500) and about 512 KiB. */

@@ -40,7 +40,11 @@ export type TerminalEndReason = z.infer<typeof terminalEndReasonSchema>;
 export const terminalEventShapes = {
   /** A person holds the terminal from now on, logged in as the level's user. */
   takeover_started: { by: z.string().min(1), cols: z.number().int(), rows: z.number().int() },
-  /** Output of the held terminal, the real bytes (base64). Keystrokes are never stored. */
+  /**
+   * Output of the held terminal, the real bytes (base64), stored and sent to every socket as it comes:
+   * the one way bytes reach clients, live and in a replay alike (no separate live message: a client
+   * dedupes by seq as for every event). Keystrokes are never stored.
+   */
   terminal_output: { data: terminalBytesSchema },
   /** The terminal closed; `proved` names a level whose password the person's session proved. */
   takeover_ended: {

@@ -22,11 +22,18 @@ const workerDevEnvSchema = z.object({
   MAX_SOCKETS_PER_RUN: z.string().optional(),
   RUN_CREATE_PER_MINUTE: z.string().optional(),
   RUN_CREATE_BURST: z.string().optional(),
+  TERMINAL_IDLE_MS: z.string().optional(),
   WORKER_INSPECTOR_PORT: z.union([z.literal(''), port]).optional(),
 });
 
-/** [vars] of wrangler.toml that the environment may override: the queue's, sockets' and creation limits. */
-const LIMIT_VARS = ['MAX_RUNNING_RUNS', 'MAX_SOCKETS_PER_RUN', 'RUN_CREATE_PER_MINUTE', 'RUN_CREATE_BURST'] as const;
+/** [vars] of wrangler.toml that the environment may override: the queue's, sockets', creation and terminal limits. */
+const LIMIT_VARS = [
+  'MAX_RUNNING_RUNS',
+  'MAX_SOCKETS_PER_RUN',
+  'RUN_CREATE_PER_MINUTE',
+  'RUN_CREATE_BURST',
+  'TERMINAL_IDLE_MS',
+] as const;
 
 async function main(): Promise<void> {
   const parsed = workerDevEnvSchema.safeParse(process.env);

@@ -12,6 +12,7 @@ import type { AgentModel } from './models/agent-model.ts';
 import type { ModelRegistry } from './models/model-registry.ts';
 import type { SessionPool } from './ssh/session-pool.ts';
 import type { CallsInProgress } from './calls-in-progress.ts';
+import { banditBreak } from './agent/bandit-break.ts';
 import { readMessages } from './agent/read-messages.ts';
 import { LiveThinking } from './live-thinking.ts';
 import { lineText } from './line-fit.ts';
@@ -98,6 +99,8 @@ export function callStream(
         // A person's messages join the state now; their receipts go with the call's first step, so the
         // Durable Object marks them read in the transaction that stores the checkpoint holding them.
         const inbox = readMessages(from, request.messages);
+        // A takeover asked between two calls pauses this one before its next node, as POST /v1/break would.
+        if (request.breakIn) deps.calls.askBreak(request.runId, request.breakIn);
         for (const receipt of inbox.read) emit({ type: 'message_read', ...receipt });
         const started = Date.now();
         let lastCheckpoint: Checkpoint | null = null;
@@ -121,6 +124,7 @@ export function callStream(
             stepLimit: deps.stepLimit,
             deadline: started + deps.sliceMs,
             cutAt: started + deps.callMaxMs,
+            breakIn: (next) => banditBreak(deps.calls.breakFor(request.runId), next),
             onNode: (record, state) => emit({ type: 'node', level: state.level, ...record }),
             onCheckpoint: (graphCheckpoint) => {
               const checkpoint: Checkpoint = graphCheckpoint;

@@ -1,23 +1,27 @@
 // The proxy's HTTP surface (Hono on Node): GET /health, and behind the shared secret
-// POST /v1/advance (the agent) and GET /v1/models.
+// POST /v1/advance (the agent), POST /v1/break, GET /v1/models and the terminal relay's WebSocket.
 import { serve } from '@hono/node-server';
-import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { errorBody } from '../schema/api.ts';
 import type { ModelInfo, ProxyHealth } from '../schema/protocol.ts';
 import { MAX_PROXY_REQUEST_BYTES, PROTOCOL_VERSION } from '../schema/protocol.ts';
+import { TERMINAL_RELAY_PATH } from '../schema/terminal.ts';
 import { buildBanditGraph } from './agent/bandit-graph.ts';
+import { bearerCheck } from './bearer-check.ts';
 import { CallsInProgress } from './calls-in-progress.ts';
 import { ModelRegistry } from './models/model-registry.ts';
 import { callRoute } from './routes/advance.ts';
+import { breakRoute } from './routes/break.ts';
 import { RunTelemetry } from './telemetry/run-telemetry.ts';
 import type { ProxySettings } from './settings.ts';
 import { probeSsh } from './ssh/probe-ssh.ts';
 import { SessionPool } from './ssh/session-pool.ts';
 import { createTargets } from './targets/targets.ts';
+import { TerminalRelay } from './terminal/terminal-relay.ts';
 
 /** The proxy's routes and its session pool, without a listening socket (tests call `app.request`). */
 export function createProxyApp(settings: ProxySettings) {
@@ -38,7 +42,12 @@ export function createProxyApp(settings: ProxySettings) {
     secrets,
     telemetry: settings.otel ? new RunTelemetry(settings.otel.endpoint, settings.otel.serviceName) : null,
   };
-  const expected = Buffer.from(`Bearer ${settings.secret}`);
+  const authorized = bearerCheck(settings.secret);
+  const relay = new TerminalRelay({
+    secret: settings.secret,
+    targets,
+    connectTimeoutMs: settings.ssh.connectTimeoutMs,
+  });
 
   const app = new Hono()
     // Only the worker calls the proxy, and a fetch from a worker carries no Origin: one that does
@@ -66,8 +75,7 @@ export function createProxyApp(settings: ProxySettings) {
       return c.json(body);
     })
     .use('/v1/*', async (c, next) => {
-      const given = Buffer.from(c.req.header('authorization') ?? '');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      if (!authorized(c.req.header('authorization'))) {
         return c.json(
           errorBody('unauthorized', 'send Authorization: Bearer <PROXY_SECRET>, the secret the worker and proxy share'),
           401,
@@ -85,12 +93,13 @@ export function createProxyApp(settings: ProxySettings) {
       }),
     )
     .route('/v1/advance', callRoute(deps, targets))
+    .route('/v1/break', breakRoute(deps.calls))
     .notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404))
     .onError((err, c) => {
       console.error('ssh-proxy: unhandled error', err);
       return c.json(errorBody('internal', 'the proxy failed while handling this request; see its log'), 500);
     });
-  return { app, pool, calls: deps.calls, telemetry: deps.telemetry };
+  return { app, pool, relay, calls: deps.calls, telemetry: deps.telemetry };
 }
 
 /** How long an idle connection from the worker stays open. */
@@ -101,21 +110,25 @@ export type RunningProxy = {
   port: number;
   activeSessions: () => number;
   activeRuns: () => number;
+  /** Terminals a person holds through the relay now. */
+  openTerminals: () => number;
   close: () => Promise<void>;
 };
 
 /** Listens on settings.host:settings.port (0 picks a free port). */
 export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
-  const { app, pool, calls, telemetry } = createProxyApp(settings);
+  const { app, pool, relay, calls, telemetry } = createProxyApp(settings);
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: settings.host, port: settings.port }, (info: AddressInfo) => {
       resolve({
         port: info.port,
         activeSessions: () => pool.size,
         activeRuns: () => calls.size,
+        openTerminals: () => relay.size,
         close: () =>
           new Promise<void>((done) => {
             pool.closeAll();
+            relay.closeAll();
             // The spans still buffered are sent before the proxy says it has stopped.
             server.close(async () => {
               await telemetry?.shutdown().catch(() => undefined);
@@ -128,11 +141,12 @@ export function startProxy(settings: ProxySettings): Promise<RunningProxy> {
     });
     server.once('error', reject);
     server.on('connection', (socket) => socket.setNoDelay(true));
-    // The proxy speaks no WebSocket: any upgrade is refused before it reaches a route.
-    server.on('upgrade', (_req: unknown, socket: Duplex) => {
+    // The one WebSocket is the worker's terminal relay; any other upgrade is refused before it reaches a route.
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       // Node leaves an upgraded socket without an error listener; a client's reset must not crash the proxy.
       socket.on('error', () => socket.destroy());
-      const body = 'the proxy takes no WebSocket upgrades\n';
+      if (TerminalRelay.wants(req)) return relay.upgrade(req, socket, head);
+      const body = `the proxy takes WebSocket upgrades only at ${TERMINAL_RELAY_PATH}, from the worker\n`;
       socket.end(
         `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
       );

@@ -148,10 +148,16 @@ const limitsSchema = z.object({
     .min(1, 'must be at least 1')
     .max(100_000, 'must be at most 100000')
     .default(400),
+  TERMINAL_IDLE_MS: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1000, 'must be at least 1000')
+    .max(86_400_000, 'must be at most 86400000')
+    .default(600_000),
 });
 
-/** The bounds on what one client may open or make (answered with 429 past them). */
-export type Limits = { maxSocketsPerRun: number; createPerMinute: number; createBurst: number };
+/** The bounds on what one client may open or make (answered with 429 past them), and how long a terminal idles. */
+export type Limits = { maxSocketsPerRun: number; createPerMinute: number; createBurst: number; terminalIdleMs: number };
 
 export type LimitsResult = { ok: true; limits: Limits } | { ok: false; message: string };
 
@@ -167,6 +173,7 @@ export const readLimits: (env: Env) => LimitsResult = perEnv((env) => {
       maxSocketsPerRun: s.MAX_SOCKETS_PER_RUN,
       createPerMinute: s.RUN_CREATE_PER_MINUTE,
       createBurst: s.RUN_CREATE_BURST,
+      terminalIdleMs: s.TERMINAL_IDLE_MS,
     },
   };
 });

@@ -40,11 +40,15 @@ export const decisionSchema = z.discriminatedUnion('kind', [
 ]);
 export type Decision = z.infer<typeof decisionSchema>;
 
+/** Where a pause's continue goes: for a takeover, the node that was about to run when the person broke in. */
+export const resumeAtSchema = z.enum(['connect', 'plan', 'execute', 'validate', 'reflect', 'advance', 'final_attempt']);
+export type ResumeAt = z.infer<typeof resumeAtSchema>;
+
 /** A condition only a person can resolve; the graph pauses with it. `resumeAt` is where continue goes. */
 export const faultSchema = z.object({
   reason: pauseReasonSchema,
   message: z.string().nullable(),
-  resumeAt: z.enum(['connect', 'plan', 'reflect', 'advance', 'final_attempt']),
+  resumeAt: resumeAtSchema,
 });
 export type Fault = z.infer<typeof faultSchema>;
 

@@ -31,7 +31,16 @@ export type RunOptions<S, Ctx, R = unknown, I = unknown> = {
   onNode?: (record: NodeRecord, state: Readonly<S>) => void | Promise<void>;
   onCheckpoint?: (checkpoint: GraphCheckpoint<S, I>) => void | Promise<void>;
   now?: () => number;
+  /**
+   * Asked at each node boundary (not before the resumed node of a call that answers an interrupt):
+   * null runs `next`; 'yield' ends the call yielded (after at least one node); a Command merges its
+   * update and runs its goto instead of `next`, which the graph may come back to later.
+   */
+  breakIn?: (next: string, state: Readonly<S>) => BreakDecision<S> | null;
 };
+
+/** What a break at a node boundary does: end the call (yield), or divert to another node. */
+export type BreakDecision<S> = 'yield' | Command<S>;
 
 /**
  * Checks each checkpoint before it is saved and may hand back another: a state cut to fit its limits,
@@ -117,6 +126,13 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx, R = unknown, 
         return { outcome: 'step_limit', state, step, error: `stopped after ${ran} steps without finishing` };
       if (ran > 0 && options.deadline !== undefined && now() >= options.deadline)
         return { outcome: 'yielded', state, step };
+      // A node answering an interrupt gets its answer first; every later boundary may be broken into.
+      const broken = ran === 0 && resume ? null : (options.breakIn?.(next, state) ?? null);
+      if (broken === 'yield' && ran > 0) return { outcome: 'yielded', state, step };
+      if (broken instanceof Command) {
+        if (broken.update) state = { ...state, ...broken.update };
+        if (broken.goto !== undefined) next = broken.goto;
+      }
 
       const name = next;
       const before = state;

@@ -1,19 +1,21 @@
-// Which model a run's name refers to: "baseline" is built in; every other name is a provider's model
+// Which model a run's name refers to: "baseline" and "human" are built in; every other name is a provider's model
 // (`provider/model`, or a bare name from OPENAI_MODELS). Any other name is unknown, so the client
 // cache holds at most one client per configured model.
 import type { ModelInfo } from '../../schema/protocol.ts';
 import type { AgentModel } from './agent-model.ts';
 import { BaselineModel } from './baseline-model.ts';
+import { HumanModel } from './human-model.ts';
 import { OpenAiModel } from './openai-model.ts';
 import type { CallSettings } from './openai-model.ts';
 import { ReplayModel } from './replay-model.ts';
 import { unavailableReason } from './providers.ts';
 import type { Provider, ProviderModel } from './providers.ts';
-import { REPLAY_MODEL } from '../../schema/run.ts';
+import { HUMAN_MODEL, REPLAY_MODEL } from '../../schema/run.ts';
 import type { RunConfig } from '../../schema/run.ts';
 
 export class ModelRegistry {
   private readonly baseline = new BaselineModel();
+  private readonly human = new HumanModel();
   private readonly remote = new Map<string, OpenAiModel>();
   private readonly byId = new Map<string, { model: ProviderModel; provider: Provider }>();
   private readonly providers: readonly Provider[];
@@ -29,6 +31,7 @@ export class ModelRegistry {
   get(id: string, config?: RunConfig): AgentModel | undefined {
     // A paced run gets its own baseline, which takes that think time per call.
     if (id === this.baseline.id) return config?.paceMs ? new BaselineModel({ paceMs: config.paceMs }) : this.baseline;
+    if (id === HUMAN_MODEL) return this.human;
     if (id === REPLAY_MODEL) return config?.replay ? new ReplayModel(config.replay) : undefined;
     const entry = this.byId.get(id);
     if (!entry) return undefined;
@@ -63,6 +66,8 @@ export class ModelRegistry {
         maxConcurrent: null,
         price: { input: 0, output: 0 },
       },
+      // No agent, no cost, no network: a person plays; the board shows it as its own row.
+      { id: HUMAN_MODEL, provider: 'human', available: true, maxConcurrent: null, price: { input: 0, output: 0 } },
       ...remote,
     ];
   }

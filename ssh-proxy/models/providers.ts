@@ -75,7 +75,7 @@ export const providersFileSchema = z
     file.providers.forEach((p, i) => {
       if (seen.has(p.name))
         ctx.addIssue({ code: 'custom', path: ['providers', i, 'name'], message: `"${p.name}" is listed twice` });
-      if (p.name === 'baseline' || p.name === 'replay')
+      if (p.name === 'baseline' || p.name === 'replay' || p.name === 'human')
         ctx.addIssue({
           code: 'custom',
           path: ['providers', i, 'name'],

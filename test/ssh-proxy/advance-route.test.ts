@@ -64,7 +64,7 @@ describe('POST /v1/advance refuses bad requests with a clear error', () => {
       body: {
         error: {
           code: 'unknown_model',
-          message: 'config.model: "made-up-model" is not offered here; use one of: baseline',
+          message: 'config.model: "made-up-model" is not offered here; use one of: baseline, human',
         },
       },
     });

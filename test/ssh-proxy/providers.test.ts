@@ -168,15 +168,15 @@ describe('providers playing', () => {
       headers: { authorization: `Bearer ${services.proxySecret}` },
     });
     const models = modelListSchema.parse(await response.json()).models;
-    expect(models.map((m) => m.id)).toEqual(['baseline', 'quick/mini', 'plain/old', 'keyless/m']);
-    expect(models[1]).toEqual({
+    expect(models.map((m) => m.id)).toEqual(['baseline', 'human', 'quick/mini', 'plain/old', 'keyless/m']);
+    expect(models[2]).toEqual({
       id: 'quick/mini',
       provider: 'quick',
       available: true,
       maxConcurrent: 3,
       price: { input: 1, output: 2 },
     });
-    expect(models[3]).toMatchObject({ available: false, reason: 'NOT_SET_ANYWHERE is not set in the proxy' });
+    expect(models[4]).toMatchObject({ available: false, reason: 'NOT_SET_ANYWHERE is not set in the proxy' });
   });
 
   it('plays levels 0-3 with the fake provider of scripts/fake-providers.ts, streaming, with time to first token and cost', async () => {

@@ -4,6 +4,8 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ProxyLine, ProxyRequest } from '../../schema/protocol.ts';
 import type { FakeProxyCall } from './fake-proxy-call.ts';
 
@@ -292,6 +294,20 @@ export async function startFakeProxy(realProxyUrl: string, moreModelsFrom: strin
       calls.push(call);
       script(request, call, res, index);
     });
+  });
+  // The terminal relay (a WebSocket) goes to the real proxy byte for byte: the upgrade request, then both ways.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const real = new URL(realProxyUrl);
+    const upstream = connect(Number(real.port), real.hostname, () => {
+      const lines = [`${req.method} ${req.url} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

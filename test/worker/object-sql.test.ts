@@ -143,6 +143,7 @@ describe('RunSession storage migrations', () => {
         { id: 2, name: '0002_rename_schedule_step_at' },
         { id: 3, name: '0003_figures_from_the_fold' },
         { id: 4, name: '0004_message_inbox' },
+        { id: 5, name: '0005_terminal_seat' },
       ]);
       expect(Object.keys(after.shape)).not.toContain('table last_request');
       // The migrated object has exactly the tables, columns (in order) and defaults schema.ts lists.
@@ -165,7 +166,12 @@ describe('RunSession storage migrations', () => {
       return { first, then, again, shape: shapeOf(state.storage.sql) };
     });
     expect(fresh.first).toEqual(['0001_adopt_constructor_tables']);
-    expect(fresh.then).toEqual(['0002_rename_schedule_step_at', '0003_figures_from_the_fold', '0004_message_inbox']);
+    expect(fresh.then).toEqual([
+      '0002_rename_schedule_step_at',
+      '0003_figures_from_the_fold',
+      '0004_message_inbox',
+      '0005_terminal_seat',
+    ]);
     expect(fresh.again).toEqual([]);
     expect(fresh.shape).toEqual(migratedShape);
     expect(Object.keys(fresh.shape).filter((k) => k.startsWith('table ')).length).toBe(

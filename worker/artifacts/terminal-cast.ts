@@ -7,6 +7,7 @@ import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunConfig } from '../../schema/run.ts';
 import { plainText, terminalText } from '../../schema/terminal-text.ts';
 import { replayAddress } from './replay-scripts.ts';
+import { ScreenDecoder } from '../../schema/screen-bytes.ts';
 
 const WIDTH = 120;
 const HEIGHT = 36;
@@ -51,6 +52,8 @@ export function terminalCast(
   /** A marker's label is the recording's own words; the player shows it as plain text. */
   const mark = (ts: string, label: string) => line(ts, 'm', label);
   let level = config.startLevel;
+  // A person's terminal (issue 30) is recorded as its bytes, so vi and more play back as they drew.
+  let screen = new ScreenDecoder();
   const prompt = () => `\x1b[1;32mbandit${level}@bandit\x1b[0m:\x1b[1;34m~\x1b[0m$ `;
   for (const event of events) {
     switch (event.type) {
@@ -85,6 +88,23 @@ export function terminalCast(
         break;
       case 'message_sent':
         out(event.ts, crlf(`\x1b[1;35m# a message to the agent: ${field(event.text)}\x1b[0m\n`));
+        break;
+      case 'takeover_started':
+        screen = new ScreenDecoder();
+        out(event.ts, crlf(`\x1b[1;35m# ${field(event.by)} took the terminal\x1b[0m\n`));
+        mark(event.ts, `a person took the terminal at level ${event.level}`);
+        break;
+      case 'terminal_output': {
+        const text = screen.next(event.data);
+        if (text) out(event.ts, text);
+        break;
+      }
+      case 'takeover_ended':
+        // The person's screen may have left colours, modes or the alternate screen on: reset them first.
+        out(
+          event.ts,
+          `\x1b[0m\x1b[?1049l\r\n${crlf(`\x1b[1;35m# the terminal closed (${field(event.reason)})\x1b[0m\n`)}`,
+        );
         break;
       case 'run_complete':
         out(event.ts, crlf(`\x1b[1m# run ${event.status}: ${event.levelsSolved} level(s) solved\x1b[0m\n`));

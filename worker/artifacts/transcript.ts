@@ -9,6 +9,15 @@ import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { levelResults, recordOf, runTotals } from '../../schema/run-record.ts';
 import { plainText } from '../../schema/terminal-text.ts';
+import { ScreenDecoder } from '../../schema/screen-bytes.ts';
+
+/** A screen's bytes as lines of text: escape sequences gone, carriage returns folded into line ends. */
+const screenLines = (screen: string): string =>
+  screen
+    .replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78cDEHMNOZ]/g, '')
+    .replace(/\r+\n/g, '\n')
+    .replace(/\r/g, '\n')
+    .trim();
 
 /** Characters of each output in the transcript; events.jsonl has every one whole. */
 const OUTPUT_CHARS = 2_000;
@@ -61,6 +70,8 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
     ),
   ];
   let level: number | null = null;
+  let screen = '';
+  let screenDecoder = new ScreenDecoder();
   const heading = (next: number) => {
     if (level === next) return;
     level = next;
@@ -134,6 +145,30 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
       case 'message_read':
         out.push('', `The agent read the message (event ${event.messageSeq}) at its turn here.`);
         break;
+      case 'takeover_started':
+        screen = '';
+        screenDecoder = new ScreenDecoder();
+        out.push('', `**${prose(answererText(event.by))} took the terminal** (${event.cols}×${event.rows}).`);
+        break;
+      case 'terminal_output':
+        screen += screenDecoder.next(event.data);
+        break;
+      case 'takeover_ended': {
+        const seen = screenLines(screen);
+        if (seen)
+          out.push(
+            '',
+            'What their terminal showed (as text; terminal.cast replays it as drawn):',
+            '',
+            fence(cut(seen)),
+          );
+        out.push(
+          '',
+          `The terminal closed (${prose(event.reason)}) after ${Math.round(event.durationMs / 1000)} s${event.provedLevel !== undefined ? `; the session proved level ${event.provedLevel}'s password` : ''}.`,
+        );
+        screen = '';
+        break;
+      }
       case 'verify_level':
         out.push('', `**Verification: ${event.verdict}** — ${prose(event.detail)}`);
         break;

@@ -111,10 +111,24 @@ const messageInbox: ObjectMigration = {
   },
 };
 
+/**
+ * 0005: who holds the run's terminal (issue 30), while it is open. The relay itself lives in memory, so a
+ * row found by an object that has just started is a terminal a restart ended (terminal-seat.ts).
+ */
+const terminalSeat: ObjectMigration = {
+  name: '0005_terminal_seat',
+  up(sql) {
+    sql.exec(`CREATE TABLE terminal (
+      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), holder TEXT NOT NULL, level INTEGER NOT NULL,
+      opened_at INTEGER NOT NULL)`);
+  },
+};
+
 /** RunSession's migrations, applied in order when the object first works on its run (run-session-parts.ts). */
 export const runSessionMigrations: readonly ObjectMigration[] = [
   adoptConstructorTables,
   renameScheduleStepAt,
   figuresFromTheFold,
   messageInbox,
+  terminalSeat,
 ];

@@ -104,6 +104,15 @@ export const runSessionSchema: ObjectSchema = {
     },
     /** A person's messages the agent has not read, by the seq of their message_sent (message-inbox.ts). */
     inbox: { columns: { seq: 'INTEGER PRIMARY KEY', text: 'TEXT NOT NULL' } },
+    /** Who holds the run's terminal while it is open: one row or none (terminal-seat.ts). */
+    terminal: {
+      columns: {
+        singleton: SINGLETON,
+        holder: 'TEXT NOT NULL',
+        level: 'INTEGER NOT NULL',
+        opened_at: 'INTEGER NOT NULL',
+      },
+    },
   },
   indexes: {},
 };

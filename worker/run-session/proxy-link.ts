@@ -2,7 +2,7 @@
 // arrive, validate each. Every way the call can go wrong becomes a result, never a throw.
 import { apiErrorOf } from '../../schema/api.ts';
 import { describeIssues } from '../../schema/issues.ts';
-import type { ProxyLine, ProxyRequest } from '../../schema/protocol.ts';
+import type { BreakKind, ProxyLine, ProxyRequest } from '../../schema/protocol.ts';
 import { MAX_PROXY_LINE_BYTES, proxyLineSchema } from '../../schema/protocol.ts';
 import type { WorkerSettings } from '../env.ts';
 
@@ -123,4 +123,25 @@ export function parseLine(raw: string): { ok: true; line: ProxyLine } | { ok: fa
   return parsed.success
     ? { ok: true, line: parsed.data }
     : { ok: false, message: `the proxy sent an invalid line: ${describeIssues(parsed.error)}` };
+}
+
+/**
+ * Asks the proxy to end the run's call in progress at its next node boundary (POST /v1/break): to yield,
+ * so a message is read at once, or to pause for a person's takeover. Never throws; a 404 (the call had
+ * just ended) is normal, since the next call carries the message or the takeover itself.
+ */
+export async function breakCall(settings: WorkerSettings, runId: string, kind: BreakKind): Promise<void> {
+  try {
+    const response = await fetch(`${settings.proxyUrl}/v1/break`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${settings.proxySecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ runId, kind }),
+      signal: AbortSignal.timeout(settings.proxyTimeoutMs),
+    });
+    if (!response.ok && response.status !== 404)
+      console.error(`run ${runId}: the proxy refused a ${kind} break: HTTP ${response.status}`);
+    await response.body?.cancel();
+  } catch (err) {
+    console.error(`run ${runId}: a ${kind} break did not reach the proxy: ${err instanceof Error ? err.message : err}`);
+  }
 }

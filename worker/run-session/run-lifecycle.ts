@@ -113,6 +113,9 @@ export class RunLifecycle {
   handsOff(now: number): boolean {
     const run = this.store.summary();
     if (run?.status !== 'paused_for_user_action' || run.config.onPause !== 'stop') return false;
+    // A person asked for this pause (a takeover, a human run's turn): it is theirs to answer, not the run's.
+    const asked = this.store.pendingAction()?.reason;
+    if (asked === 'takeover' || asked === 'human_turn') return false;
     const reason = run.lastError
       ? `${this.store.pendingAction()?.reason ?? 'paused'}: ${run.lastError}`
       : (this.store.pendingAction()?.reason ?? 'paused');

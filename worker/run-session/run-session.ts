@@ -4,7 +4,7 @@
 import { ANSWERED_BY } from '../../schema/answered-by.ts';
 import { runTotals } from '../../schema/run-record.ts';
 import { DurableObject } from 'cloudflare:workers';
-import type { Checkpoint, CheckpointPatch, ProxyEvent, ProxyLine, Resume, RunEvent } from '../../schema/protocol.ts';
+import type { BreakKind, Checkpoint, CheckpointPatch, ProxyEvent, ProxyLine, RunEvent } from '../../schema/protocol.ts';
 import type { RunAction, RunConfig, RunSummary } from '../../schema/run.ts';
 import { diagnose } from '../../schema/diagnose.ts';
 import { buildTimeline } from '../../schema/timeline.ts';
@@ -14,13 +14,17 @@ import { rowsOf, sendToD1 } from '../d1-mirror.ts';
 import type { MirrorRows } from '../d1-mirror.ts';
 import { mirrorRetryMs, readLimits, readSettings } from '../env.ts';
 import type { WorkerSettings } from '../env.ts';
-import { callProxy } from './proxy-link.ts';
+import { breakCall, callProxy } from './proxy-link.ts';
+import { TerminalSeat } from './terminal-seat.ts';
 import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
+import { applyAction } from './apply-action.ts';
+import { settleCall } from './settle-call.ts';
+import type { ActDeps } from './apply-action.ts';
 import { REPLAY_PAGE_BYTES } from './run-sockets.ts';
 import { hasRunTable, makeParts } from './run-session-parts.ts';
 import type { RunSessionParts } from './run-session-parts.ts';
-import { parseClientMessage, send, stripType } from './sockets.ts';
+import { getState, parseClientMessage, send, stripType } from './sockets.ts';
 import { effectsOf } from './step-effects.ts';
 import { errorBody } from '../errors.ts';
 
@@ -40,14 +44,42 @@ export class RunSession extends DurableObject<Env> {
   private built: RunSessionParts | null = null;
   /** The proxy call in progress, so stop and pause can cut it. */
   private inflight: AbortController | null = null;
+  /** The run's terminal (issue 30); made with the parts, so its restart check runs once per object start. */
+  private seatPart: TerminalSeat | null = null;
 
   /**
    * The parts, made on first use. Only create() and the paths of a run that exists (holdsRun) reach
    * them, so a request naming an unknown id makes no table and stores nothing.
    */
   private parts(): RunSessionParts {
-    this.built ??= makeParts(this.ctx, this.env);
-    return this.built;
+    if (this.built) return this.built;
+    const built = makeParts(this.ctx, this.env);
+    this.built = built;
+    const seat = new TerminalSeat({
+      ctx: this.ctx,
+      env: this.env,
+      store: built.store,
+      life: built.life,
+      sockets: built.sockets,
+      act: (action, by) => this.act(action, by),
+      breakCall: (kind) => this.breakCall(kind),
+    });
+    this.seatPart = seat;
+    built.sockets.terminalView = (ws) => seat.view(ws);
+    seat.endStale();
+    return built;
+  }
+
+  private get seat(): TerminalSeat {
+    this.parts();
+    return this.seatPart as TerminalSeat;
+  }
+
+  /** Ends the call in progress at its next node boundary (the proxy's POST /v1/break); nothing when none runs. */
+  private breakCall(kind: BreakKind): void {
+    const settings = readSettings(this.env);
+    const run = this.store.summary();
+    if (this.inflight && settings.ok && run) this.ctx.waitUntil(breakCall(settings.settings, run.id, kind));
   }
 
   /** Whether this object was ever given a run, read without writing anything. */
@@ -172,6 +204,19 @@ export class RunSession extends DurableObject<Env> {
     return this.current() ? this.store.seqOfCall(callId) : null;
   }
 
+  private actDeps(): ActDeps {
+    return {
+      ctx: this.ctx,
+      store: this.store,
+      life: this.life,
+      inbox: this.inbox,
+      schedule: this.schedule,
+      seat: this.seat,
+      cutCall: () => this.inflight?.abort(),
+      breakCall: (kind) => this.breakCall(kind),
+    };
+  }
+
   /** Applies a person's action from REST or a socket, checked against the run's state. */
   async act(action: RunAction, by: string): Promise<ActionResult> {
     const run = this.current();
@@ -179,58 +224,8 @@ export class RunSession extends DurableObject<Env> {
     const pending = this.store.pendingAction();
     const refusal = refuseAction(action.action, run.status, pending);
     if (refusal) return { ok: false, code: 'conflict', message: refusal };
-    const now = Date.now();
-    switch (action.action) {
-      case 'continue':
-      case 'password': {
-        const resolved =
-          action.action === 'continue'
-            ? { action: 'continue' as const, ...(action.hint ? { hint: action.hint } : {}) }
-            : { action: 'password' as const };
-        this.life.resolvePause({ ...resolved, by }, now);
-        // The graph gets the answer only when it asked; a proxy outage or a person's pause just goes on.
-        const asked = this.store.agentPlace().checkpoint?.interrupt !== undefined;
-        const resume: Resume =
-          action.action === 'continue'
-            ? { action: 'continue', ...(action.hint ? { hint: action.hint } : {}) }
-            : { action: 'password', value: action.value };
-        this.store.setLoop({ resume: asked ? resume : null, proxyFailures: 0 });
-        await this.life.requeue(
-          run.status,
-          now,
-          action.action === 'continue' ? 'continued by a person' : 'password supplied by a person',
-        );
-        break;
-      }
-      case 'pause': {
-        this.inflight?.abort();
-        const paused = this.life.pauseFor(run, 'user_requested', 'paused by a person');
-        this.store.update({ pendingAction: paused }, now);
-        this.life.transition(run.status, 'paused_for_user_action', now, 'paused by a person');
-        this.life.record({ type: 'user_action_required', ...paused }, now);
-        break;
-      }
-      case 'resume':
-        // The log says who let the run go on, as a continue does: the two are one act (docs/outcomes.md).
-        this.life.resolvePause({ action: 'continue', by }, now);
-        await this.life.requeue(run.status, now, 'resumed by a person');
-        break;
-      case 'message': {
-        // Stored and kept unread together; the next proxy call carries it. The run goes on as it was.
-        const text = action.text;
-        this.ctx.storage.transactionSync(() => {
-          const sent = this.life.record({ type: 'message_sent', level: run.currentLevel, text, by }, now);
-          this.inbox.add(sent.seq, text);
-        });
-        break;
-      }
-      case 'stop':
-        this.inflight?.abort();
-        if (run.status === 'paused_for_user_action') this.life.resolvePause({ action: 'stop', by }, now);
-        this.life.finish(run.status, 'stopped', now, `stopped by ${by}`);
-        this.schedule.nextAdvance(null);
-        break;
-    }
+    const refused = await applyAction(this.actDeps(), run, action, by);
+    if (refused) return { ok: false, code: 'conflict', message: refused };
     return { ok: true, run: await this.mirrorAndArm() };
   }
 
@@ -273,8 +268,9 @@ export class RunSession extends DurableObject<Env> {
     const result = await this.advance(run, settings.settings);
     this.schedule.advanceDone(dueAt);
     const after = this.store.summary() ?? run;
-    this.settle(after, result, settings.settings);
+    settleCall({ store: this.store, life: this.life, schedule: this.schedule }, after, result, settings.settings);
     await this.mirror();
+    await this.seat.afterCall();
   }
 
   /** One call to the proxy (POST /v1/advance): each step's events are stored with its checkpoint, all or nothing. */
@@ -292,6 +288,7 @@ export class RunSession extends DurableObject<Env> {
       checkpointPatches: true,
       ...(place.resume ? { resume: place.resume } : {}),
       ...(messages.length ? { messages } : {}),
+      ...(this.seat.breakWanted ? { breakIn: 'takeover' as const } : {}),
     };
     try {
       return await callProxy(
@@ -368,73 +365,6 @@ export class RunSession extends DurableObject<Env> {
     });
   }
 
-  /** What happens after a call: wait for a person, finish, go again, or retry with backoff. */
-  private settle(run: RunSummary, result: LinkResult, settings: WorkerSettings): void {
-    const now = Date.now();
-    if (run.status !== 'running') return;
-    if (result.kind === 'aborted') return;
-    if (result.kind === 'store_failed') {
-      // Nothing of the step was kept (its transaction rolled back); going on would hit the same bug.
-      console.error(`run ${run.id}: storing a step failed: ${result.message}`);
-      return this.life.fail(run, `bandit-runner failed to store a step (a bug; please report it): ${result.message}`);
-    }
-    if (result.kind === 'refused') {
-      if (result.code === 'not_interrupted') {
-        this.store.setLoop({ resume: null });
-        return this.schedule.nextAdvance(now);
-      }
-      return this.life.fail(run, `the proxy refused the run: ${result.message}`);
-    }
-    if (result.kind === 'retry') {
-      const failures = this.store.proxyFailures() + 1;
-      this.store.setLoop({ proxyFailures: failures });
-      if (result.pause) return this.life.pauseRun(run, result.pause, result.message);
-      if (failures >= settings.maxFailures) {
-        return this.life.pauseRun(
-          run,
-          'proxy_unreachable',
-          `${result.message} (${failures} tries); continue tries again`,
-        );
-      }
-      const delay = settings.retryMs * 2 ** (failures - 1);
-      this.life.record(
-        {
-          type: 'error',
-          code: 'proxy_retry',
-          message: `${result.message}; retrying in ${Math.round(delay / 100) / 10} s`,
-          level: run.currentLevel,
-        },
-        now,
-      );
-      return this.schedule.nextAdvance(now + delay);
-    }
-    const { end } = result;
-    switch (end.outcome) {
-      case 'yielded':
-        return this.schedule.nextAdvance(now);
-      case 'interrupted':
-        this.store.update(
-          { pendingAction: end.interrupt ?? this.life.pauseFor(run, 'max_retries', run.lastError) },
-          now,
-        );
-        this.life.transition(run.status, 'paused_for_user_action', now, end.interrupt?.reason ?? 'paused');
-        this.life.handsOff(now);
-        return;
-      case 'completed':
-      case 'stopped':
-        // The proxy already sent run_complete as the step's last event.
-        this.store.update({ endedAt: now }, now);
-        return this.life.transition(
-          run.status,
-          end.outcome,
-          now,
-          end.outcome === 'completed' ? 'every level asked for is solved' : 'stopped',
-        );
-      case 'failed':
-        return this.life.fail(run, end.error ?? 'the agent failed');
-    }
-  }
-
   /** WebSocket upgrade from the worker; `?since=N` replays at once without waiting for hello. */
   override async fetch(request: Request): Promise<Response> {
     const run = this.current();
@@ -453,12 +383,27 @@ export class RunSession extends DurableObject<Env> {
         return this.sockets.replay(ws, msg.since ?? 0);
       case 'ping':
         return send(ws, { type: 'pong', ts: new Date().toISOString() });
+      case 'terminal_input':
+      case 'terminal_resize': {
+        const refused =
+          msg.type === 'terminal_input'
+            ? this.seat.input(ws, msg.data)
+            : this.seat.resize(ws, { cols: msg.cols, rows: msg.rows });
+        if (refused) send(ws, { type: 'error', code: 'not_holder', message: refused });
+        return;
+      }
       case 'user_action':
       case 'pause':
       case 'resume':
       case 'stop': {
         const action: RunAction = msg.type === 'user_action' ? stripType(msg) : { action: msg.type };
-        const result = await this.act(action, ANSWERED_BY.api);
+        const by = getState(ws).by ?? ANSWERED_BY.api;
+        if (action.action === 'takeover') {
+          const refused = await this.seat.takeover(ws, by, { cols: action.cols, rows: action.rows });
+          if (refused) send(ws, { type: 'error', code: 'terminal_held', message: refused });
+          return;
+        }
+        const result = await this.act(action, by);
         if (!result.ok) send(ws, { type: 'error', code: result.code, message: result.message });
         return;
       }
@@ -466,6 +411,7 @@ export class RunSession extends DurableObject<Env> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    if (this.holdsRun()) this.seat.holderLeft(ws);
     // 1005/1006 carry no close frame and cannot be echoed back.
     if (code !== 1005 && code !== 1006) ws.close(code, 'closing');
   }

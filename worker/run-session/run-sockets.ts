@@ -4,6 +4,8 @@ import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../../schema/protocol.ts';
 import type { LiveText, RunEvent, ServerMessage } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import type { RunStore } from './run-store.ts';
+import type { TerminalState } from '../../schema/terminal.ts';
+import { answeredBy } from '../../schema/answered-by.ts';
 import { errorBody } from '../errors.ts';
 import { eventsMessage, getState, send, sendText, setState } from './sockets.ts';
 
@@ -30,6 +32,8 @@ export class RunSockets {
    * one message. Memory only; they are in storage already, and anything else sent flushes them first.
    */
   private held: RunEvent[] = [];
+  /** How the run's terminal looks to one socket (terminal-seat.ts); set by the session. */
+  terminalView: ((ws: WebSocket) => TerminalState) | null = null;
 
   constructor(ctx: DurableObjectState, store: RunStore) {
     this.ctx = ctx;
@@ -48,7 +52,8 @@ export class RunSockets {
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server);
-    setState(server, { live: false });
+    // The client names itself in the URL (browsers cannot set headers on a socket): a terminal's holder is named so.
+    setState(server, { live: false, by: answeredBy(new URL(request.url).searchParams.get('client')) });
     send(server, { type: 'welcome', protocolVersion: PROTOCOL_VERSION, runId: run.id });
     const since = new URL(request.url).searchParams.get('since');
     if (since !== null) this.replay(server, Number.parseInt(since, 10) || 0);
@@ -83,8 +88,16 @@ export class RunSockets {
       sendText(ws, eventsMessage(page.map((row) => row.json)));
       after = page[page.length - 1]!.seq;
     }
-    setState(ws, { live: true });
+    setState(ws, { ...getState(ws), live: true });
     this.liveSockets.add(ws);
+    const terminal = this.terminalView?.(ws);
+    if (terminal?.by) send(ws, { type: 'terminal', ...terminal });
+  }
+
+  /** The terminal's holder or state changed: each live socket gets how it looks to it. */
+  terminalChanged(view: (ws: WebSocket) => TerminalState): void {
+    this.flush();
+    for (const ws of this.ctx.getWebSockets()) if (this.isLive(ws)) send(ws, { type: 'terminal', ...view(ws) });
   }
 
   /** More of the model's text: kept for late joiners and sent to every live socket, never stored. */

@@ -5,8 +5,11 @@ import type { ClientMessage, ServerMessage } from '../../schema/protocol.ts';
 import { clientMessageSchema, MAX_CLIENT_MESSAGE_BYTES } from '../../schema/protocol.ts';
 import type { RunAction } from '../../schema/run.ts';
 
-/** A socket is live once its replay is done; live sockets get new events as they are stored. */
-export type SocketState = { live: boolean };
+/**
+ * A socket is live once its replay is done; live sockets get new events as they are stored. `by` names
+ * its client (the `client` query parameter), `seat` is the tag of the terminal it holds (terminal-seat.ts).
+ */
+export type SocketState = { live: boolean; by?: string; seat?: string };
 
 export type Parsed = { ok: true; message: ClientMessage } | { ok: false; code: string; message: string };
 

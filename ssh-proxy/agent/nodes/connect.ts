@@ -1,5 +1,7 @@
 // connect: log in as the current level and start an attempt. A refused or unreachable login is
 // something a person must resolve, so it becomes a fault (and a pause), never an exception.
+// In a "human" run there is no agent: every level pauses here with human_turn, for the person to play.
+import { HUMAN_MODEL } from '../../../schema/run.ts';
 import type { BanditState } from '../bandit-state.ts';
 import { freshAttempt } from '../bandit-state.ts';
 import type { BanditContext } from './bandit-deps.ts';
@@ -26,6 +28,7 @@ export async function connect(s: BanditState, ctx: BanditContext): Promise<Parti
     ctx.emit({ type: 'error', code: `ssh_${login.failure.kind}`, message, level: s.level });
     return { fault: { reason: 'ssh_error', message, resumeAt: 'connect' }, lastError: message };
   }
+  if (ctx.config.model === HUMAN_MODEL) return humanTurn(s, ctx);
   const attempt = freshAttempt(s);
   ctx.emit({
     type: 'level_started',
@@ -35,4 +38,20 @@ export async function connect(s: BanditState, ctx: BanditContext): Promise<Parti
     address: `${ctx.target.host}:${ctx.target.port}`,
   });
   return { ...attempt, lastError: null };
+}
+
+/** A person's turn at the level: started once (one level_started), asked again on every continue. */
+function humanTurn(s: BanditState, ctx: BanditContext): Partial<BanditState> {
+  const message = `your turn: play level ${s.level} in the terminal`;
+  const fault = { reason: 'human_turn' as const, message, resumeAt: 'connect' as const };
+  if (s.attempt > 0) return { fault, lastError: null };
+  const attempt = freshAttempt(s);
+  ctx.emit({
+    type: 'level_started',
+    level: s.level,
+    attempt: attempt.attempt ?? 1,
+    retryCount: s.retryCount,
+    address: `${ctx.target.host}:${ctx.target.port}`,
+  });
+  return { ...attempt, fault, lastError: null };
 }

@@ -1,5 +1,6 @@
 // pause: ask a person, then act on the answer. First run: interrupt with the question.
-// Resumed: continue (retries reset, a hint kept as a lesson), password, or stop.
+// Resumed: continue (retries reset, a hint kept as a lesson), password, or stop. A takeover's
+// continue goes on exactly where the person broke in: the pending node runs with its decision.
 import type { PendingAction } from '../../../schema/protocol.ts';
 import { Command } from '../../engine/command.ts';
 import { interrupt } from '../../engine/interrupt.ts';
@@ -10,7 +11,16 @@ import type { BanditContext } from './bandit-deps.ts';
 import { STATE_TEXT_BYTES, stateText } from '../state-text.ts';
 import { keepLessons } from './keep-lessons.ts';
 
-export const PAUSE_ENDS = ['connect', 'plan', 'reflect', 'validate', 'advance', 'final_attempt', END] as const;
+export const PAUSE_ENDS = [
+  'connect',
+  'plan',
+  'execute',
+  'reflect',
+  'validate',
+  'advance',
+  'final_attempt',
+  END,
+] as const;
 
 export function pause(
   s: BanditState,
@@ -40,6 +50,10 @@ export function pause(
     if (s.fault?.reason === 'password_required') {
       return new Command({ update: { password: answer.value, fault: null, secrets }, goto: 'connect' });
     }
+    // The person's password takes the place of the agent's pending command or candidate: if it is
+    // refused, a continue lets the agent plan again rather than run a decision that is gone.
+    const replaced = s.fault?.reason === 'takeover' && ['execute', 'validate'].includes(s.fault.resumeAt);
+    const fault = replaced && s.fault ? { ...s.fault, resumeAt: 'plan' as const } : s.fault;
     const decision = {
       kind: 'submit_password' as const,
       callId: 'user',
@@ -47,12 +61,16 @@ export function pause(
       password: answer.value,
       from: 'user' as const,
     };
-    return new Command({ update: { decision, secrets }, goto: 'validate' });
+    return new Command({ update: { decision, secrets, fault }, goto: 'validate' });
   }
   const hint = answer.hint
     ? [{ text: stateText(answer.hint, STATE_TEXT_BYTES.note), source: 'user' as const, level: s.level }]
     : [];
   const goto = s.fault?.resumeAt ?? 'connect';
+  if (s.fault?.reason === 'takeover') {
+    // Nothing is reset: the node that was about to run runs now, once, with the decision it had.
+    return new Command({ update: { lessons: keepLessons([...s.lessons, ...hint]), fault: null }, goto });
+  }
   return new Command({
     update: {
       lessons: keepLessons([...s.lessons, ...hint]),

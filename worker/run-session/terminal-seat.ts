@@ -1,0 +1,358 @@
+// Who holds a run's terminal, and its life: asked for (the agent pauses after its current node),
+// open (bytes relayed and stored as events), and closed (handback, idle, stop, restart, the shell
+// ending). One socket types; every other socket watches. The row in `terminal` exists while a
+// terminal is asked for or open, so an object that restarts finds and ends it (docs/protocol.md).
+import type { BreakKind } from '../../schema/protocol.ts';
+import type { RunAction } from '../../schema/run.ts';
+import { FINAL_STATUSES } from '../../schema/run.ts';
+import { plainText } from '../../schema/terminal-text.ts';
+import type { TerminalEndReason, TerminalSize, TerminalState } from '../../schema/terminal.ts';
+import { DEFAULT_TERMINAL_SIZE } from '../../schema/terminal.ts';
+import { readLimits, readSettings } from '../env.ts';
+import type { RunLifecycle } from './run-lifecycle.ts';
+import type { RunSockets } from './run-sockets.ts';
+import type { RunStore } from './run-store.ts';
+import { getState, send, setState } from './sockets.ts';
+import { TerminalRelay } from './terminal-relay.ts';
+
+/** A person who asked for the terminal: their name, the tag of their socket, their screen's size. */
+type Holder = { by: string; tag: string; size: TerminalSize };
+
+type Open = Holder & {
+  level: number;
+  openedAt: number;
+  relay: TerminalRelay | null;
+  /** The proxy said the login is up and takeover_started is stored. */
+  started: boolean;
+  proved: { level: number; password: string } | null;
+  /** The end of the screen as text, for the note the agent gets at handback. */
+  tail: string;
+  idle: ReturnType<typeof setTimeout> | null;
+};
+
+/** What the seat needs of its run's object. */
+export type SeatDeps = {
+  ctx: DurableObjectState;
+  env: Env;
+  store: RunStore;
+  life: RunLifecycle;
+  sockets: RunSockets;
+  /** Applies an action as a person's (continue, password, message), the same path REST takes. */
+  act: (action: RunAction, by: string) => Promise<{ ok: boolean }>;
+  /** Asks the proxy to end the run's call in progress at its next node boundary. */
+  breakCall: (kind: BreakKind) => void;
+};
+
+/** The most of the screen's end kept for the handback note (the note is a hint: at most 2,000 characters). */
+const TAIL_CHARS = 1200;
+/** Escape sequences a full-screen program draws with; the note keeps the text alone. */
+const ESCAPES =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[()][0-9A-Za-z]|\u001b[=>78cDEHMNOZ]/g;
+
+/** One run's terminal seat. Memory holds the relay; SQLite holds that someone holds it. */
+export class TerminalSeat {
+  private readonly deps: SeatDeps;
+  private waiting: Holder | null = null;
+  private open: Open | null = null;
+  /** A human run's player, whose terminal opens again at the next level. */
+  private reopen: Holder | null = null;
+
+  constructor(deps: SeatDeps) {
+    this.deps = deps;
+  }
+
+  /** Whether a takeover waits for the agent to pause: the next proxy call must break in at once. */
+  get breakWanted(): boolean {
+    return this.waiting !== null;
+  }
+
+  /** Ends a terminal that a restart cut: the row is there, the relay (memory) is not. Once, as the object starts. */
+  endStale(): void {
+    const row = this.deps.ctx.storage.sql
+      .exec<{ holder: string; level: number; opened_at: number }>('SELECT holder, level, opened_at FROM terminal')
+      .toArray()[0];
+    if (!row) return;
+    this.deps.ctx.storage.sql.exec('DELETE FROM terminal');
+    this.deps.life.record(
+      {
+        type: 'takeover_ended',
+        level: row.level,
+        by: row.holder,
+        reason: 'restart',
+        durationMs: Math.max(0, Date.now() - row.opened_at),
+        message: 'the stack restarted while the terminal was open; the run stays paused: take it again or continue',
+      },
+      Date.now(),
+    );
+  }
+
+  /** The terminal as `ws` sees it. */
+  view(ws: WebSocket): TerminalState {
+    const holder = this.open ?? this.waiting;
+    return {
+      open: this.open?.started ?? false,
+      by: holder?.by ?? null,
+      you: holder !== null && getState(ws).seat === holder.tag,
+      level: this.open?.level ?? null,
+      size: holder?.size ?? null,
+    };
+  }
+
+  /** Gives `ws` the terminal, or says why not (someone holds it, the run cannot have one). */
+  async takeover(ws: WebSocket, by: string, size: Partial<TerminalSize>): Promise<string | null> {
+    const run = this.deps.store.summary();
+    if (!run) return 'no such run';
+    const holder = this.open ?? this.waiting;
+    if (holder) {
+      const since = this.open ? ` since ${new Date(this.open.openedAt).toISOString()}` : '';
+      return `the terminal is held by ${holder.by}${since}; wait until it is handed back`;
+    }
+    if (FINAL_STATUSES.includes(run.status)) return `the run is already ${run.status}; it has no terminal`;
+    if (run.status === 'queued') return 'the run is queued; take the terminal once it has started';
+    const settings = readSettings(this.deps.env);
+    if (!settings.ok) return settings.message;
+    // Taken before any await, so two sockets racing cannot both hold it.
+    const tag = crypto.randomUUID();
+    setState(ws, { ...getState(ws), seat: tag });
+    const asked: Holder = {
+      by,
+      tag,
+      size: { cols: size.cols ?? DEFAULT_TERMINAL_SIZE.cols, rows: size.rows ?? DEFAULT_TERMINAL_SIZE.rows },
+    };
+    this.deps.ctx.storage.sql.exec(
+      'INSERT OR REPLACE INTO terminal (singleton, holder, level, opened_at) VALUES (1, ?, ?, ?)',
+      by,
+      run.currentLevel,
+      Date.now(),
+    );
+    if (run.status === 'paused_for_user_action') {
+      await this.openFor(asked);
+    } else {
+      this.waiting = asked;
+      this.changed();
+      this.deps.breakCall('takeover');
+    }
+    return null;
+  }
+
+  /** After a proxy call or a pause: opens a terminal that waited for the agent, or ends one the run outlived. */
+  async afterCall(): Promise<void> {
+    const run = this.deps.store.summary();
+    if (!run) return;
+    if (FINAL_STATUSES.includes(run.status)) {
+      this.reopen = null;
+      return this.end('stopped');
+    }
+    if (run.status !== 'paused_for_user_action') return;
+    const reason = this.deps.store.pendingAction()?.reason;
+    if (this.waiting) {
+      const asked = this.waiting;
+      this.waiting = null;
+      return this.openFor(asked);
+    }
+    if (this.open) return;
+    if (reason === 'human_turn' && this.reopen) {
+      const player = this.reopen;
+      this.reopen = null;
+      const still = this.deps.ctx.getWebSockets().find((ws) => getState(ws).seat === player.tag);
+      if (still) return this.openFor(player);
+    }
+    // A takeover handed back before the agent had paused for it: nobody needs the pause.
+    if (reason === 'takeover') await this.deps.act({ action: 'continue' }, 'the run itself (a takeover withdrawn)');
+  }
+
+  /** Keystrokes from `ws`; refused unless `ws` holds the open terminal. */
+  input(ws: WebSocket, data: string): string | null {
+    const open = this.holding(ws);
+    if (typeof open === 'string') return open;
+    open.relay?.send({ type: 'input', data });
+    this.armIdle(open);
+    return null;
+  }
+
+  /** The holder's screen changed size. */
+  resize(ws: WebSocket, size: TerminalSize): string | null {
+    const open = this.holding(ws);
+    if (typeof open === 'string') return open;
+    open.size = size;
+    open.relay?.send({ type: 'resize', ...size });
+    return null;
+  }
+
+  /**
+   * Closes the terminal and lets the agent go on: with the password the session proved (the level is
+   * then solved by the person), else with a note of the session as a lesson. A human run stays paused.
+   */
+  async handback(by: string): Promise<string | null> {
+    const open = this.open;
+    if (!open && !this.waiting) return 'the terminal is not open; there is nothing to hand back';
+    const run = this.deps.store.summary();
+    if (!open || !run) {
+      this.end('handback');
+      return null;
+    }
+    const proved = open.proved?.level === run.currentLevel ? open.proved : null;
+    const seconds = Math.round((Date.now() - open.openedAt) / 1000);
+    this.end('handback');
+    if (run.status !== 'paused_for_user_action') return null;
+    if (proved) {
+      await this.deps.act({ action: 'password', value: proved.password }, by);
+      return null;
+    }
+    if (run.config.model === 'human') return null;
+    const screen = open.tail.trim() ? `\nThe end of their screen:\n${open.tail.trim()}` : '';
+    const note =
+      `A person took the terminal at level ${open.level} for ${seconds} s and handed it back.${screen}`.slice(0, 2000);
+    const asked = this.deps.store.agentPlace().checkpoint?.interrupt !== undefined;
+    // A pause the graph did not ask for (a person's pause, a proxy outage) takes no hint: the note goes as a message.
+    if (asked) await this.deps.act({ action: 'continue', hint: note }, by);
+    else {
+      await this.deps.act({ action: 'message', text: note }, by);
+      await this.deps.act({ action: 'continue' }, by);
+    }
+    return null;
+  }
+
+  /** The holder's socket closed: nobody can type, so the terminal closes; the run stays paused. */
+  holderLeft(ws: WebSocket): void {
+    const holder = this.open ?? this.waiting;
+    if (holder && getState(ws).seat === holder.tag) this.end('closed', `${holder.by} disconnected`);
+  }
+
+  /** Closes the terminal (if any) for `reason`, stores why, and tells every socket. */
+  end(reason: TerminalEndReason, message?: string): void {
+    const open = this.open;
+    const waited = this.waiting;
+    if (!open && !waited) return;
+    this.open = null;
+    this.waiting = null;
+    this.deps.ctx.storage.sql.exec('DELETE FROM terminal');
+    if (open) {
+      if (open.idle) clearTimeout(open.idle);
+      open.relay?.close();
+      if (open.started) {
+        this.deps.life.record(
+          {
+            type: 'takeover_ended',
+            level: open.level,
+            by: open.by,
+            reason,
+            durationMs: Math.max(0, Date.now() - open.openedAt),
+            ...(message ? { message } : {}),
+            ...(open.proved ? { provedLevel: open.proved.level } : {}),
+          },
+          Date.now(),
+        );
+      } else if (message) {
+        this.tell(open.tag, message);
+      }
+    }
+    this.changed();
+  }
+
+  private async openFor(holder: Holder): Promise<void> {
+    const run = this.deps.store.summary();
+    const settings = readSettings(this.deps.env);
+    if (!run || !settings.ok) return this.end('closed', settings.ok ? 'no such run' : settings.message);
+    const state = this.deps.store.agentPlace().checkpoint?.state as { password?: string | null } | undefined;
+    const open: Open = {
+      ...holder,
+      level: run.currentLevel,
+      openedAt: Date.now(),
+      relay: null,
+      started: false,
+      proved: null,
+      tail: '',
+      idle: null,
+    };
+    this.open = open;
+    this.changed();
+    const current = () => this.open === open;
+    open.relay = await TerminalRelay.open(
+      settings.settings,
+      {
+        type: 'open',
+        runId: run.id,
+        target: run.config.target,
+        level: open.level,
+        password: state?.password ?? null,
+        cols: open.size.cols,
+        rows: open.size.rows,
+      },
+      {
+        opened: () => {
+          if (!current()) return;
+          open.started = true;
+          this.deps.life.record(
+            { type: 'takeover_started', level: open.level, by: open.by, ...open.size },
+            (open.openedAt = Date.now()),
+          );
+          this.armIdle(open);
+          this.changed();
+        },
+        output: (data) => {
+          if (!current() || !open.started) return;
+          this.deps.life.record({ type: 'terminal_output', level: open.level, data }, Date.now());
+          open.tail = keepTail(open.tail, data);
+        },
+        proved: (level, password) => {
+          if (!current()) return;
+          open.proved = { level, password };
+          if (run.config.model === 'human') this.ctx().waitUntil(this.solvedByPlayer(open));
+        },
+        closed: (message) => {
+          if (current()) this.end('closed', message);
+        },
+      },
+    );
+    if (!current()) open.relay?.close();
+  }
+
+  /** A human run's level proved: close this terminal, give the password, and open the next level's for them. */
+  private async solvedByPlayer(open: Open): Promise<void> {
+    if (!open.proved) return;
+    this.reopen = { by: open.by, tag: open.tag, size: open.size };
+    this.end('solved');
+    await this.deps.act({ action: 'password', value: open.proved.password }, open.by);
+  }
+
+  private holding(ws: WebSocket): Open | string {
+    const open = this.open;
+    if (!open)
+      return this.waiting
+        ? 'the terminal is not open yet: the agent is finishing its step'
+        : 'no terminal is open; take it first';
+    if (getState(ws).seat !== open.tag) return `the terminal is held by ${open.by}; you are watching it`;
+    if (!open.started) return 'the terminal is still opening';
+    return open;
+  }
+
+  private armIdle(open: Open): void {
+    const limits = readLimits(this.deps.env);
+    const ms = limits.ok ? limits.limits.terminalIdleMs : 600_000;
+    if (open.idle) clearTimeout(open.idle);
+    open.idle = setTimeout(() => {
+      if (this.open === open) this.end('idle', `nobody typed for ${Math.round(ms / 1000)} s (TERMINAL_IDLE_MS)`);
+    }, ms);
+  }
+
+  private changed(): void {
+    this.deps.sockets.terminalChanged((ws) => this.view(ws));
+  }
+
+  private tell(tag: string, message: string): void {
+    for (const ws of this.deps.ctx.getWebSockets())
+      if (getState(ws).seat === tag) send(ws, { type: 'error', code: 'terminal_failed', message });
+  }
+
+  private ctx(): DurableObjectState {
+    return this.deps.ctx;
+  }
+}
+
+/** The screen's last TAIL_CHARS characters as text, with `base64` added. */
+function keepTail(tail: string, base64: string): string {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const text = new TextDecoder().decode(bytes).replace(ESCAPES, '').replace(/\r/g, '');
+  return plainText(tail + text).slice(-TAIL_CHARS);
+}

@@ -1,6 +1,6 @@
 // The holder's side of a run's shared terminal, for `attach` and `play`: takes the terminal over the
-// run's socket, pipes the person's keys out and the shell's bytes in, follows the `terminal` state
-// messages (a human run's terminal closes as `solved` and reopens at the next level) and says how it ended.
+// run's socket, pipes the person's keys out and the shell's bytes (terminal_output events) in, follows
+// the `terminal` state messages (a human run's terminal reopens at the next level) and says how it ended.
 import type { ClientMessage, PendingAction, RunEvent, ServerMessage } from '../../schema/protocol.ts';
 import { serverMessageSchema } from '../../schema/protocol.ts';
 import type { RunStatus } from '../../schema/run.ts';
@@ -45,7 +45,7 @@ const REASON_WAIT_MS = 3000;
 /** How long a detach waits for the server to close the terminal before leaving anyway. */
 const DETACH_WAIT_MS = 10_000;
 /** A human run paused for the person's turn with the terminal still closed this long is taken again. */
-const RETAKE_WAIT_MS = 1500;
+const RETAKE_WAIT_MS = 3000;
 
 /** One person holding one run's terminal until they detach, it closes, or the run ends. */
 export class TerminalSession {
@@ -55,8 +55,10 @@ export class TerminalSession {
   private holding = false;
   private everHeld = false;
   private detaching = false;
-  /** Who holds the terminal as the latest `terminal` message said. */
+  /** Who holds the terminal (or waits for it) as the latest `terminal` message said. */
   private holder: string | null = null;
+  /** Output events after this seq are this session's: the log before the takeover is not replayed. */
+  private outputFrom = Number.POSITIVE_INFINITY;
   private lostHold: ReturnType<typeof setTimeout> | null = null;
   private retake: ReturnType<typeof setTimeout> | null = null;
   private finish: (end: SessionEnd) => void = () => {};
@@ -107,6 +109,7 @@ export class TerminalSession {
       await follower.waitFor((s) => s.pending === null || isFinal(s));
     }
     this.options.notice('taking the terminal (the agent pauses after its current step)…');
+    this.outputFrom = follower.view.lastSeq;
     this.takeover();
     return undefined;
   }
@@ -138,16 +141,17 @@ export class TerminalSession {
 
   private onMessage(msg: ServerMessage): void {
     if (msg.type === 'terminal') {
-      this.holder = msg.open ? msg.by : null;
+      this.holder = msg.you ? null : msg.by;
       if (msg.open && msg.you) this.gainHold();
       else if (this.holding) this.loseHold();
-    } else if (msg.type === 'terminal_data') {
-      if (this.holding) this.options.output.write(Buffer.from(msg.data, 'base64'));
     } else if (msg.type === 'error') {
-      if (msg.code === 'terminal_held' && !this.everHeld)
-        this.finish({ kind: 'held', by: this.holder ?? heldBy(msg.message) });
-      else if (!this.everHeld) this.finish({ kind: 'refused', message: msg.message });
-      else this.options.notice(`the stack said: ${msg.message}`);
+      // terminal_held also refuses a queued or ended run: only a named holder makes it a conflict.
+      const by = msg.code === 'terminal_held' ? (this.holder ?? heldBy(msg.message)) : null;
+      if (this.everHeld) {
+        // A retake that crossed the worker's own reopen is refused as held by us: nothing to say.
+        if (msg.code !== 'terminal_held') this.options.notice(`the stack said: ${msg.message}`);
+      } else if (by) this.finish({ kind: 'held', by });
+      else this.finish({ kind: 'refused', message: msg.message });
     }
   }
 
@@ -190,6 +194,8 @@ export class TerminalSession {
   }
 
   private onEvent(event: RunEvent, state: RunViewState): void {
+    if (event.type === 'terminal_output' && event.seq > this.outputFrom && !this.detaching)
+      this.options.output.write(Buffer.from(event.data, 'base64'));
     if (event.type === 'level_complete' && event.solvedBy === 'person') {
       const figures = state.record.levels.get(event.level);
       const ms = figures?.durationMs ?? event.durationMs;
@@ -231,7 +237,7 @@ export class TerminalSession {
   }
 }
 
-/** The holder named in a `terminal_held` message when no `terminal` state came first. */
-function heldBy(message: string): string {
-  return /held by (.+?)(?:[;.]|$)/.exec(message)?.[1] ?? message;
+/** The holder named in a `terminal_held` message ("held by the web UI since …; wait …"), or null. */
+function heldBy(message: string): string | null {
+  return /held by (.+?)(?: since |;|$)/.exec(message)?.[1] ?? null;
 }

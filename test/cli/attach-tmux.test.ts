@@ -34,10 +34,10 @@ function shell(extra: (m: ClientMessage, f: FakeTerminalRun) => void = () => und
   return (m: ClientMessage, f: FakeTerminalRun) => {
     if (m.type === 'user_action' && m.action === 'takeover') {
       f.send({ type: 'terminal', open: true, by: 'the CLI', you: true, level: 0, size: { cols: 80, rows: 24 } });
-      f.send({ type: 'terminal_data', data: b64(PROMPT) });
+      f.emit({ type: 'terminal_output', level: 0, data: b64(PROMPT) });
     }
     if (m.type === 'terminal_input')
-      f.send({ type: 'terminal_data', data: b64(m.data.replaceAll('\r', `\r\n${PROMPT}`)) });
+      f.emit({ type: 'terminal_output', level: 0, data: b64(m.data.replaceAll('\r', `\r\n${PROMPT}`)) });
     if (m.type === 'user_action' && m.action === 'handback')
       f.send({ type: 'terminal', open: false, by: null, you: false, level: null, size: null });
     extra(m, f);

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../cli/api-client.ts';
 import { DETACH_KEY } from '../../cli/terminal/keys.ts';
-import { RawTerminal } from '../../cli/terminal/raw-terminal.ts';
+import { RawTerminal, RESET_SEQUENCE } from '../../cli/terminal/raw-terminal.ts';
 import type { SessionEnd } from '../../cli/terminal/terminal-session.ts';
 import { TerminalSession } from '../../cli/terminal/terminal-session.ts';
 import type { ClientMessage, PendingAction } from '../../schema/protocol.ts';
@@ -59,9 +59,11 @@ async function session(
   pending: PendingAction | null,
   onMessage: (m: ClientMessage, f: FakeTerminalRun) => void,
   typed: (keys: FakeTty, screen: FakeScreen) => void = () => undefined,
+  before: (f: FakeTerminalRun) => void = () => undefined,
 ) {
   const f = await startFakeTerminalRun(run, pending, onMessage);
   fake = f;
+  before(f);
   const keys = new FakeTty();
   const screen = new FakeScreen();
   const notices: string[] = [];
@@ -88,7 +90,7 @@ describe('TerminalSession', () => {
       null,
       (m, f) => {
         if (m.type === 'user_action' && m.action === 'takeover') f.send(held(true));
-        if (m.type === 'terminal_input') f.send({ type: 'terminal_data', data: b64(`echo:${m.data}`) });
+        if (m.type === 'terminal_input') f.emit({ type: 'terminal_output', level: 0, data: b64(`echo:${m.data}`) });
         if (m.type === 'user_action' && m.action === 'handback') f.send(closed);
       },
       (keys, screen) => {
@@ -107,7 +109,8 @@ describe('TerminalSession', () => {
       { type: 'user_action', action: 'handback' },
     ]);
     expect(r.screen.bytes).toContain('echo:cat readme\r');
-    expect(r.screen.bytes).toContain('echo:x');
+    // Output after Ctrl-] is not shown: the person has left.
+    expect(r.screen.bytes).not.toContain('echo:x');
     expect(r.keys.modes).toEqual([true, false]);
     expect(r.notices[1]).toMatch(/^you hold the terminal of run_\w+; Ctrl-\] hands it back/);
   });
@@ -139,11 +142,33 @@ describe('TerminalSession', () => {
     expect(r.keys.modes).toEqual([true, false]);
   });
 
-  it('a refusal before the terminal opens is reported with the stack words', async () => {
+  it('a refusal that names no holder (a queued run) is reported with the stack words', async () => {
     const r = await session(terminalRunSummary('baseline', 'queued'), null, (_m, f) =>
-      f.send({ type: 'error', code: 'invalid_state', message: 'the run is queued; take its terminal once it runs' }),
+      f.send({
+        type: 'error',
+        code: 'terminal_held',
+        message: 'the run is queued; take the terminal once it has started',
+      }),
     );
-    expect(r.end).toEqual({ kind: 'refused', message: 'the run is queued; take its terminal once it runs' });
+    expect(r.end).toEqual({ kind: 'refused', message: 'the run is queued; take the terminal once it has started' });
+  });
+
+  it('shows only the output of its own session, not an earlier takeover replayed from the log', async () => {
+    const r = await session(
+      terminalRunSummary('baseline', 'running'),
+      null,
+      (m, f) => {
+        if (m.type === 'user_action' && m.action === 'takeover') {
+          f.emit({ type: 'terminal_output', level: 0, data: b64('mine$ ') });
+          f.send(held(true));
+        }
+        if (m.type === 'user_action' && m.action === 'handback') f.send(closed);
+      },
+      (keys) => setTimeout(() => keys.write(DETACH_KEY), 100),
+      (f) => f.emit({ type: 'terminal_output', level: 0, data: b64('an earlier session') }),
+    );
+    expect(r.end).toEqual({ kind: 'detached' });
+    expect(r.screen.bytes).toBe(`mine$ ${RESET_SEQUENCE}`);
   });
 
   it('a human run: waits for the turn, keeps raw mode through a solved level, and the terminal reopens', async () => {
@@ -164,7 +189,8 @@ describe('TerminalSession', () => {
           );
           setTimeout(() => f.send(held(true, 'the CLI', 1)), 100);
         }
-        if (m.type === 'terminal_input' && m.data === 'ls\r') f.send({ type: 'terminal_data', data: b64('level1$ ') });
+        if (m.type === 'terminal_input' && m.data === 'ls\r')
+          f.emit({ type: 'terminal_output', level: 0, data: b64('level1$ ') });
         if (m.type === 'user_action' && m.action === 'handback') f.send(closed);
       },
       (keys) => {

@@ -1,6 +1,6 @@
 // A run socket on loopback that plays the Durable Object's side of the shared terminal (issue 30) for
 // the CLI's unit tests: a snapshot, then the test's script answers each client message (takeover,
-// terminal_input, handback) with `terminal`, `terminal_data`, events or error frames, as docs/protocol.md says.
+// terminal_input, handback) with `terminal` messages, events (terminal_output) or error frames, as docs/protocol.md says.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';

@@ -3,7 +3,7 @@
 // the next level after a proven one. Ctrl-] leaves with the run paused (`attach` goes on later).
 import type { Command } from 'commander';
 import { describeIssues } from '../../schema/issues.ts';
-import { runConfigSchema, runSummarySchema } from '../../schema/run.ts';
+import { HUMAN_MODEL, runConfigSchema, runSummarySchema } from '../../schema/run.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
@@ -12,9 +12,6 @@ import { askPause } from '../pause-prompt.ts';
 import { parseLevels } from '../run-plan.ts';
 import { DETACH_KEY_NAME } from '../terminal/keys.ts';
 import { checkTty, holdTerminal } from './attach.ts';
-
-/** The model name of a run a person plays. */
-export const HUMAN_MODEL = 'human';
 
 type PlayOptions = { target: string; levels: string; allowNoTty?: boolean };
 

@@ -108,8 +108,11 @@ export class TerminalSession {
       await this.options.answerPause(pending);
       await follower.waitFor((s) => s.pending === null || isFinal(s));
     }
-    this.options.notice('taking the terminal (the agent pauses after its current step)…');
-    this.outputFrom = follower.view.lastSeq;
+    const now = follower.view;
+    this.options.notice(
+      isHuman(now) ? 'taking the terminal…' : 'taking the terminal (the agent pauses after its current step)…',
+    );
+    this.outputFrom = now.lastSeq;
     this.takeover();
     return undefined;
   }

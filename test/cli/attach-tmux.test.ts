@@ -1,7 +1,6 @@
 // `bandit-runner attach` in a real tty (tmux) against a loopback run socket playing the Durable Object:
 // the tty is raw while the terminal is held (read from outside with `stty -F`), keys and a resize
 // reach the socket, bytes reach the screen, and every way out gives the tty back with its exit code.
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ClientMessage } from '../../schema/protocol.ts';
@@ -21,13 +20,6 @@ afterEach(async () => {
   await fake?.close();
   fake = pane = null;
 });
-
-/** The tty's mode as `stty` reads it from outside the pane: raw has -icanon and -echo. */
-function ttyMode(p: TmuxPane): { icanon: boolean; echo: boolean } {
-  const tty = p.tmux('display-message', '-p', '-t', 's', '#{pane_tty}').trim();
-  const modes = execFileSync('stty', ['-a', '-F', tty], { encoding: 'utf8' });
-  return { icanon: /(^|\s)icanon\b/.test(modes), echo: /(^|\s)echo\b/.test(modes) };
-}
 
 /** A fake shell behind the terminal: it echoes each key; Enter ends the line with a new prompt. */
 function shell(extra: (m: ClientMessage, f: FakeTerminalRun) => void = () => undefined) {
@@ -59,7 +51,7 @@ describe('bandit-runner attach in a real terminal', () => {
   it('raw mode while held: keys, echo, a resize; Ctrl-] hands back, exit 0 and the tty is itself again', async () => {
     fake = await startFakeTerminalRun(terminalRunSummary('baseline', 'running'), null, shell());
     const p = await attachInPane(fake);
-    expect(ttyMode(p)).toEqual({ icanon: false, echo: false });
+    expect(p.ttyMode()).toEqual({ icanon: false, echo: false });
     p.type('cat readme');
     p.press('Enter');
     await p.waitFor(/bandit0@range:~\$ cat readme\n\s*bandit0@range:~\$/);
@@ -69,7 +61,7 @@ describe('bandit-runner attach in a real terminal', () => {
     await vi.waitFor(() => expect(fake?.received).toContainEqual({ type: 'terminal_resize', cols: 100, rows: 30 }));
     p.press('C-]');
     await p.waitFor(/handed back; the terminal is closed\n\s*EXIT=0/);
-    expect(ttyMode(p)).toEqual({ icanon: true, echo: true });
+    expect(p.ttyMode()).toEqual({ icanon: true, echo: true });
     const sent = fake.received;
     expect(sent[0]).toEqual({ type: 'user_action', action: 'takeover', cols: 80, rows: 24 });
     expect(sent).toContainEqual({ type: 'terminal_input', data: '\x03' });
@@ -99,7 +91,7 @@ describe('bandit-runner attach in a real terminal', () => {
     const p = await attachInPane(fake);
     p.type('x');
     await p.waitFor(/the terminal closed: the stack restarted; the run stays paused\n\s*EXIT=7/);
-    expect(ttyMode(p)).toEqual({ icanon: true, echo: true });
+    expect(p.ttyMode()).toEqual({ icanon: true, echo: true });
   }, 60_000);
 
   it('held by another client: names the holder, exits 6, never touches the tty', async () => {
@@ -117,7 +109,7 @@ describe('bandit-runner attach in a real terminal', () => {
     await p.waitFor(/^pane\$ *$/m);
     p.type(`${process.execPath} cli/main.ts --url ${fake.url} attach ${TERMINAL_RUN_ID}; echo EXIT=$?`, true);
     await p.waitFor(/bandit-runner: the terminal is held by the web UI; wait until they hand it back\n\s*EXIT=6/);
-    expect(ttyMode(p)).toEqual({ icanon: true, echo: true });
+    expect(p.ttyMode()).toEqual({ icanon: true, echo: true });
   }, 60_000);
 
   it('refuses to run without a terminal unless --allow-no-tty', async () => {

@@ -63,6 +63,13 @@ export class TmuxPane {
     return seen;
   }
 
+  /** The pane's tty mode as `stty -F` reads it from outside: raw mode has neither icanon nor echo. */
+  ttyMode(): { icanon: boolean; echo: boolean } {
+    const tty = this.tmux('display-message', '-p', '-t', 's', '#{pane_tty}').trim();
+    const modes = execFileSync('stty', ['-a', '-F', tty], { encoding: 'utf8' });
+    return { icanon: /(^|\s)icanon\b/.test(modes), echo: /(^|\s)echo\b/.test(modes) };
+  }
+
   /** Resizes the window (the program in it gets SIGWINCH). */
   resize(cols: number, rows: number): void {
     this.tmux('resize-window', '-t', 's', '-x', String(cols), '-y', String(rows));

@@ -4,7 +4,7 @@
 import type { ClientMessage, PendingAction, RunEvent, ServerMessage } from '../../schema/protocol.ts';
 import { serverMessageSchema } from '../../schema/protocol.ts';
 import type { RunStatus } from '../../schema/run.ts';
-import { FINAL_STATUSES } from '../../schema/run.ts';
+import { FINAL_STATUSES, HUMAN_MODEL } from '../../schema/run.ts';
 import { RunSocketClient } from '../../schema/run-socket-client.ts';
 import type { RunViewState } from '../../schema/run-view-state.ts';
 import type { TerminalEndReason } from '../../schema/terminal.ts';
@@ -38,7 +38,7 @@ export type TerminalSessionOptions = {
   answerPause?: (pending: PendingAction) => Promise<void>;
 };
 
-const isHuman = (s: RunViewState) => s.run?.config.model === 'human';
+const isHuman = (s: RunViewState) => s.run?.config.model === HUMAN_MODEL;
 const isFinal = (s: RunViewState) => s.run !== null && FINAL_STATUSES.includes(s.run.status);
 /** How long a closed terminal's reason (its takeover_ended event) may trail the state message. */
 const REASON_WAIT_MS = 3000;

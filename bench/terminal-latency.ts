@@ -3,7 +3,8 @@
 // event that echoes it (WebSocket → the run's Durable Object → WebSocket → proxy → SSH PTY → the
 // practice range, and back). The same keys through the proxy's relay alone and over SSH alone give
 // the ceiling and the floor. The stack runs as `npm start` runs it. Prints figures; asserts nothing.
-// Usage: node bench/terminal-latency.ts [--keys 300]
+// Usage: node bench/terminal-latency.ts [--keys 300] [--clear-every 25]
+//   --clear-every 50 lets a line hold words of 32+ letters, which the proxy tries as passwords.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +18,11 @@ import { startStackProcess } from '../test/support/stack-process.ts';
 import { connectClient } from './ssh-timing.ts';
 import { percentile } from './stats.ts';
 
-const { values } = parseArgs({ options: { keys: { type: 'string', default: '300' } } });
+const { values } = parseArgs({
+  options: { keys: { type: 'string', default: '300' }, 'clear-every': { type: 'string', default: '25' } },
+});
 const KEYS = Number(values.keys);
+const CLEAR_EVERY = Number(values['clear-every']);
 const WARM_UP = 20;
 const SECRET = 'bench-terminal-secret-0123456789';
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -52,8 +56,9 @@ class Screen {
 async function measure(t: Typist): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < WARM_UP + KEYS; i++) {
-    // Ctrl-U clears the line now and then, so the prompt line never wraps.
-    if (i % 50 === 49) {
+    // Ctrl-U clears the line every 25 keys: it never wraps, and never holds a 32-letter word, which the
+    // proxy would try as a password (a login per word, docs/protocol.md); 50 measured the same.
+    if (i % CLEAR_EVERY === CLEAR_EVERY - 1) {
       const before = t.output().length;
       t.type('\x15');
       await t.waitFor((o) => o.length > before);
@@ -164,7 +169,9 @@ try {
   const ssh = await overSsh(stack.ports.practice);
   const proxy = await throughProxy(stack.ports.proxy);
   const whole = await throughStack(stack.url);
-  console.log(`keystroke → echo, ${KEYS} keys each after ${WARM_UP} to warm up, over loopback:`);
+  console.log(
+    `keystroke → echo, ${KEYS} keys each after ${WARM_UP} to warm up, the line cleared every ${CLEAR_EVERY}, over loopback:`,
+  );
   console.log(line('SSH alone (ssh2 PTY → practice range)', ssh));
   console.log(line("the proxy's relay alone (WebSocket → SSH)", proxy));
   console.log(line('the whole stack (run socket → Durable Object)', whole));

@@ -208,6 +208,20 @@ describe('TerminalSession', () => {
     expect(r.screen.bytes).toContain('level1$ ');
   });
 
+  it('a dropped connection while holding ends the session (the terminal is lost) and restores the tty', async () => {
+    const r = await session(
+      terminalRunSummary('baseline', 'running'),
+      null,
+      (m, f) => {
+        if (m.type === 'user_action') f.send(held(true));
+        if (m.type === 'terminal_input') f.drop();
+      },
+      (keys) => keys.write('ls\r'),
+    );
+    expect(r.end).toEqual({ kind: 'closed', reason: null, message: 'the connection to the stack dropped' });
+    expect(r.keys.modes).toEqual([true, false]);
+  });
+
   it('an ended run has no terminal to take', async () => {
     const r = await session(terminalRunSummary('baseline', 'completed'), null, () => undefined);
     expect(r.end).toEqual({ kind: 'run_ended', status: 'completed' });

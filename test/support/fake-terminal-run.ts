@@ -26,6 +26,8 @@ export type FakeTerminalRun = {
   send(message: ServerMessage): void;
   /** Appends events to the log (seq from 1) and sends them. */
   emit(...events: EventBody[]): void;
+  /** Cuts the client's connection at once, as a stack that goes away does. */
+  drop(): void;
   close(): Promise<void>;
 };
 
@@ -90,6 +92,7 @@ export async function startFakeTerminalRun(
       log.push(...events);
       fake.send({ type: 'events', events });
     },
+    drop: () => client?.terminate(),
     close: () =>
       new Promise((resolve) => {
         for (const c of server.clients) c.terminate();

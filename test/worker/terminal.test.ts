@@ -5,7 +5,9 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import type { RunEvent, ServerMessage } from '../../schema/protocol.ts';
+import { serverMessageSchema } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
+import type { Board } from '../../schema/board.ts';
 import type { RunSession } from '../../worker/run-session/run-session.ts';
 import { call, createRun, postJson, waitForStatus } from './http.ts';
 import { connect } from './socket-client.ts';
@@ -33,10 +35,9 @@ const stubOf = (id: string) => env.RUN_SESSION.get(env.RUN_SESSION.idFromName(id
 /** A socket that keeps every message, for waiting on one that matches. */
 async function watcher(id: string, client?: string) {
   const socket = await connect(`/api/runs/${id}/ws?since=0${client ? `&client=${client}` : ''}`);
+  // Its own listener: every message, however long the test waits between them.
   const seen: ServerMessage[] = [];
-  void (async () => {
-    for (;;) seen.push(await socket.next().catch(() => ({ type: 'pong', ts: '' }) as ServerMessage));
-  })();
+  socket.ws.addEventListener('message', (e) => seen.push(serverMessageSchema.parse(JSON.parse(e.data as string))));
   const waitFor = async <T extends ServerMessage>(match: (m: ServerMessage) => m is T, timeout = 15_000) => {
     let found: T | undefined;
     await vi.waitFor(
@@ -190,7 +191,7 @@ describe('the run terminal', () => {
     const events = await eventsOf(run.id);
     expect(ofType(events, 'level_complete')).toEqual([expect.objectContaining({ level: 0, solvedBy: 'person' })]);
     expect(ofType(events, 'takeover_ended')).toEqual([
-      expect.objectContaining({ level: 0, reason: 'solved', provedLevel: 0 }),
+      expect.objectContaining({ level: 0, reason: 'solved', provedLevel: 0, commands: 1 }),
     ]);
     expect(ofType(events, 'llm_call')).toEqual([]);
     expect(player.seen.filter(terminalOpen).at(-1)).toMatchObject({ level: 1, you: true, by: 'the web UI' });
@@ -207,6 +208,16 @@ describe('the run terminal', () => {
     });
     expect(((await (await call(`/api/runs/${run.id}`)).json()) as RunSummary).status).toBe('paused_for_user_action');
     await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
+    // The board has a row for the person, with the level they proved and the line they typed for it.
+    await vi.waitFor(
+      async () => {
+        const board = (await (await call('/api/board')).json()) as Board;
+        expect(board.models.find((m) => m.model === 'human')).toMatchObject({ levelsSolved: expect.any(Number) });
+        const cell = board.cells.find((c) => c.model === 'human' && c.level === 0);
+        expect(cell?.outcomes.solved_with_password).toBeGreaterThanOrEqual(1);
+      },
+      { timeout: 15_000, interval: 100 },
+    );
   }, 90_000);
 
   it('closes a terminal nobody types in after TERMINAL_IDLE_MS (8 s here), the run still paused', async () => {

@@ -76,10 +76,10 @@ function rawLines(event: RunEvent, c: Colors, verbose: boolean): string[] {
     case 'takeover_ended': {
       const proved = event.provedLevel === undefined ? '' : `, proved level ${event.provedLevel}`;
       const why = event.message ? ` — ${event.message}` : '';
-      const held = `${Math.round(event.durationMs / 1000)} s`;
-      return [
-        c.magenta(`⌨ the terminal closed: ${event.reason} (held ${held} by ${answererText(event.by)}${proved})${why}`),
-      ];
+      const held = `${Math.round(event.durationMs / 1000)} s by ${answererText(event.by)}`;
+      const lines =
+        event.commands === undefined ? '' : `, ${event.commands} ${event.commands === 1 ? 'line' : 'lines'}`;
+      return [c.magenta(`⌨ the terminal closed: ${event.reason} (held ${held}${lines}${proved})${why}`)];
     }
     case 'run_complete':
       return [

@@ -96,10 +96,13 @@ describe('bandit-runner attach and play on the real stack', () => {
     expect(['running', 'completed', 'paused_for_user_action']).toContain((await summary(run.id)).status);
     expect((await summary(run.id)).levelsSolved).toBeGreaterThanOrEqual(1);
     await post(`/api/runs/${run.id}/actions`, { action: 'stop' }).catch(() => undefined);
-    // `watch` tells the takeover in two lines (the bytes stay with attach, the run page and terminal.cast).
+    // `watch` tells the takeover in two lines (the bytes stay with attach, the run page and terminal.cast);
+    // the four lines entered: cat, ssh, :e and :q (keys without Enter, v and q, are no line).
     const watched = await runCli(stack().url, ['watch', run.id, '--no-answer']);
     expect(watched.stdout).toMatch(/⌨ the CLI took the terminal at level 25\n/);
-    expect(watched.stdout).toMatch(/⌨ the terminal closed: handback \(held \d+ s by the CLI, proved level 25\)\n/);
+    expect(watched.stdout).toMatch(
+      /⌨ the terminal closed: handback \(held \d+ s by the CLI, 4 lines, proved level 25\)\n/,
+    );
   }, 180_000);
 
   it('play: level 0 solved by the person with cat, timed; Ctrl-] at level 1 leaves the run paused', async () => {

@@ -91,6 +91,11 @@ describe('bandit-runner attach and play on the real stack', () => {
     expect(ofType(events, 'takeover_ended')).toEqual([
       expect.objectContaining({ by: 'the CLI', reason: 'handback', provedLevel: 25 }),
     ]);
+    // The agent went on after the handback: the run ran again after the terminal closed.
+    const closedAt = events.findIndex((e) => e.type === 'takeover_ended');
+    expect(
+      events.slice(closedAt).some((e) => e.type === 'status_changed' && e.from === 'queued' && e.to === 'running'),
+    ).toBe(true);
     const output = Buffer.concat(ofType(events, 'terminal_output').map((e) => Buffer.from(e.data, 'base64')));
     expect(output.toString()).toContain('--More--');
     expect(['running', 'completed', 'paused_for_user_action']).toContain((await summary(run.id)).status);

@@ -135,4 +135,20 @@ describe('bandit-runner attach and play on the real stack', () => {
       [1, 'the CLI'],
     ]);
   }, 180_000);
+
+  it("play above level 0 asks that level's password first (as run does), then opens its shell", async () => {
+    const p = await freshPane('play2');
+    p.type(`${cli} ${stack().url} play --levels 2-2; echo EXIT=$?`, true);
+    await p.waitFor(/The run is waiting for you at level 2 \(password required\)/, WAIT);
+    await p.waitFor(/Give bandit2's password/);
+    // The third choice of the prompt.
+    p.press('Down', 'Down', 'Enter');
+    await p.waitFor(/Password for bandit2:/);
+    p.type(passwords[2]!, true);
+    await p.waitFor(/bandit2@practice:~\$ *$/m, WAIT);
+    p.type('cat ./"spaces in this filename"', true);
+    await p.waitFor(/level 2 solved in \d+\.\ds/, WAIT);
+    await p.waitFor(/the run completed[\s\S]*EXIT=0/, WAIT);
+    expect(p.screen()).not.toContain(passwords[2]!);
+  }, 180_000);
 });

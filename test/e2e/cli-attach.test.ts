@@ -1,7 +1,8 @@
 // `bandit-runner attach` and `play` against the real stack (`npm start`'s own script) in a real tty
 // (tmux): a baseline run at level 25 taken mid-run, `cat`, a second attach refused naming the holder,
 // bandit26's `more` in a 6-row window, `v` into vi, `:e` the password, out again, Ctrl-] hands back with
-// the tty restored, and the run resumes with level 25 solved by the person; then `play` at levels 0-1.
+// the tty restored, and the run resumes with level 25 solved by the person; then `play` at levels 0-1,
+// and `play` from level 2, whose password is asked first.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildWorld } from '../../practice/world/world.ts';

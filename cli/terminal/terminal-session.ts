@@ -53,6 +53,8 @@ export class TerminalSession {
   private follower: RunSocketClient | null = null;
   private ws: WebSocket | null = null;
   private holding = false;
+  /** A takeover was sent; until the terminal opens, it waits on the socket that sent it. */
+  private asked = false;
   private everHeld = false;
   private detaching = false;
   /** Who holds the terminal (or waits for it) as the latest `terminal` message said. */
@@ -79,8 +81,10 @@ export class TerminalSession {
       open: (since) => this.connect(since),
       onEvent: (event, state) => this.onEvent(event, state),
       onState: (state) => this.onState(state),
+      // The terminal (or the request for it) belongs to the socket: a drop loses it. Between a human
+      // run's levels nothing is held, and the next human_turn is taken again on the new socket.
       onConnection: (c) => {
-        if (c === 'reconnecting' && this.holding)
+        if (c === 'reconnecting' && (this.holding || (this.asked && !this.everHeld)))
           this.finish({ kind: 'closed', reason: null, message: 'the connection to the stack dropped' });
       },
     });
@@ -139,6 +143,7 @@ export class TerminalSession {
   }
 
   private takeover(): void {
+    this.asked = true;
     this.send({ type: 'user_action', action: 'takeover', ...sizeOf(this.options.output) });
   }
 

@@ -222,6 +222,14 @@ describe('TerminalSession', () => {
     expect(r.keys.modes).toEqual([true, false]);
   });
 
+  it('a dropped connection while the takeover waits ends the session instead of waiting forever', async () => {
+    const r = await session(terminalRunSummary('baseline', 'running'), null, (m, f) => {
+      if (m.type === 'user_action') f.drop();
+    });
+    expect(r.end).toEqual({ kind: 'closed', reason: null, message: 'the connection to the stack dropped' });
+    expect(r.keys.modes).toEqual([]);
+  });
+
   it('an ended run has no terminal to take', async () => {
     const r = await session(terminalRunSummary('baseline', 'completed'), null, () => undefined);
     expect(r.end).toEqual({ kind: 'run_ended', status: 'completed' });

@@ -230,6 +230,38 @@ describe('TerminalSession', () => {
     expect(r.keys.modes).toEqual([]);
   });
 
+  it('a human run survives a drop between levels: the next turn is taken again on the new socket', async () => {
+    let takeovers = 0;
+    const r = await session(
+      terminalRunSummary('human', 'paused_for_user_action'),
+      pauseAt('human_turn'),
+      (m, f) => {
+        if (m.type === 'user_action' && m.action === 'takeover') {
+          takeovers += 1;
+          f.send(held(true, 'the CLI', takeovers - 1));
+        }
+        if (m.type === 'terminal_input' && m.data === 'cat readme\r') {
+          f.send(closed);
+          f.emit({ type: 'takeover_ended', level: 0, by: 'the CLI', reason: 'solved', durationMs: 10, provedLevel: 1 });
+          setTimeout(() => f.drop(), 50);
+        }
+        if (m.type === 'user_action' && m.action === 'handback') f.send(closed);
+      },
+      (keys) => {
+        keys.write('cat readme\r');
+        // Once the second takeover has been answered, leave.
+        const wait = setInterval(() => {
+          if (takeovers < 2) return;
+          clearInterval(wait);
+          setTimeout(() => keys.write(DETACH_KEY), 100);
+        }, 50);
+      },
+    );
+    expect(takeovers).toBe(2);
+    expect(r.end).toEqual({ kind: 'detached' });
+    expect(r.keys.modes).toEqual([true, false]);
+  }, 15_000);
+
   it('an ended run has no terminal to take', async () => {
     const r = await session(terminalRunSummary('baseline', 'completed'), null, () => undefined);
     expect(r.end).toEqual({ kind: 'run_ended', status: 'completed' });

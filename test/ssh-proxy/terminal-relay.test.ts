@@ -2,6 +2,7 @@
 // opens it: a PTY login as the level's user, output relayed as base64, `cat` of the next password
 // proved by a login, resize, level 26's pager login (more, then vi) with full-screen output, and the
 // refusals: no secret, an Origin, a bad first frame, a failed login, other paths.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RelayFromProxy } from '../../schema/terminal.ts';
 import { RelayClient } from '../support/relay-client.ts';
@@ -123,6 +124,50 @@ describe('the terminal relay', () => {
     await twice.expect(/\$ /);
     twice.send({ type: 'open', runId: RUN, target: 'practice', level: 0, password: null, cols: 80, rows: 24 });
     expect(await twice.closed).toMatchObject({ code: 1008, reason: expect.stringMatching(/already open/) });
+  });
+
+  it('closes 1008 with a reason for each of 300 hostile first frames, and 1009 for one over 64 KiB', async () => {
+    const nearOpen = fc.record(
+      {
+        type: fc.constantFrom('open', 'input', 'resize', 'close', 'OPEN', ''),
+        runId: fc.oneof(fc.string(), fc.constant(RUN)),
+        target: fc.oneof(fc.string(), fc.constant('practice')),
+        level: fc.oneof(fc.integer(), fc.double(), fc.string()),
+        password: fc.oneof(fc.string(), fc.constant(null), fc.integer()),
+        cols: fc.oneof(fc.integer({ min: -5, max: 9 }), fc.integer({ min: 501 })),
+        rows: fc.integer(),
+        extra: fc.anything(),
+      },
+      { requiredKeys: ['type'] },
+    );
+    const frames = fc.sample(
+      fc.oneof(
+        fc.string().map((t) => `{${t}`),
+        fc.jsonValue().map((v) => JSON.stringify(v)),
+        nearOpen.map((o) => JSON.stringify(o)),
+      ),
+      { numRuns: 300, seed: 30 },
+    );
+    const codes = new Map<number, number>();
+    for (const frame of frames) {
+      const relay = new RelayClient(services.proxyUrl, services.proxySecret);
+      await relay.ready();
+      relay.send(frame);
+      const closed = await relay.closed;
+      codes.set(closed.code, (codes.get(closed.code) ?? 0) + 1);
+      expect(closed.reason.length).toBeGreaterThan(0);
+      expect(relay.frames).toEqual([]);
+    }
+    expect([...codes.keys()]).toEqual([1008]);
+    const big = new RelayClient(services.proxyUrl, services.proxySecret);
+    await big.ready();
+    big.type('x'.repeat(70 * 1024));
+    expect((await big.closed).code).toBe(1009);
+    console.log(
+      `[relay] ${frames.length} hostile first frames: ${[...codes].map(([c, n]) => `${n} × ${c}`).join(', ')}; 1 oversize frame: 1009`,
+    );
+    expect(services.proxy.openTerminals()).toBe(0);
+    expect((await fetch(`${services.proxyUrl}/health`)).status).toBe(200);
   });
 
   it('refuses an upgrade without the secret (401), with an Origin (403), and on any other path (403)', async () => {

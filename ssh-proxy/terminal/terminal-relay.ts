@@ -14,6 +14,9 @@ import { TerminalSession } from './terminal-session.ts';
 /** The largest frame the relay reads: a keystroke batch is 4096 characters, JSON-escaped at most sixfold. */
 const MAX_FRAME_BYTES = 64 * 1024;
 
+/** How long a closing socket may take to answer before the proxy, stopping, cuts it. */
+const CLOSE_GRACE_MS = 500;
+
 export type RelayOptions = { secret: string; targets: Record<Target, GameTarget>; connectTimeoutMs: number };
 
 export class TerminalRelay {
@@ -60,9 +63,15 @@ export class TerminalRelay {
     return this.open.size;
   }
 
-  /** Ends every terminal (the proxy is stopping). */
+  /**
+   * Ends every terminal (the proxy is stopping). A peer that does not answer the closing handshake
+   * would hold the proxy's close for ws's 30 s: after a short grace its socket is cut.
+   */
   closeAll(): void {
     for (const session of [...this.open.values()]) session.end('the proxy is stopping');
+    setTimeout(() => {
+      for (const ws of this.server.clients) ws.terminate();
+    }, CLOSE_GRACE_MS).unref();
     this.server.close();
   }
 }

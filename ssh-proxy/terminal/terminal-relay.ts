@@ -2,8 +2,8 @@
 // Origin: a browser always sends one), relaying a person's terminal (terminal-session.ts). One
 // terminal per run: a second open for a run closes the older one first.
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
 import type { Target } from '../../schema/levels.ts';
 import { TERMINAL_RELAY_PATH } from '../../schema/terminal.ts';
 import { bearerCheck } from '../bearer-check.ts';
@@ -13,6 +13,10 @@ import { TerminalSession } from './terminal-session.ts';
 
 /** The largest frame the relay reads: a keystroke batch is 4096 characters, JSON-escaped at most sixfold. */
 const MAX_FRAME_BYTES = 64 * 1024;
+
+// ws is loaded the Node way even when a bundler resolves with the browser condition (the worker tests'
+// global setup starts this proxy through Vite, whose `ws` is the browser stub without WebSocketServer).
+const { WebSocketServer } = createRequire(import.meta.url)('ws') as typeof import('ws');
 
 /** How long a closing socket may take to answer before the proxy, stopping, cuts it. */
 const CLOSE_GRACE_MS = 500;

@@ -1,6 +1,7 @@
 // The proxy's terminal relay (GET /v1/terminal) against the real practice range, opened as the worker
 // opens it: a PTY login as the level's user, output relayed as base64, `cat` of the next password
-// proved by a login, resize, level 26's pager login (more, then vi) with full-screen output, and the
+// proved by a login, resize, level 25 played through bandit26's pager (ssh, more, vi, :e: proved), level
+// 26's pager login with full-screen output at a new size, hostile frames, and the
 // refusals: no secret, an Origin, a bad first frame, a failed login, other paths.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,20 @@ describe('the terminal relay', () => {
     relay.send({ type: 'close' });
     expect((await relay.closed).code).toBe(1000);
     expect(ofType(relay.frames, 'proved')).toEqual([]);
+  });
+
+  it('level 25 the way it is played: ssh into bandit26 lands in more; v opens vi; :e shows the password, proved', async () => {
+    const relay = await openRelay(25, { rows: 5, runId: 'run_terminallevel25000000000' });
+    await relay.expect(/bandit25@practice:~\$ /);
+    relay.type('ssh -i bandit26.sshkey bandit26@localhost -p 2220\r');
+    await relay.expect(/--More--\(\d+%\)/);
+    relay.type('v');
+    await relay.until('vi drawn', (c) => /~\x1b\[K/.test(c.output));
+    relay.type(':e /etc/bandit_pass/bandit26\r');
+    await relay.until('proved', (c) => c.frames.some((f) => f.type === 'proved'));
+    expect(ofType(relay.frames, 'proved')).toEqual([{ type: 'proved', level: 25, password: pass(26) }]);
+    relay.send({ type: 'close' });
+    expect((await relay.closed).code).toBe(1000);
   });
 
   it('one terminal per run: a second open closes the older one, saying why', async () => {

@@ -29,6 +29,8 @@ export default defineConfig({
                 MIRROR_RETRY_MS: '20',
                 // Many tests' runs at once; the queue's own limits are tested through a provider's limit.
                 MAX_RUNNING_RUNS: '500',
+                // A terminal nobody types in closes within a test (test/worker/terminal.test.ts); the tests type sooner.
+                TERMINAL_IDLE_MS: '8000',
                 TEST_MIGRATIONS: await readD1Migrations('./schema/migrations'),
               },
             },

@@ -131,6 +131,10 @@ export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
       else touch(level, (f) => ({ continues: f.continues + 1 }));
       break;
     }
+    case 'takeover_ended':
+      // Lines a person entered in the terminal are the level's commands too (a human run has no others).
+      if (event.commands) touch(event.level, (f) => ({ commands: f.commands + (event.commands ?? 0) }));
+      break;
     case 'message_read':
       // Counted where the agent read it, which is where it could help; a message never read counts nowhere.
       touch(event.level, (f) => ({ messages: f.messages + 1 }));

@@ -53,6 +53,8 @@ export const terminalEventShapes = {
     durationMs: z.number().int().min(0),
     message: z.string().optional(),
     provedLevel: z.number().int().min(0).optional(),
+    /** Lines the person entered (Enter presses), counted as the level's commands; their text is not kept. */
+    commands: z.number().int().min(0).optional(),
   },
 } as const;
 

@@ -61,6 +61,7 @@ export class RunSession extends DurableObject<Env> {
       store: built.store,
       life: built.life,
       sockets: built.sockets,
+      schedule: built.schedule,
       act: (action, by) => this.act(action, by),
       breakCall: (kind) => this.breakCall(kind),
     });
@@ -234,6 +235,7 @@ export class RunSession extends DurableObject<Env> {
     // A call still in progress re-arms from the schedule when it ends; nothing scheduled is lost.
     if (this.inflight || !this.holdsRun()) return;
     const due = this.schedule.due(Date.now());
+    if (due.terminalIdle) this.seat.idleCheck(Date.now());
     if (due.advance) {
       await this.advanceDue(due.advanceAt);
     } else if (due.mirror) {

@@ -10,6 +10,7 @@ import type { TerminalEndReason, TerminalSize, TerminalState } from '../../schem
 import { DEFAULT_TERMINAL_SIZE } from '../../schema/terminal.ts';
 import { readLimits, readSettings } from '../env.ts';
 import type { RunLifecycle } from './run-lifecycle.ts';
+import type { RunSchedule } from './run-schedule.ts';
 import type { RunSockets } from './run-sockets.ts';
 import type { RunStore } from './run-store.ts';
 import { getState, send, setState } from './sockets.ts';
@@ -27,7 +28,10 @@ type Open = Holder & {
   proved: { level: number; password: string } | null;
   /** The end of the screen as text, for the note the agent gets at handback. */
   tail: string;
-  idle: ReturnType<typeof setTimeout> | null;
+  /** The last keystroke (or the opening): the idle clock starts here. */
+  lastInputAt: number;
+  /** Lines entered (Enter presses): the level's commands, counted without keeping what was typed. */
+  commands: number;
 };
 
 /** What the seat needs of its run's object. */
@@ -37,6 +41,7 @@ export type SeatDeps = {
   store: RunStore;
   life: RunLifecycle;
   sockets: RunSockets;
+  schedule: RunSchedule;
   /** Applies an action as a person's (continue, password, message), the same path REST takes. */
   act: (action: RunAction, by: string) => Promise<{ ok: boolean }>;
   /** Asks the proxy to end the run's call in progress at its next node boundary. */
@@ -56,6 +61,8 @@ export class TerminalSeat {
   private open: Open | null = null;
   /** A human run's player, whose terminal opens again at the next level. */
   private reopen: Holder | null = null;
+  /** The alarm holds the open terminal's idle deadline. */
+  private idleArmed = false;
 
   constructor(deps: SeatDeps) {
     this.deps = deps;
@@ -114,7 +121,11 @@ export class TerminalSeat {
     // Taken before any await, so two sockets racing cannot both hold it.
     const tag = crypto.randomUUID();
     setState(ws, { ...getState(ws), seat: tag });
-    const asked: Holder = { by, tag, size: { ...DEFAULT_TERMINAL_SIZE, ...size } };
+    const asked: Holder = {
+      by,
+      tag,
+      size: { cols: size.cols ?? DEFAULT_TERMINAL_SIZE.cols, rows: size.rows ?? DEFAULT_TERMINAL_SIZE.rows },
+    };
     this.deps.ctx.storage.sql.exec(
       'INSERT OR REPLACE INTO terminal (singleton, holder, level, opened_at) VALUES (1, ?, ?, ?)',
       by,
@@ -162,6 +173,7 @@ export class TerminalSeat {
     const open = this.holding(ws);
     if (typeof open === 'string') return open;
     open.relay?.send({ type: 'input', data });
+    open.commands += data.match(/\r\n?|\n/g)?.length ?? 0;
     this.armIdle(open);
     return null;
   }
@@ -224,7 +236,9 @@ export class TerminalSeat {
     this.waiting = null;
     this.deps.ctx.storage.sql.exec('DELETE FROM terminal');
     if (open) {
-      if (open.idle) clearTimeout(open.idle);
+      this.idleArmed = false;
+      this.deps.schedule.terminalIdle(null);
+      this.deps.ctx.waitUntil(this.deps.schedule.arm());
       open.relay?.close();
       if (open.started) {
         this.deps.life.record(
@@ -236,6 +250,7 @@ export class TerminalSeat {
             durationMs: Math.max(0, Date.now() - open.openedAt),
             ...(message ? { message } : {}),
             ...(open.proved ? { provedLevel: open.proved.level } : {}),
+            commands: open.commands,
           },
           Date.now(),
         );
@@ -259,7 +274,8 @@ export class TerminalSeat {
       started: false,
       proved: null,
       tail: '',
-      idle: null,
+      lastInputAt: Date.now(),
+      commands: 0,
     };
     this.open = open;
     this.changed();
@@ -323,13 +339,33 @@ export class TerminalSeat {
     return open;
   }
 
+  /**
+   * Starts the idle clock again. The alarm is set once, at the first deadline: a keystroke only moves
+   * lastInputAt, and idleCheck sets the next deadline when the alarm finds the terminal was used.
+   */
   private armIdle(open: Open): void {
+    const first = open.lastInputAt === open.openedAt && !this.idleArmed;
+    open.lastInputAt = Date.now();
+    if (!first && this.idleArmed) return;
+    this.idleArmed = true;
+    this.deps.schedule.terminalIdle(open.lastInputAt + this.idleMs());
+    this.deps.ctx.waitUntil(this.deps.schedule.arm());
+  }
+
+  /** From the alarm: closes the terminal if nobody typed for TERMINAL_IDLE_MS. */
+  idleCheck(now: number): void {
+    const open = this.open;
+    if (!open) return this.deps.schedule.terminalIdle(null);
+    const ms = this.idleMs();
+    // The alarm arms again at its end (RunSession.alarm) for the deadline set here.
+    if (now - open.lastInputAt >= ms)
+      this.end('idle', `nobody typed for ${Math.round(ms / 1000)} s (TERMINAL_IDLE_MS)`);
+    else this.deps.schedule.terminalIdle(open.lastInputAt + ms);
+  }
+
+  private idleMs(): number {
     const limits = readLimits(this.deps.env);
-    const ms = limits.ok ? limits.limits.terminalIdleMs : 600_000;
-    if (open.idle) clearTimeout(open.idle);
-    open.idle = setTimeout(() => {
-      if (this.open === open) this.end('idle', `nobody typed for ${Math.round(ms / 1000)} s (TERMINAL_IDLE_MS)`);
-    }, ms);
+    return limits.ok ? limits.limits.terminalIdleMs : 600_000;
   }
 
   private changed(): void {

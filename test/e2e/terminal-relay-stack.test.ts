@@ -95,7 +95,7 @@ describe('the terminal relay on the real stack', () => {
     await socket.until('human_turn at level 0', () =>
       socket.of('user_action_required').some((e) => e.reason === 'human_turn' && e.level === 0),
     );
-    socket.send({ type: 'user_action', action: 'takeover', cols: 80, rows: 24 });
+    socket.send({ type: 'user_action', action: 'takeover' });
     await socket.until('the prompt', () => /bandit0@practice:~\$ /.test(socket.screen()));
     socket.send({ type: 'terminal_input', data: 'cat readme\r' });
     await socket.until('level 0 complete', () => socket.of('level_complete').length > 0);

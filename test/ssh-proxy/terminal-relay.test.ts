@@ -94,6 +94,22 @@ describe('the terminal relay', () => {
     expect((await relay.closed).code).toBe(1000);
   });
 
+  it('relays a flood of output whole and in order: seq 1 100000 arrives as 100,000 lines', async () => {
+    const relay = await openRelay(0, { runId: 'run_terminalflood0000000000' });
+    await relay.expect(/\$ $/);
+    const before = relay.output.length;
+    relay.type('seq 1 100000\r');
+    await relay.until('the prompt after seq', (c) => /\r\n100000\r\n[\s\S]*\$ $/.test(c.output.slice(before)), 60_000);
+    const lines = relay.output
+      .slice(before)
+      .split('\r\n')
+      .filter((l) => /^\d+$/.test(l));
+    expect(lines).toHaveLength(100_000);
+    expect(lines.every((l, i) => Number(l) === i + 1)).toBe(true);
+    relay.send({ type: 'close' });
+    await relay.closed;
+  });
+
   it('one terminal per run: a second open closes the older one, saying why', async () => {
     const runId = 'run_terminaltwice0000000000';
     const first = await openRelay(0, { runId });

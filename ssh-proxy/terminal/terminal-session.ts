@@ -53,14 +53,11 @@ export class TerminalSession {
     this.deps = deps;
     const silent = setTimeout(() => this.runId === null && this.refuse('no open frame came in time'), OPEN_WITHIN_MS);
     socket.on('message', (data, isBinary) => this.onFrame(data.toString(), isBinary));
-    socket.on('close', () => clearTimeout(silent));
-    socket.on('close', () => this.end(null));
+    socket.on('close', () => {
+      clearTimeout(silent);
+      this.end(null);
+    });
     socket.on('error', () => this.end(null));
-  }
-
-  /** Logins the password check tried in this terminal. */
-  get proofTries(): number {
-    return this.proof?.tried ?? 0;
   }
 
   /**

@@ -218,4 +218,21 @@ describe('the terminal relay', () => {
     // The proxy still answers HTTP after all of it.
     expect((await fetch(`${services.proxyUrl}/health`)).status).toBe(200);
   });
+
+  it('a proxy that stops ends its terminals, saying so, and logs them out', async () => {
+    const own = await startLoopbackServices();
+    try {
+      const relay = new RelayClient(own.proxyUrl, own.proxySecret);
+      clients.push(relay);
+      await relay.ready();
+      relay.send({ type: 'open', runId: RUN, target: 'practice', level: 0, password: null, cols: 80, rows: 24 });
+      await relay.expect(/\$ $/);
+      await own.proxy.close();
+      expect(await relay.closed).toMatchObject({ code: 1000 });
+      expect(ofType(relay.frames, 'closed')).toEqual([{ type: 'closed', message: 'the proxy is stopping' }]);
+      expect(own.proxy.openTerminals()).toBe(0);
+    } finally {
+      await own.range.close();
+    }
+  });
 });

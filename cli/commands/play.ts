@@ -28,9 +28,9 @@ export function registerPlay(program: Command, globals: () => GlobalOptions, exi
     .addHelpText(
       'after',
       `
-Each level opens a shell logged in as its user; find the next password and log in with it (or just
-print it: a password that appears in the output is tried with the login oracle). Then "level N solved
-in Ts" and the next level opens. ${DETACH_KEY_NAME} leaves; the run stays paused and \`attach RUN\` goes on.
+Each level opens a shell logged in as its user. Find the next password and show it (cat it): each
+32-character word in the output is tried with the login oracle, and when one logs in as the next user,
+"level N solved in Ts" and the next level opens. ${DETACH_KEY_NAME} leaves; the run stays paused and \`attach RUN\` goes on.
 The run shows on the board as model "human".
 
 Examples:

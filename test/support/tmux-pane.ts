@@ -2,6 +2,7 @@
 // sent with `send-keys`, the screen read with `capture-pane`. `attach` puts that pane's tty in raw mode;
 // dash (no readline) leaves the tty as it finds it at its prompt, so `stty -F` from outside reads the truth.
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { expect, vi } from 'vitest';
 
 /** One tmux pane running `sh` (prompt `pane$`); every command goes to its own tmux server (-L). */
@@ -81,11 +82,15 @@ export class TmuxPane {
     this.tmux('clear-history', '-t', 's');
   }
 
+  /** Ends the tmux server and removes its socket file, which tmux leaves behind. */
   kill(): void {
+    let socketPath = '';
     try {
+      socketPath = this.tmux('display-message', '-p', '#{socket_path}').trim();
       this.tmux('kill-server');
     } catch {
       // Already gone.
     }
+    if (socketPath) rmSync(socketPath, { force: true });
   }
 }

@@ -1,6 +1,7 @@
 // The holder's side of a run's shared terminal, for `attach` and `play`: takes the terminal over the
 // run's socket, pipes the person's keys out and the shell's bytes (terminal_output events) in, follows
 // the `terminal` state messages (a human run's terminal reopens at the next level) and says how it ended.
+import { ScreenDecoder } from '../../schema/screen-bytes.ts';
 import type { ClientMessage, PendingAction, RunEvent, ServerMessage } from '../../schema/protocol.ts';
 import { serverMessageSchema } from '../../schema/protocol.ts';
 import type { RunStatus } from '../../schema/run.ts';
@@ -49,6 +50,8 @@ const RETAKE_WAIT_MS = 3000;
 
 /** One person holding one run's terminal until they detach, it closes, or the run ends. */
 export class TerminalSession {
+  /** Decodes the session's bytes in order (a character split between two events stays whole). */
+  private readonly screen = new ScreenDecoder();
   private readonly options: TerminalSessionOptions;
   private follower: RunSocketClient | null = null;
   private ws: WebSocket | null = null;
@@ -202,8 +205,9 @@ export class TerminalSession {
   }
 
   private onEvent(event: RunEvent, state: RunViewState): void {
+    // The screen's bytes as drawn, less what reaches past the screen (a title, the clipboard): screen-bytes.ts.
     if (event.type === 'terminal_output' && event.seq > this.outputFrom && !this.detaching)
-      this.options.output.write(Buffer.from(event.data, 'base64'));
+      this.options.output.write(Buffer.from(this.screen.next(event.data), 'utf8'));
     if (event.type === 'level_complete' && event.solvedBy === 'person') {
       const figures = state.record.levels.get(event.level);
       const ms = figures?.durationMs ?? event.durationMs;

@@ -47,7 +47,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['test/{schema,ssh-proxy,practice}/**/*.test.ts'],
+          include: ['test/{schema,ssh-proxy,practice,cli}/**/*.test.ts'],
         },
       },
       {

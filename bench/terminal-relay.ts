@@ -64,6 +64,14 @@ for (let i = 0; i < WARM_UP + KEYS; i++) {
   const ms = await keystroke(keys[i % keys.length]!);
   if (i >= WARM_UP) times.push(ms);
 }
+// A flood: seq's output (about 0.7 MB through the PTY) from the Enter key to the next prompt.
+relay.type('\x15');
+const floodFrom = relay.output.length;
+const floodStarted = performance.now();
+relay.type('seq 1 100000\r');
+await relay.until('the prompt after seq', (c) => /\r\n100000\r\n[\s\S]*\$ $/.test(c.output.slice(floodFrom)), 60_000);
+const floodMs = performance.now() - floodStarted;
+const floodBytes = Buffer.byteLength(relay.output.slice(floodFrom));
 relay.send({ type: 'close' });
 await relay.closed;
 range.kill();
@@ -77,4 +85,7 @@ console.log(
 );
 console.log(
   `  p50 ${at(50).toFixed(2)} ms · p99 ${at(99).toFixed(2)} ms · mean ${mean.toFixed(2)} ms · max ${sorted.at(-1)!.toFixed(2)} ms`,
+);
+console.log(
+  `  output flood (seq 1 100000): ${(floodBytes / 1e6).toFixed(2)} MB in ${floodMs.toFixed(0)} ms, ${(floodBytes / 1e3 / floodMs).toFixed(1)} MB/s`,
 );

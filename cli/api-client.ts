@@ -37,9 +37,13 @@ export class ApiClient {
     return new Uint8Array(await response.arrayBuffer());
   }
 
-  /** A WebSocket to a run, with the token offered as a subprotocol as the web UI does. */
+  /**
+   * A WebSocket to a run, with the token offered as a subprotocol as the web UI does; `client=cli`
+   * names the CLI as who acted (the terminal's holder) in the log.
+   */
   socket(runId: string, since: number): WebSocket {
-    const url = `${this.url.replace(/^http/, 'ws')}/api/runs/${encodeURIComponent(runId)}/ws?since=${since}`;
+    const path = `/api/runs/${encodeURIComponent(runId)}/ws?client=${'cli' satisfies ClientKind}&since=${since}`;
+    const url = `${this.url.replace(/^http/, 'ws')}${path}`;
     return new WebSocket(url, socketProtocols(this.token));
   }
 

@@ -13,6 +13,10 @@ export const EXIT = {
   stopped: 4,
   /** The stack did not answer at --url. */
   unreachable: 5,
+  /** `attach`/`play`: another client holds the run's terminal (the stack's 409 `terminal_held`). */
+  held: 6,
+  /** `attach`/`play`: the terminal was closed by the server (idle, restart, stop, the shell ended). */
+  terminalClosed: 7,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

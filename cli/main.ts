@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // bandit-runner's command line: list what can run, run one or many (a batch) with live progress,
-// watch a run, answer its pause in the terminal, export, verify, and read the board. It talks to a
-// running stack over REST and WebSocket only (--url, --token). Exit codes: cli/exit-codes.ts.
+// watch a run, answer its pause in the terminal, take its terminal (attach) or play levels yourself,
+// export, verify, and read the board. It talks to a running stack over REST and WebSocket only
+// (--url, --token). Exit codes: cli/exit-codes.ts.
 import { Command, CommanderError } from 'commander';
+import { registerAttach } from './commands/attach.ts';
 import { registerList } from './commands/list.ts';
 import { registerMessage } from './commands/message.ts';
+import { registerPlay } from './commands/play.ts';
 import { registerRecords } from './commands/records.ts';
 import { registerRun } from './commands/run.ts';
 import { registerWatch } from './commands/watch.ts';
@@ -32,7 +35,8 @@ const program = new Command('bandit-runner')
   .addHelpText(
     'after',
     `
-Exit codes: 0 completed, 1 failed, 2 bad usage, 3 paused (nobody answered), 4 stopped, 5 stack unreachable.
+Exit codes: 0 completed, 1 failed, 2 bad usage, 3 paused (nobody answered), 4 stopped, 5 stack unreachable,
+6 terminal held by another client, 7 terminal closed by the stack.
 
 Examples:
   $ bandit-runner list models
@@ -40,6 +44,8 @@ Examples:
   $ bandit-runner run --model quick/mini,ponder/deep --repeats 3 --parallel 3 --on-pause stop
   $ bandit-runner watch run_0mwttwzkcgphqalgd6x27up1o
   $ bandit-runner message run_0mwttwzkcgphqalgd6x27up1o "look for a file of 1033 bytes"
+  $ bandit-runner attach run_0mwttwzkcgphqalgd6x27up1o
+  $ bandit-runner play --levels 0-2
   $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/`,
   );
 
@@ -53,6 +59,8 @@ registerRun(program, globals, setExit);
 registerWatch(program, globals, setExit);
 registerRecords(program, globals, setExit);
 registerMessage(program, globals, setExit);
+registerAttach(program, globals, setExit);
+registerPlay(program, globals, setExit);
 // Every error is one line naming the flag or value (commander's own wording); --help shows usage.
 for (const command of program.commands) command.exitOverride();
 

@@ -70,6 +70,17 @@ function rawLines(event: RunEvent, c: Colors, verbose: boolean): string[] {
       return [c.magenta(`✉ message "${event.text}" (by ${answererText(event.by)})`)];
     case 'message_read':
       return [c.magenta(`✉ the agent read the message (#${event.messageSeq})`)];
+    // The terminal's bytes are not shown here: `attach` holds it, the run page and terminal.cast replay it.
+    case 'takeover_started':
+      return [c.magenta(`⌨ ${answererText(event.by)} took the terminal at level ${event.level}`)];
+    case 'takeover_ended': {
+      const proved = event.provedLevel === undefined ? '' : `, proved level ${event.provedLevel}`;
+      const why = event.message ? ` — ${event.message}` : '';
+      const held = `${Math.round(event.durationMs / 1000)} s by ${answererText(event.by)}`;
+      const lines =
+        event.commands === undefined ? '' : `, ${event.commands} ${event.commands === 1 ? 'line' : 'lines'}`;
+      return [c.magenta(`⌨ the terminal closed: ${event.reason} (held ${held}${lines}${proved})${why}`)];
+    }
     case 'run_complete':
       return [
         c.bold(

@@ -2,9 +2,8 @@
 // Origin: a browser always sends one), relaying a person's terminal (terminal-session.ts). One
 // terminal per run: a second open for a run closes the older one first.
 import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { createRequire } from 'node:module';
-import type { WebSocketServer as WsServer } from 'ws';
+import type { Duplex } from 'node:stream';
 import type { Target } from '../../schema/levels.ts';
 import { TERMINAL_RELAY_PATH } from '../../schema/terminal.ts';
 import { bearerCheck } from '../bearer-check.ts';
@@ -12,12 +11,15 @@ import { SshSession } from '../ssh/ssh-session.ts';
 import type { GameTarget } from '../targets/target.ts';
 import { TerminalSession } from './terminal-session.ts';
 
-// Loaded through require: the proxy also runs inside the worker tests' setup, whose resolver picks ws's
-// "browser" entry (a stub without a server) for an import.
-const { WebSocketServer } = createRequire(import.meta.url)('ws') as { WebSocketServer: typeof WsServer };
-
 /** The largest frame the relay reads: a keystroke batch is 4096 characters, JSON-escaped at most sixfold. */
 const MAX_FRAME_BYTES = 64 * 1024;
+
+// ws is loaded the Node way even when a bundler resolves with the browser condition (the worker tests'
+// global setup starts this proxy through Vite, whose `ws` is the browser stub without WebSocketServer).
+const { WebSocketServer } = createRequire(import.meta.url)('ws') as typeof import('ws');
+
+/** How long a closing socket may take to answer before the proxy, stopping, cuts it. */
+const CLOSE_GRACE_MS = 500;
 
 export type RelayOptions = { secret: string; targets: Record<Target, GameTarget>; connectTimeoutMs: number };
 
@@ -65,9 +67,15 @@ export class TerminalRelay {
     return this.open.size;
   }
 
-  /** Ends every terminal (the proxy is stopping). */
+  /**
+   * Ends every terminal (the proxy is stopping). A peer that does not answer the closing handshake
+   * would hold the proxy's close for ws's 30 s: after a short grace its socket is cut.
+   */
   closeAll(): void {
     for (const session of [...this.open.values()]) session.end('the proxy is stopping');
+    setTimeout(() => {
+      for (const ws of this.server.clients) ws.terminate();
+    }, CLOSE_GRACE_MS).unref();
     this.server.close();
   }
 }

@@ -30,6 +30,8 @@ const MAX_CHUNK_BYTES = 96 * 1024;
 const MAX_EARLY_INPUT = 64 * 1024;
 /** Output frames not yet written to the socket before the shell is paused (a flood is slowed, not kept). */
 const HIGH_WATER_FRAMES = 64;
+/** A socket that names no login within this time is closed: nothing waits on a silent peer. */
+export const OPEN_WITHIN_MS = 10_000;
 /** A WebSocket close reason holds at most 123 bytes. */
 const MAX_REASON_BYTES = 123;
 
@@ -49,14 +51,13 @@ export class TerminalSession {
   constructor(socket: WebSocket, deps: TerminalDeps) {
     this.socket = socket;
     this.deps = deps;
+    const silent = setTimeout(() => this.runId === null && this.refuse('no open frame came in time'), OPEN_WITHIN_MS);
     socket.on('message', (data, isBinary) => this.onFrame(data.toString(), isBinary));
-    socket.on('close', () => this.end(null));
+    socket.on('close', () => {
+      clearTimeout(silent);
+      this.end(null);
+    });
     socket.on('error', () => this.end(null));
-  }
-
-  /** Logins the password check tried in this terminal. */
-  get proofTries(): number {
-    return this.proof?.tried ?? 0;
   }
 
   /**

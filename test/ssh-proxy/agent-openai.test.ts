@@ -269,12 +269,13 @@ describe('agent with an OpenAI-compatible model', () => {
     });
   });
 
-  it('lists the configured models next to baseline', async () => {
+  it('lists the configured models next to baseline and human', async () => {
     const response = await fetch(`${services.proxyUrl}/v1/models`, {
       headers: { authorization: `Bearer ${services.proxySecret}` },
     });
     expect(modelListSchema.parse(await response.json()).models).toEqual([
       { id: 'baseline', provider: 'baseline', available: true, maxConcurrent: null, price: { input: 0, output: 0 } },
+      { id: 'human', provider: 'human', available: true, maxConcurrent: null, price: { input: 0, output: 0 } },
       { id: 'fake-model', provider: 'openai', available: true, maxConcurrent: 4, price: null },
       { id: 'fake-knowledge', provider: 'openai', available: true, maxConcurrent: 4, price: null },
     ]);
@@ -353,7 +354,7 @@ describe('agent without an API key', () => {
       const models = await fetch(`${keyless.proxyUrl}/v1/models`, {
         headers: { authorization: `Bearer ${keyless.proxySecret}` },
       });
-      expect(modelListSchema.parse(await models.json()).models[1]).toEqual({
+      expect(modelListSchema.parse(await models.json()).models[2]).toEqual({
         id: 'fake-model',
         provider: 'openai',
         available: false,

@@ -18,6 +18,22 @@ describe('CallsInProgress', () => {
     expect(calls.claim('run_a')).toBe(true);
   });
 
+  it("keeps a break with the run's call: none without a call, a takeover outranks a yield, gone on release", () => {
+    const calls = new CallsInProgress();
+    expect(calls.askBreak('run_a', 'yield')).toBe(false);
+    expect(calls.breakFor('run_a')).toBeNull();
+    calls.claim('run_a');
+    expect(calls.breakFor('run_a')).toBeNull();
+    expect(calls.askBreak('run_a', 'yield')).toBe(true);
+    expect(calls.breakFor('run_a')).toBe('yield');
+    expect(calls.askBreak('run_a', 'takeover')).toBe(true);
+    expect(calls.askBreak('run_a', 'yield')).toBe(true);
+    expect(calls.breakFor('run_a')).toBe('takeover');
+    calls.release('run_a');
+    calls.claim('run_a');
+    expect(calls.breakFor('run_a')).toBeNull();
+  });
+
   it('ignores a release of a run it does not hold', () => {
     const calls = new CallsInProgress();
     calls.release('run_never');

@@ -150,6 +150,46 @@ describe('graph engine', () => {
     expect(late.checkpoints).toHaveLength(1);
   });
 
+  it('breakIn: a yield ends the call at the next boundary, once a node has run', async () => {
+    const graph = toyGraph();
+    let asked: string[] = [];
+    const { options, checkpoints } = runOptions({
+      ctx: { limit: 1000 },
+      breakIn: (next, s) => {
+        asked.push(`${next}@${s.n}`);
+        return s.n >= 2 ? 'yield' : null;
+      },
+    });
+    const result = await graph.run(options);
+    expect(result.outcome).toBe('yielded');
+    expect(checkpoints.map((c) => c.state.n)).toEqual([1, 2]);
+    expect(asked).toEqual(['count@0', 'count@1', 'count@2']);
+    // Asked before the first node, a yield waits for one node to run (the call always makes progress).
+    asked = [];
+    const early = runOptions({ ctx: { limit: 1000 }, breakIn: () => 'yield' });
+    expect((await graph.run(early.options)).outcome).toBe('yielded');
+    expect(early.checkpoints).toHaveLength(1);
+  });
+
+  it('breakIn: a Command diverts to another node, but never before the node that takes a resume', async () => {
+    const graph = toyGraph();
+    const first = runOptions();
+    await graph.run(first.options);
+    const paused = first.checkpoints.at(-1)!;
+    const divert = () => new Command<State>({ update: { log: ['diverted'] }, goto: 'ask' });
+    const again = runOptions({
+      from: { checkpoint: paused },
+      resume: new Command({ resume: 'again' }),
+      ctx: { limit: 100 },
+      breakIn: divert,
+    });
+    const result = await graph.run(again.options);
+    // ask took its answer (goto count), then the break sent the graph to ask instead of count.
+    expect(again.nodes.map((n) => n.name)).toEqual(['ask', 'ask']);
+    expect(result).toMatchObject({ outcome: 'interrupted', interrupt: { question: 'n is 3; go on?' } });
+    expect(result.state.log).toEqual(['diverted']);
+  });
+
   it('aborts at the next safe point and does not save the node the abort cut short', async () => {
     const abort = new AbortController();
     let calls = 0;

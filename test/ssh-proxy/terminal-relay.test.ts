@@ -1,7 +1,9 @@
 // The proxy's terminal relay (GET /v1/terminal) against the real practice range, opened as the worker
 // opens it: a PTY login as the level's user, output relayed as base64, `cat` of the next password
-// proved by a login, resize, level 26's pager login (more, then vi) with full-screen output, and the
+// proved by a login, resize, level 25 played through bandit26's pager (ssh, more, vi, :e: proved), level
+// 26's pager login with full-screen output at a new size, hostile frames, and the
 // refusals: no secret, an Origin, a bad first frame, a failed login, other paths.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RelayFromProxy } from '../../schema/terminal.ts';
 import { RelayClient } from '../support/relay-client.ts';
@@ -78,6 +80,36 @@ describe('the terminal relay', () => {
     expect(ofType(relay.frames, 'proved')).toEqual([]);
   });
 
+  it('level 25 the way it is played: ssh into bandit26 lands in more; v opens vi; :e shows the password, proved', async () => {
+    const relay = await openRelay(25, { rows: 5, runId: 'run_terminallevel25000000000' });
+    await relay.expect(/bandit25@practice:~\$ /);
+    relay.type('ssh -i bandit26.sshkey bandit26@localhost -p 2220\r');
+    await relay.expect(/--More--\(\d+%\)/);
+    relay.type('v');
+    await relay.until('vi drawn', (c) => /~\x1b\[K/.test(c.output));
+    relay.type(':e /etc/bandit_pass/bandit26\r');
+    await relay.until('proved', (c) => c.frames.some((f) => f.type === 'proved'));
+    expect(ofType(relay.frames, 'proved')).toEqual([{ type: 'proved', level: 25, password: pass(26) }]);
+    relay.send({ type: 'close' });
+    expect((await relay.closed).code).toBe(1000);
+  });
+
+  it('relays a flood of output whole and in order: seq 1 100000 arrives as 100,000 lines', async () => {
+    const relay = await openRelay(0, { runId: 'run_terminalflood0000000000' });
+    await relay.expect(/\$ $/);
+    const before = relay.output.length;
+    relay.type('seq 1 100000\r');
+    await relay.until('the prompt after seq', (c) => /\r\n100000\r\n[\s\S]*\$ $/.test(c.output.slice(before)), 60_000);
+    const lines = relay.output
+      .slice(before)
+      .split('\r\n')
+      .filter((l) => /^\d+$/.test(l));
+    expect(lines).toHaveLength(100_000);
+    expect(lines.every((l, i) => Number(l) === i + 1)).toBe(true);
+    relay.send({ type: 'close' });
+    await relay.closed;
+  });
+
   it('one terminal per run: a second open closes the older one, saying why', async () => {
     const runId = 'run_terminaltwice0000000000';
     const first = await openRelay(0, { runId });
@@ -125,6 +157,50 @@ describe('the terminal relay', () => {
     expect(await twice.closed).toMatchObject({ code: 1008, reason: expect.stringMatching(/already open/) });
   });
 
+  it('closes 1008 with a reason for each of 300 hostile first frames, and 1009 for one over 64 KiB', async () => {
+    const nearOpen = fc.record(
+      {
+        type: fc.constantFrom('open', 'input', 'resize', 'close', 'OPEN', ''),
+        runId: fc.oneof(fc.string(), fc.constant(RUN)),
+        target: fc.oneof(fc.string(), fc.constant('practice')),
+        level: fc.oneof(fc.integer(), fc.double(), fc.string()),
+        password: fc.oneof(fc.string(), fc.constant(null), fc.integer()),
+        cols: fc.oneof(fc.integer({ min: -5, max: 9 }), fc.integer({ min: 501 })),
+        rows: fc.integer(),
+        extra: fc.anything(),
+      },
+      { requiredKeys: ['type'] },
+    );
+    const frames = fc.sample(
+      fc.oneof(
+        fc.string().map((t) => `{${t}`),
+        fc.jsonValue().map((v) => JSON.stringify(v)),
+        nearOpen.map((o) => JSON.stringify(o)),
+      ),
+      { numRuns: 300, seed: 30 },
+    );
+    const codes = new Map<number, number>();
+    for (const frame of frames) {
+      const relay = new RelayClient(services.proxyUrl, services.proxySecret);
+      await relay.ready();
+      relay.send(frame);
+      const closed = await relay.closed;
+      codes.set(closed.code, (codes.get(closed.code) ?? 0) + 1);
+      expect(closed.reason.length).toBeGreaterThan(0);
+      expect(relay.frames).toEqual([]);
+    }
+    expect([...codes.keys()]).toEqual([1008]);
+    const big = new RelayClient(services.proxyUrl, services.proxySecret);
+    await big.ready();
+    big.type('x'.repeat(70 * 1024));
+    expect((await big.closed).code).toBe(1009);
+    console.log(
+      `[relay] ${frames.length} hostile first frames: ${[...codes].map(([c, n]) => `${n} × ${c}`).join(', ')}; 1 oversize frame: 1009`,
+    );
+    expect(services.proxy.openTerminals()).toBe(0);
+    expect((await fetch(`${services.proxyUrl}/health`)).status).toBe(200);
+  });
+
   it('refuses an upgrade without the secret (401), with an Origin (403), and on any other path (403)', async () => {
     const status = (secret: string | null, headers: Record<string, string> = {}) =>
       new Promise<number>((resolve) => {
@@ -141,5 +217,22 @@ describe('the terminal relay', () => {
     expect(other.closed).toBe(true);
     // The proxy still answers HTTP after all of it.
     expect((await fetch(`${services.proxyUrl}/health`)).status).toBe(200);
+  });
+
+  it('a proxy that stops ends its terminals, saying so, and logs them out', async () => {
+    const own = await startLoopbackServices();
+    try {
+      const relay = new RelayClient(own.proxyUrl, own.proxySecret);
+      clients.push(relay);
+      await relay.ready();
+      relay.send({ type: 'open', runId: RUN, target: 'practice', level: 0, password: null, cols: 80, rows: 24 });
+      await relay.expect(/\$ $/);
+      await own.proxy.close();
+      expect(await relay.closed).toMatchObject({ code: 1000 });
+      expect(ofType(relay.frames, 'closed')).toEqual([{ type: 'closed', message: 'the proxy is stopping' }]);
+      expect(own.proxy.openTerminals()).toBe(0);
+    } finally {
+      await own.range.close();
+    }
   });
 });

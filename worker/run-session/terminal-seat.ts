@@ -4,7 +4,7 @@
 // terminal is asked for or open, so an object that restarts finds and ends it (docs/protocol.md).
 import type { BreakKind } from '../../schema/protocol.ts';
 import type { RunAction } from '../../schema/run.ts';
-import { FINAL_STATUSES } from '../../schema/run.ts';
+import { FINAL_STATUSES, HUMAN_MODEL } from '../../schema/run.ts';
 import { plainText } from '../../schema/terminal-text.ts';
 import type { TerminalEndReason, TerminalSize, TerminalState } from '../../schema/terminal.ts';
 import { DEFAULT_TERMINAL_SIZE } from '../../schema/terminal.ts';
@@ -207,7 +207,7 @@ export class TerminalSeat {
       await this.deps.act({ action: 'password', value: proved.password }, by);
       return null;
     }
-    if (run.config.model === 'human') return null;
+    if (run.config.model === HUMAN_MODEL) return null;
     const screen = open.tail.trim() ? `\nThe end of their screen:\n${open.tail.trim()}` : '';
     const note =
       `A person took the terminal at level ${open.level} for ${seconds} s and handed it back.${screen}`.slice(0, 2000);
@@ -310,7 +310,7 @@ export class TerminalSeat {
         proved: (level, password) => {
           if (!current()) return;
           open.proved = { level, password };
-          if (run.config.model === 'human') this.ctx().waitUntil(this.solvedByPlayer(open));
+          if (run.config.model === HUMAN_MODEL) this.ctx().waitUntil(this.solvedByPlayer(open));
         },
         closed: (message) => {
           if (current()) this.end('closed', message);

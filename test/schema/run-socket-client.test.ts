@@ -49,8 +49,8 @@ describe('RunSocketClient', () => {
     expect(seqs(seen)).toEqual(all);
     expect(view.events).toEqual(events);
     expect(server.upgrades.map((u) => u.url)).toEqual([
-      `/api/runs/${SOCKET_RUN_ID}/ws?since=0`,
-      `/api/runs/${SOCKET_RUN_ID}/ws?since=5`,
+      `/api/runs/${SOCKET_RUN_ID}/ws?client=cli&since=0`,
+      `/api/runs/${SOCKET_RUN_ID}/ws?client=cli&since=5`,
     ]);
     for (const upgrade of server.upgrades) {
       expect(upgrade.url).not.toContain(SOCKET_TOKEN);

@@ -68,7 +68,7 @@ describe('the terminal feed', () => {
     expect(shell()).toBe('abcd\u00e9');
   });
 
-  it('keeps a UTF-8 character cut between two chunks as bytes, for the screen to join', () => {
+  it('joins a UTF-8 character cut between two chunks, and drops what reaches past a screen (the clipboard)', () => {
     const { feed, ops } = watched();
     const e = Buffer.from('é', 'utf8');
     const [first, second] = [e.subarray(0, 1).toString('base64'), e.subarray(1).toString('base64')];
@@ -77,7 +77,9 @@ describe('the terminal feed', () => {
       { type: 'terminal_output', data: second },
     ]))
       feed.event(event);
-    expect(ops.map((op) => (op.kind === 'bytes' ? [...op.bytes] : []))).toEqual([[0xc3], [0xa9]]);
+    expect(ops.map((op) => (op.kind === 'bytes' ? [...op.bytes] : []))).toEqual([[0xc3, 0xa9]]);
+    feed.event(log(3, [out('a\x1b]52;c;ZXZpbA==\x07\x1b[1mb')])[0]!);
+    expect(new TextDecoder().decode((ops.at(-1) as { bytes: Uint8Array }).bytes)).toBe('a\x1b[1mb');
   });
 
   it('skips a chunk that is not base64, keeps escapes out of a name, and replays to a screen made later', () => {

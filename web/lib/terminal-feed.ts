@@ -2,6 +2,7 @@
 // socket client dedupes by seq), with each session's size and where it began and ended. Pure (no DOM),
 // so it is tested in Node; the xterm attaches to it whenever it is made.
 import type { RunEvent } from '../../schema/protocol.ts';
+import { ScreenDecoder } from '../../schema/screen-bytes.ts';
 
 /** One thing for the xterm to do: write bytes, or take the size the holder's terminal has. */
 export type FeedOp = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'size'; cols: number; rows: number };
@@ -39,19 +40,23 @@ export class TerminalFeed {
   private readonly sinks = new Set<(op: FeedOp) => void>();
   /** Sessions begun in the events so far. */
   sessions = 0;
+  /** The session's bytes as text in order, less what reaches past a screen (the archive's and the CLI's rule). */
+  private screen = new ScreenDecoder();
 
   /** A stored event, once each, in seq order (RunSocketClient's onEvent). */
   event(event: RunEvent): void {
     if (event.type === 'takeover_started') {
       this.sessions += 1;
+      this.screen = new ScreenDecoder();
       this.push({ kind: 'size', cols: event.cols, rows: event.rows });
       this.push({ kind: 'bytes', bytes: note(`${event.by} took the terminal at level ${event.level}`, false) });
     } else if (event.type === 'takeover_ended') {
       const proved = event.provedLevel === undefined ? '' : `; level ${event.provedLevel} proven`;
       this.push({ kind: 'bytes', bytes: note(`the terminal closed (${event.reason})${proved}`, true) });
-    } else if (event.type === 'terminal_output') {
-      const bytes = decodeBase64(event.data);
-      if (bytes) this.push({ kind: 'bytes', bytes });
+    } else if (event.type === 'terminal_output' && decodeBase64(event.data)) {
+      // A chunk that ends inside a character writes nothing until the next completes it.
+      const text = this.screen.next(event.data);
+      if (text) this.push({ kind: 'bytes', bytes: encoder.encode(text) });
     }
   }
 

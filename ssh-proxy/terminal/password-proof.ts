@@ -56,6 +56,12 @@ export class PasswordProof {
     return this.queue;
   }
 
+  /** The output is over: a word the last chunk ended on is whole now; resolves when every try is done. */
+  finish(): Promise<void> {
+    this.scan('\n');
+    return this.settled();
+  }
+
   private consider(word: string): void {
     if (word === this.current || this.seen.has(word) || this.tries >= MAX_PROOF_TRIES) return;
     this.seen.add(word);

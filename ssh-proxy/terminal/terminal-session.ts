@@ -30,6 +30,8 @@ const MAX_CHUNK_BYTES = 96 * 1024;
 const MAX_EARLY_INPUT = 64 * 1024;
 /** Output frames not yet written to the socket before the shell is paused (a flood is slowed, not kept). */
 const HIGH_WATER_FRAMES = 64;
+/** How long a handback waits for the logins still trying a word the session showed. */
+const PROOF_DRAIN_MS = 5_000;
 /** A socket that names no login within this time is closed: nothing waits on a silent peer. */
 export const OPEN_WITHIN_MS = 10_000;
 /** A WebSocket close reason holds at most 123 bytes. */
@@ -102,8 +104,29 @@ export class TerminalSession {
         this.stream?.setWindow(frame.rows, frame.cols, 0, 0);
         return;
       case 'close':
-        return this.end(null);
+        return void this.closeAfterProof();
     }
+  }
+
+  /**
+   * A handback: the shell is closed, then the logins still being tried for a word the person's session
+   * showed finish (at most PROOF_DRAIN_MS) so a `proved` is never lost to a quick handback, then the end.
+   */
+  private async closeAfterProof(): Promise<void> {
+    this.stream?.removeAllListeners('data');
+    this.stream?.stderr.removeAllListeners('data');
+    // Keys sent after the handback go nowhere.
+    this.stream = null;
+    const proof = this.proof;
+    if (proof) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, PROOF_DRAIN_MS);
+      });
+      await Promise.race([proof.finish(), late]);
+      clearTimeout(timer);
+    }
+    this.end(null);
   }
 
   private open(frame: Extract<RelayToProxy, { type: 'open' }>): void {

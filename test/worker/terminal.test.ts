@@ -121,8 +121,7 @@ describe('the run terminal', () => {
       timeout: 15_000,
       interval: 50,
     });
-    // The proxy tries the word it saw as bandit1's login; give it the moment that takes.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // At once: the handback waits for the proxy, which is still trying the word it saw as bandit1's login.
     holder.send({ type: 'user_action', action: 'handback' });
     await vi.waitFor(
       async () =>

@@ -64,6 +64,23 @@ export class TerminalRelay {
     }
   }
 
+  /**
+   * Asks the proxy to end the login and waits, at most `ms`, until it has: a word the session showed may
+   * still be being tried as the next login, and its `proved` comes first. Then stops listening.
+   */
+  async drain(ms: number): Promise<void> {
+    if (this.ended) return;
+    this.send({ type: 'close' });
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.socket.addEventListener('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    this.close();
+  }
+
   /** Asks the proxy to end the login, and stops listening: the seat has already said why it ended. */
   close(): void {
     if (this.ended) return;

@@ -32,6 +32,8 @@ type Open = Holder & {
   lastInputAt: number;
   /** Lines entered (Enter presses): the level's commands, counted without keeping what was typed. */
   commands: number;
+  /** A handback waits for the proxy to finish; the relay's close is then not a loss. */
+  handingBack: boolean;
 };
 
 /** What the seat needs of its run's object. */
@@ -48,6 +50,8 @@ export type SeatDeps = {
   breakCall: (kind: BreakKind) => void;
 };
 
+/** The longest a handback waits for the proxy's last logins (the proxy itself gives them 5 s). */
+const DRAIN_MS = 6_000;
 /** The most of the screen's end kept for the handback note (the note is a hint: at most 2,000 characters). */
 const TAIL_CHARS = 1200;
 /** Escape sequences a full-screen program draws with; the note keeps the text alone. */
@@ -194,11 +198,16 @@ export class TerminalSeat {
   async handback(by: string): Promise<string | null> {
     const open = this.open;
     if (!open && !this.waiting) return 'the terminal is not open; there is nothing to hand back';
-    const run = this.deps.store.summary();
-    if (!open || !run) {
+    if (open?.handingBack) return null;
+    if (!open || !this.deps.store.summary()) {
       this.end('handback');
       return null;
     }
+    // The proxy may still be trying a word the session showed as the next login: its answer comes first.
+    open.handingBack = true;
+    if (open.started) await open.relay?.drain(DRAIN_MS);
+    const run = this.deps.store.summary();
+    if (!run || this.open !== open) return null;
     const proved = open.proved?.level === run.currentLevel ? open.proved : null;
     const seconds = Math.round((Date.now() - open.openedAt) / 1000);
     this.end('handback');
@@ -276,6 +285,7 @@ export class TerminalSeat {
       tail: '',
       lastInputAt: Date.now(),
       commands: 0,
+      handingBack: false,
     };
     this.open = open;
     this.changed();
@@ -310,10 +320,10 @@ export class TerminalSeat {
         proved: (level, password) => {
           if (!current()) return;
           open.proved = { level, password };
-          if (run.config.model === HUMAN_MODEL) this.ctx().waitUntil(this.solvedByPlayer(open));
+          if (run.config.model === HUMAN_MODEL && !open.handingBack) this.ctx().waitUntil(this.solvedByPlayer(open));
         },
         closed: (message) => {
-          if (current()) this.end('closed', message);
+          if (current() && !open.handingBack) this.end('closed', message);
         },
       },
     );

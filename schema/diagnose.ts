@@ -114,10 +114,12 @@ function ofPause(pause: Event<'user_action_required'>, before: readonly RunEvent
     case 'password_required':
       return { failure: 'password_required', what: lastError, evidence: [] };
     case 'user_requested':
-    case 'takeover':
-    case 'human_turn':
-      // A person paused it, took the terminal, or plays this level: nothing went wrong.
       return { failure: 'paused_by_person', what: lastError || 'Paused by a person.', evidence: [] };
+    // A person took the terminal, or plays this level: nothing went wrong, and the way on is theirs.
+    case 'takeover':
+      return { failure: 'terminal_taken', what: lastError || 'A person took the terminal.', evidence: [] };
+    case 'human_turn':
+      return { failure: 'your_turn', what: lastError || `Your turn: play level ${pause.level}.`, evidence: [] };
     case 'max_retries': {
       const refused = findLast(atLevel, (e): e is Event<'error'> => e.type === 'error' && e.code === 'wrong_password');
       // A person's refused password is the newest thing this pause is about.

@@ -165,6 +165,18 @@ export const FAILURE_CLASSES = {
     meaning: 'Someone pressed Pause.',
     fix: 'Resume when you are ready, or stop.',
   },
+  terminal_taken: {
+    title: 'A person holds the terminal',
+    category: 'person',
+    meaning: "Someone took the run's terminal (takeover); the agent waits after its last step.",
+    fix: 'Hand the terminal back to let the agent go on (take it again first if it closed), or continue, or stop.',
+  },
+  your_turn: {
+    title: 'Your turn (a human run)',
+    category: 'person',
+    meaning: 'A run of model "human" has no agent: each level waits for its player.',
+    fix: "Take the terminal (Play level N, or `bandit-runner attach`) and play it, or answer with the level's password; stop to end.",
+  },
   stopped: {
     title: 'Stopped',
     category: 'person',

@@ -136,6 +136,8 @@ const CASES: Record<FailureClass, RunEvent[]> = {
   ),
   password_required: log(pause('password_required', "the run starts at level 4; give bandit4's password to begin")),
   paused_by_person: log(started, pause('user_requested', 'paused by a person')),
+  terminal_taken: log(started, pause('takeover', 'a person took the terminal')),
+  your_turn: log(started, pause('human_turn', 'your turn: play level 4 in the terminal')),
   stopped: log(started, { type: 'run_complete', status: 'stopped', levelsSolved: 4, reason: 'stopped by rest' }),
   run_failed: log(started, error('run_failed', 'the proxy refused the run: config.model: "x" is not offered here'), {
     type: 'run_complete',

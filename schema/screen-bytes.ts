@@ -13,13 +13,46 @@ export function screenText(text: string): string {
   return text.replace(DROPPED, '');
 }
 
-/** Decodes base64 `terminal_output` chunks in order, keeping a UTF-8 character split across two whole. */
+/**
+ * An escape sequence the chunk ends inside: a lone ESC, a CSI still taking parameters, an OSC, DCS,
+ * SOS, PM or APC string not yet terminated. It is held for the next chunk, so a sequence split across
+ * two (a program that prints ESC, sleeps, then the rest) is judged whole and cannot slip through.
+ */
+const INCOMPLETE = /(?:\x1b[\]PX^_](?:[^\x07\x1b]|\x1b(?!\\))*\x1b?|\x1b\[[0-?]*[ -/]*|\x9b[0-?]*[ -/]*|\x1b[ -/]*)$/;
+/** A string sequence longer than this is not held: it is dropped, and so is what follows until its end. */
+const HOLD_MAX = 4096;
+const STRING_START = /^(?:\x1b[\]PX^_])/;
+const STRING_END = /\x07|\x1b\\/;
+
+/** Decodes base64 `terminal_output` chunks in order, keeping a UTF-8 character or an escape split across two whole. */
 export class ScreenDecoder {
   private readonly decoder = new TextDecoder('utf-8');
+  /** The start of an escape sequence the last chunk ended inside. */
+  private held = '';
+  /** Inside a string sequence too long to hold: dropped up to its terminator. */
+  private inString = false;
 
   /** The text of the next chunk (base64), safe for a screen. */
   next(base64: string): string {
-    return screenText(this.decoder.decode(bytesOf(base64), { stream: true }));
+    let text = this.held + this.decoder.decode(bytesOf(base64), { stream: true });
+    this.held = '';
+    if (this.inString) {
+      const end = STRING_END.exec(text);
+      if (!end) {
+        // An ESC at the very end may begin the terminator `ESC \`.
+        this.held = text.endsWith('\x1b') ? '\x1b' : '';
+        return '';
+      }
+      text = text.slice(end.index + end[0].length);
+      this.inString = false;
+    }
+    const tail = INCOMPLETE.exec(text);
+    if (tail?.[0]) {
+      text = text.slice(0, tail.index);
+      if (tail[0].length <= HOLD_MAX) this.held = tail[0];
+      else if (STRING_START.test(tail[0])) this.inString = true;
+    }
+    return screenText(text);
   }
 }
 

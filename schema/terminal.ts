@@ -45,7 +45,12 @@ export const terminalEventShapes = {
    * the one way bytes reach clients, live and in a replay alike (no separate live message: a client
    * dedupes by seq as for every event). Keystrokes are never stored.
    */
-  terminal_output: { data: terminalBytesSchema },
+  terminal_output: {
+    data: terminalBytesSchema,
+    /** The holder's new size, from this chunk on (a resize is stored with the output that follows it). */
+    cols: z.number().int().optional(),
+    rows: z.number().int().optional(),
+  },
   /** The terminal closed; `proved` names a level whose password the person's session proved. */
   takeover_ended: {
     by: z.string().min(1),

@@ -221,8 +221,10 @@ export class TerminalSession {
   }
 
   private onState(state: RunViewState): void {
+    // A run that ends while the takeover waits for the agent's step (or while held) ends the session.
+    if (isFinal(state) && !this.holding && (this.everHeld || this.asked))
+      return this.finish({ kind: 'run_ended', status: state.run!.status });
     if (!this.everHeld) return;
-    if (isFinal(state) && !this.holding) return this.finish({ kind: 'run_ended', status: state.run!.status });
     // A human run at its next level: the worker reopens the terminal for us; if it does not, ask again.
     if (isHuman(state) && state.pending?.reason === 'human_turn' && !this.holding && !this.detaching && !this.retake)
       this.retake = setTimeout(() => {

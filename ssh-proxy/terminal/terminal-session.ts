@@ -49,6 +49,8 @@ export class TerminalSession {
   private ended = false;
   private unsent = 0;
   private proof: PasswordProof | null = null;
+  /** Waiting for the last password logins before the end (endAfterProof). */
+  private finishing = false;
 
   constructor(socket: WebSocket, deps: TerminalDeps) {
     this.socket = socket;
@@ -104,15 +106,18 @@ export class TerminalSession {
         this.stream?.setWindow(frame.rows, frame.cols, 0, 0);
         return;
       case 'close':
-        return void this.closeAfterProof();
+        return void this.endAfterProof(null);
     }
   }
 
   /**
-   * A handback: the shell is closed, then the logins still being tried for a word the person's session
-   * showed finish (at most PROOF_DRAIN_MS) so a `proved` is never lost to a quick handback, then the end.
+   * A handback or the shell's end: the output stops, then the logins still being tried for a word the
+   * session showed finish (at most PROOF_DRAIN_MS), so a `proved` is never lost to a quick handback or
+   * an `exit`, then the end (with `message`, if any, as the closed frame).
    */
-  private async closeAfterProof(): Promise<void> {
+  private async endAfterProof(message: string | null): Promise<void> {
+    if (this.finishing || this.ended) return;
+    this.finishing = true;
     this.stream?.removeAllListeners('data');
     this.stream?.stderr.removeAllListeners('data');
     // Keys sent after the handback go nowhere.
@@ -126,7 +131,7 @@ export class TerminalSession {
       await Promise.race([proof.finish(), late]);
       clearTimeout(timer);
     }
-    this.end(null);
+    this.end(message);
   }
 
   private open(frame: Extract<RelayToProxy, { type: 'open' }>): void {
@@ -153,7 +158,7 @@ export class TerminalSession {
         const why = classifySshError(err, `${user}@${game.host}:${game.port}`).message;
         this.end(this.stream ? `the SSH connection failed: ${why}` : `the login as ${user} failed: ${why}`);
       })
-      .on('close', () => this.end('the SSH connection closed'));
+      .on('close', () => this.finishing || this.end('the SSH connection closed'));
     client.connect({
       host: game.host,
       port: game.port,
@@ -178,7 +183,11 @@ export class TerminalSession {
       stream.stderr.on('data', out);
       let exit: number | null = null;
       stream.on('exit', (code: number | null) => (exit = code));
-      stream.on('close', () => this.end(exit === null ? 'the shell ended' : `the shell ended (exit ${exit})`));
+      // `cat` the password, then `exit`: the login still trying that word must finish first.
+      stream.on(
+        'close',
+        () => void this.endAfterProof(exit === null ? 'the shell ended' : `the shell ended (exit ${exit})`),
+      );
       if (this.early) stream.write(this.early);
       this.early = '';
     });

@@ -30,6 +30,21 @@ describe('screen bytes', () => {
     expect(screenText(`a${hostile}b`)).toBe('alinkb');
   });
 
+  it('judges an escape split across chunks whole: a clipboard write or a window operation cannot slip through', () => {
+    const run = (...chunks: string[]) => {
+      const decoder = new ScreenDecoder();
+      return chunks.map((c) => decoder.next(b64(c))).join('');
+    };
+    expect(run('hello\x1b', ']52;c;aGFja2Vk\x07', 'world')).toBe('helloworld');
+    expect(run('a\x1b[', '8;5;5t', 'b')).toBe('ab');
+    expect(run('a\x1b]0;ti', 'tle\x1b', '\\b')).toBe('ab');
+    expect(run('a\x1bP', 'q#0', ';2\x1b\\b')).toBe('ab');
+    // What a screen needs still passes when split: a colour, a cursor move, a mode.
+    expect(run('x\x1b[1', ';31m', 'y\x1b', '[?1049h')).toBe('x\x1b[1;31my\x1b[?1049h');
+    // A string too long to hold is dropped to its end, however many chunks it spans.
+    expect(run('a\x1b]52;c;', 'Q'.repeat(5000), 'Q'.repeat(5000), '\x07b')).toBe('ab');
+  });
+
   it('decodes chunks in order, keeping a character split between two whole', () => {
     const bytes = Buffer.from('é→✓', 'utf8');
     const decoder = new ScreenDecoder();
@@ -54,6 +69,8 @@ describe('a takeover in the archive', () => {
       type: 'terminal_output',
       level: 0,
       data: b64('rd\r\n\x1b]52;c;ZXZpbA==\x07\x1b[?1049h\x1b[Hvi screen'),
+      cols: 60,
+      rows: 6,
     }),
     timed(4, { type: 'takeover_ended', level: 0, by: 'the web UI', reason: 'handback', durationMs: 3000 }),
   ];
@@ -69,6 +86,8 @@ describe('a takeover in the archive', () => {
     expect(output).toContain('bandit0@bandit:~$ cat readme\r\nthe-secret-wo');
     expect(output).toContain('rd\r\n\x1b[?1049h\x1b[Hvi screen');
     expect(cast).not.toContain('52;c');
+    // The player follows the person's screen size: the takeover's, a resize, then the recording's own again.
+    expect(frames.filter(([, code]) => code === 'r').map(([, , size]) => size)).toEqual(['80x24', '60x6', '120x36']);
     expect(frames.filter(([, code]) => code === 'm').map(([, , label]) => label)).toContain(
       'a person took the terminal at level 0',
     );

@@ -136,6 +136,35 @@ describe('the run terminal', () => {
     await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
   }, 90_000);
 
+  it("proves the level from a person's own pause too, when the shell is left with exit right after the password shows", async () => {
+    const run = await createRun({ model: 'fake-model', budget: 100, maxRetries: 10, endLevel: 1, finalAttempt: false });
+    await waitForStatus(run.id, 'running', 20_000);
+    await postJson(`/api/runs/${run.id}/actions`, { action: 'pause' });
+    // A pause the graph did not ask for is let go and asked again, so the handback has a question to answer.
+    const holder = await watcher(run.id, 'web');
+    holder.send({ type: 'user_action', action: 'takeover' });
+    await holder.waitFor(terminalOpen, 30_000);
+    expect(ofType(await eventsOf(run.id), 'user_action_required').at(-1)).toMatchObject({ reason: 'takeover' });
+    holder.send({ type: 'terminal_input', data: 'cat readme\n' });
+    await vi.waitFor(async () => expect(screenOf(await eventsOf(run.id))).toContain('password you are looking for'), {
+      timeout: 15_000,
+      interval: 50,
+    });
+    // At once, while the proxy still tries the word as bandit1's login.
+    holder.send({ type: 'terminal_input', data: 'exit\n' });
+    await vi.waitFor(
+      async () =>
+        expect(ofType(await eventsOf(run.id), 'level_complete')).toEqual([
+          expect.objectContaining({ level: 0, solvedBy: 'person' }),
+        ]),
+      { timeout: 20_000, interval: 50 },
+    );
+    expect(ofType(await eventsOf(run.id), 'takeover_ended')).toEqual([
+      expect.objectContaining({ reason: 'closed', provedLevel: 0, commands: 2, message: 'the shell ended (exit 0)' }),
+    ]);
+    await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
+  }, 90_000);
+
   it('ends the terminal on a restart and keeps the run paused', async () => {
     const run = await createRun({ model: 'fake-model', budget: 100, maxRetries: 10, endLevel: 0, finalAttempt: false });
     await waitForStatus(run.id, 'running', 20_000);

@@ -43,7 +43,7 @@ export function terminalCast(
   };
   const lines = [JSON.stringify(header)];
   let last = 0;
-  const line = (ts: string, code: 'o' | 'm', text: string) => {
+  const line = (ts: string, code: 'o' | 'm' | 'r', text: string) => {
     // Times never go backwards, even if two events share a millisecond.
     last = Math.max(last, (Date.parse(ts) - start) / 1000);
     lines.push(JSON.stringify([Number(last.toFixed(3)), code, text]));
@@ -91,10 +91,13 @@ export function terminalCast(
         break;
       case 'takeover_started':
         screen = new ScreenDecoder();
+        line(event.ts, 'r', `${event.cols}x${event.rows}`);
         out(event.ts, crlf(`\x1b[1;35m# ${field(event.by)} took the terminal\x1b[0m\n`));
         mark(event.ts, `a person took the terminal at level ${event.level}`);
         break;
       case 'terminal_output': {
+        // asciicast v2's resize event, so the player redraws a shrunk screen (level 25's `more`) as it was.
+        if (event.cols && event.rows) line(event.ts, 'r', `${event.cols}x${event.rows}`);
         const text = screen.next(event.data);
         if (text) out(event.ts, text);
         break;
@@ -105,6 +108,7 @@ export function terminalCast(
           event.ts,
           `\x1b[0m\x1b[?1049l\r\n${crlf(`\x1b[1;35m# the terminal closed (${field(event.reason)})\x1b[0m\n`)}`,
         );
+        line(event.ts, 'r', `${WIDTH}x${HEIGHT}`);
         break;
       case 'run_complete':
         out(event.ts, crlf(`\x1b[1m# run ${event.status}: ${event.levelsSolved} level(s) solved\x1b[0m\n`));

@@ -120,7 +120,7 @@ const terminalSeat: ObjectMigration = {
   up(sql) {
     sql.exec(`CREATE TABLE terminal (
       singleton INTEGER PRIMARY KEY CHECK (singleton = 1), holder TEXT NOT NULL, level INTEGER NOT NULL,
-      opened_at INTEGER NOT NULL)`);
+      opened_at INTEGER NOT NULL, started INTEGER NOT NULL DEFAULT 0)`);
   },
 };
 

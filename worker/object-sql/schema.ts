@@ -111,6 +111,8 @@ export const runSessionSchema: ObjectSchema = {
         holder: 'TEXT NOT NULL',
         level: 'INTEGER NOT NULL',
         opened_at: 'INTEGER NOT NULL',
+        /** 1 once the login is up (takeover_started stored); 0 while the agent finishes its step. */
+        started: 'INTEGER NOT NULL DEFAULT 0',
       },
     },
   },

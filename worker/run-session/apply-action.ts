@@ -29,7 +29,7 @@ export async function applyAction(d: ActDeps, run: RunSummary, action: RunAction
     case 'continue':
     case 'password': {
       // Answering the pause ends a terminal still open: the agent and the person never type at once.
-      d.seat.end('handback', 'the run was answered while the terminal was open');
+      d.seat.closeOpen('handback', 'the run was answered while the terminal was open');
       const resolved =
         action.action === 'continue'
           ? { action: 'continue' as const, ...(action.hint ? { hint: action.hint } : {}) }
@@ -65,7 +65,7 @@ export async function applyAction(d: ActDeps, run: RunSummary, action: RunAction
       return d.seat.handback(by);
     }
     case 'resume':
-      d.seat.end('handback', 'the run was resumed while the terminal was open');
+      d.seat.closeOpen('handback', 'the run was resumed while the terminal was open');
       // The log says who let the run go on, as a continue does: the two are one act (docs/outcomes.md).
       d.life.resolvePause({ action: 'continue', by }, now);
       await d.life.requeue(run.status, now, 'resumed by a person');

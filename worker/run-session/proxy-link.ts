@@ -130,7 +130,25 @@ export function parseLine(raw: string): { ok: true; line: ProxyLine } | { ok: fa
  * so a message is read at once, or to pause for a person's takeover. Never throws; a 404 (the call had
  * just ended) is normal, since the next call carries the message or the takeover itself.
  */
-export async function breakCall(settings: WorkerSettings, runId: string, kind: BreakKind): Promise<void> {
+export async function breakCall(
+  settings: WorkerSettings,
+  runId: string,
+  kind: BreakKind,
+  stillWanted: () => boolean = () => false,
+): Promise<void> {
+  for (let tries = 0; tries < BREAK_TRIES; tries++) {
+    const status = await breakOnce(settings, runId, kind);
+    // 404: no call yet (the proxy has not claimed the one just sent) or none any more. Ask again while ours runs.
+    if (status !== 404 || !stillWanted()) return;
+    await new Promise((resolve) => setTimeout(resolve, BREAK_RETRY_MS));
+  }
+}
+
+/** A break that found no call is asked again this many times in all, this far apart, while the call runs. */
+const BREAK_TRIES = 5;
+const BREAK_RETRY_MS = 200;
+
+async function breakOnce(settings: WorkerSettings, runId: string, kind: BreakKind): Promise<number | null> {
   try {
     const response = await fetch(`${settings.proxyUrl}/v1/break`, {
       method: 'POST',
@@ -141,7 +159,9 @@ export async function breakCall(settings: WorkerSettings, runId: string, kind: B
     if (!response.ok && response.status !== 404)
       console.error(`run ${runId}: the proxy refused a ${kind} break: HTTP ${response.status}`);
     await response.body?.cancel();
+    return response.status;
   } catch (err) {
     console.error(`run ${runId}: a ${kind} break did not reach the proxy: ${err instanceof Error ? err.message : err}`);
+    return null;
   }
 }

@@ -80,7 +80,9 @@ export class RunSession extends DurableObject<Env> {
   private breakCall(kind: BreakKind): void {
     const settings = readSettings(this.env);
     const run = this.store.summary();
-    if (this.inflight && settings.ok && run) this.ctx.waitUntil(breakCall(settings.settings, run.id, kind));
+    const call = this.inflight;
+    if (call && settings.ok && run)
+      this.ctx.waitUntil(breakCall(settings.settings, run.id, kind, () => this.inflight === call));
   }
 
   /** Whether this object was ever given a run, read without writing anything. */

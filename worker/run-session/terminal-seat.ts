@@ -34,6 +34,10 @@ type Open = Holder & {
   commands: number;
   /** A handback waits for the proxy to finish; the relay's close is then not a loss. */
   handingBack: boolean;
+  /** Bytes of output stored in this session (MAX_SESSION_OUTPUT_BYTES). */
+  outputBytes: number;
+  /** The holder's new size, stored with the next chunk so watchers and replays follow it. */
+  resized: TerminalSize | null;
 };
 
 /** What the seat needs of its run's object. */
@@ -50,6 +54,8 @@ export type SeatDeps = {
   breakCall: (kind: BreakKind) => void;
 };
 
+/** The most output one session stores; past it the terminal closes (a person can take it again). */
+const MAX_SESSION_OUTPUT_BYTES = 16 * 2 ** 20;
 /** The longest a handback waits for the proxy's last logins (the proxy itself gives them 5 s). */
 const DRAIN_MS = 6_000;
 /** The most of the screen's end kept for the handback note (the note is a hint: at most 2,000 characters). */
@@ -77,24 +83,33 @@ export class TerminalSeat {
     return this.waiting !== null;
   }
 
-  /** Ends a terminal that a restart cut: the row is there, the relay (memory) is not. Once, as the object starts. */
+  /**
+   * Ends a terminal that a restart cut: the row is there, the relay (memory) is not. Once, as the object
+   * starts. A terminal that had opened gets its takeover_ended; one still waiting for the agent is gone.
+   */
   endStale(): void {
     const row = this.deps.ctx.storage.sql
-      .exec<{ holder: string; level: number; opened_at: number }>('SELECT holder, level, opened_at FROM terminal')
+      .exec<{ holder: string; level: number; opened_at: number; started: number }>(
+        'SELECT holder, level, opened_at, started FROM terminal',
+      )
       .toArray()[0];
     if (!row) return;
     this.deps.ctx.storage.sql.exec('DELETE FROM terminal');
-    this.deps.life.record(
-      {
-        type: 'takeover_ended',
-        level: row.level,
-        by: row.holder,
-        reason: 'restart',
-        durationMs: Math.max(0, Date.now() - row.opened_at),
-        message: 'the stack restarted while the terminal was open; the run stays paused: take it again or continue',
-      },
-      Date.now(),
-    );
+    if (row.started) {
+      this.deps.life.record(
+        {
+          type: 'takeover_ended',
+          level: row.level,
+          by: row.holder,
+          reason: 'restart',
+          durationMs: Math.max(0, Date.now() - row.opened_at),
+          message: 'the stack restarted while the terminal was open; the run stays paused: take it again or continue',
+        },
+        Date.now(),
+      );
+    }
+    // Sockets that slept through the restart (hibernation) learn that nobody holds it now.
+    this.changed();
   }
 
   /** The terminal as `ws` sees it. */
@@ -120,6 +135,9 @@ export class TerminalSeat {
     }
     if (FINAL_STATUSES.includes(run.status)) return `the run is already ${run.status}; it has no terminal`;
     if (run.status === 'queued') return 'the run is queued; take the terminal once it has started';
+    const human = run.config.model === HUMAN_MODEL;
+    if (human && run.status !== 'paused_for_user_action')
+      return 'the level is being checked; take the terminal at your turn (the run pauses for you in a moment)';
     const settings = readSettings(this.deps.env);
     if (!settings.ok) return settings.message;
     // Taken before any await, so two sockets racing cannot both hold it.
@@ -130,20 +148,30 @@ export class TerminalSeat {
       tag,
       size: { cols: size.cols ?? DEFAULT_TERMINAL_SIZE.cols, rows: size.rows ?? DEFAULT_TERMINAL_SIZE.rows },
     };
-    this.deps.ctx.storage.sql.exec(
-      'INSERT OR REPLACE INTO terminal (singleton, holder, level, opened_at) VALUES (1, ?, ?, ?)',
-      by,
-      run.currentLevel,
-      Date.now(),
-    );
-    if (run.status === 'paused_for_user_action') {
+    this.holdRow(asked, run.currentLevel);
+    // A pause the graph asked for takes the handback's answer (a note, or the proved password). One it did
+    // not ask for (a person's pause, a proxy outage) is let go and asked again: the next call breaks in
+    // before its first node, so the graph pauses for the takeover and the handback has a question to answer.
+    const graphAsked = this.deps.store.agentPlace().checkpoint?.interrupt !== undefined;
+    if (run.status === 'paused_for_user_action' && (graphAsked || human)) {
       await this.openFor(asked);
     } else {
       this.waiting = asked;
       this.changed();
-      this.deps.breakCall('takeover');
+      if (run.status === 'paused_for_user_action') await this.deps.act({ action: 'continue' }, by);
+      else this.deps.breakCall('takeover');
     }
     return null;
+  }
+
+  /** Writes who holds the terminal, so a restart finds it; `started` once the login is up. */
+  private holdRow(holder: Holder, level: number): void {
+    this.deps.ctx.storage.sql.exec(
+      'INSERT OR REPLACE INTO terminal (singleton, holder, level, opened_at, started) VALUES (1, ?, ?, ?, 0)',
+      holder.by,
+      level,
+      Date.now(),
+    );
   }
 
   /** After a proxy call or a pause: opens a terminal that waited for the agent, or ends one the run outlived. */
@@ -187,7 +215,9 @@ export class TerminalSeat {
     const open = this.holding(ws);
     if (typeof open === 'string') return open;
     open.size = size;
+    open.resized = size;
     open.relay?.send({ type: 'resize', ...size });
+    this.changed();
     return null;
   }
 
@@ -197,7 +227,8 @@ export class TerminalSeat {
    */
   async handback(by: string): Promise<string | null> {
     const open = this.open;
-    if (!open && !this.waiting) return 'the terminal is not open; there is nothing to hand back';
+    if (!open && !this.waiting)
+      return 'the terminal is not open, so there is nothing to hand back; the run waits for you: continue lets the agent go on, or take the terminal again';
     if (open?.handingBack) return null;
     if (!open || !this.deps.store.summary()) {
       this.end('handback');
@@ -233,7 +264,14 @@ export class TerminalSeat {
   /** The holder's socket closed: nobody can type, so the terminal closes; the run stays paused. */
   holderLeft(ws: WebSocket): void {
     const holder = this.open ?? this.waiting;
+    // A handback under way finishes without its socket: the person has already said they are done.
+    if (this.open?.handingBack) return;
     if (holder && getState(ws).seat === holder.tag) this.end('closed', `${holder.by} disconnected`);
+  }
+
+  /** Closes an open terminal (not one still waiting for the agent), as answering its pause does. */
+  closeOpen(reason: TerminalEndReason, message?: string): void {
+    if (this.open) this.end(reason, message);
   }
 
   /** Closes the terminal (if any) for `reason`, stores why, and tells every socket. */
@@ -244,6 +282,7 @@ export class TerminalSeat {
     this.open = null;
     this.waiting = null;
     this.deps.ctx.storage.sql.exec('DELETE FROM terminal');
+    if (waited) this.tell(waited.tag, message ?? `the takeover was withdrawn (${reason}) before the terminal opened`);
     if (open) {
       this.idleArmed = false;
       this.deps.schedule.terminalIdle(null);
@@ -266,6 +305,16 @@ export class TerminalSeat {
       } else if (message) {
         this.tell(open.tag, message);
       }
+      // A session that proved its level and closed some other way (exit, idle) still proves it.
+      const run = this.deps.store.summary();
+      const proved = open.proved;
+      if (
+        proved &&
+        (reason === 'closed' || reason === 'idle') &&
+        run?.status === 'paused_for_user_action' &&
+        proved.level === run.currentLevel
+      )
+        this.deps.ctx.waitUntil(this.deps.act({ action: 'password', value: proved.password }, open.by).then(() => {}));
     }
     this.changed();
   }
@@ -286,8 +335,11 @@ export class TerminalSeat {
       lastInputAt: Date.now(),
       commands: 0,
       handingBack: false,
+      outputBytes: 0,
+      resized: null,
     };
     this.open = open;
+    this.holdRow(holder, open.level);
     this.changed();
     const current = () => this.open === open;
     open.relay = await TerminalRelay.open(
@@ -305,6 +357,7 @@ export class TerminalSeat {
         opened: () => {
           if (!current()) return;
           open.started = true;
+          this.deps.ctx.storage.sql.exec('UPDATE terminal SET started = 1, opened_at = ?', Date.now());
           this.deps.life.record(
             { type: 'takeover_started', level: open.level, by: open.by, ...open.size },
             (open.openedAt = Date.now()),
@@ -314,8 +367,17 @@ export class TerminalSeat {
         },
         output: (data) => {
           if (!current() || !open.started) return;
-          this.deps.life.record({ type: 'terminal_output', level: open.level, data }, Date.now());
+          const resized = open.resized;
+          open.resized = null;
+          this.deps.life.record({ type: 'terminal_output', level: open.level, data, ...(resized ?? {}) }, Date.now());
           open.tail = keepTail(open.tail, data);
+          // A program that never stops printing (`yes`) must not fill the run's storage while nobody types.
+          open.outputBytes += Math.floor((data.length * 3) / 4);
+          if (open.outputBytes > MAX_SESSION_OUTPUT_BYTES)
+            this.end(
+              'closed',
+              `the terminal printed more than ${MAX_SESSION_OUTPUT_BYTES / 2 ** 20} MiB; take it again`,
+            );
         },
         proved: (level, password) => {
           if (!current()) return;

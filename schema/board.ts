@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { targetSchema } from './levels.ts';
 import {
   batchIdSchema,
+  HUMAN_MODEL,
   levelSchema,
   onPauseSchema,
   runConfigFieldsSchema,
@@ -86,6 +87,11 @@ const modelListSchema = z
   .refine(
     (models) => new Set(models).size === models.length,
     'lists a model twice; use repeats to run one model more than once',
+  )
+  // A batch runs hands-off; a human run waits for its player at every level and would never end.
+  .refine(
+    (models) => !models.includes(HUMAN_MODEL),
+    `"${HUMAN_MODEL}" is played by a person, level by level: start it as its own run (the run form, or bandit-runner play), not in a batch`,
   );
 
 /** POST /api/batches: the same levels for several models, each run `repeats` times. */

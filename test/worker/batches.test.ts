@@ -77,6 +77,12 @@ describe('batches', () => {
     expect(after.runs.length).toBe(before.runs.length);
     const twice = await postJson('/api/batches', { models: ['baseline', 'baseline'] });
     expect(twice.status).toBe(400);
+    // A human run waits for its player at every level: a hands-off batch would never end.
+    const human = await postJson('/api/batches', { models: ['baseline', 'human'] });
+    expect(human.status).toBe(400);
+    expect(((await human.json()) as { error: { message: string } }).error.message).toMatch(
+      /"human" is played by a person.*not in a batch/,
+    );
   });
 });
 

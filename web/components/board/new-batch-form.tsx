@@ -4,6 +4,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { createBatchSchema } from '../../../schema/board.ts';
+import { HUMAN_MODEL } from '../../../schema/run.ts';
 import type { ModelInfo } from '../../../schema/protocol.ts';
 import { ApiFailure, createBatch, fetchModels } from '../../lib/api.ts';
 
@@ -24,7 +25,9 @@ export function NewBatchForm() {
 
   useEffect(() => {
     fetchModels()
-      .then((list) => {
+      .then((all) => {
+        // A person plays "human" level by level; a batch runs hands-off (schema/board.ts refuses it).
+        const list = all.filter((m) => m.id !== HUMAN_MODEL);
         setModels(list);
         setChosen(
           list

@@ -217,7 +217,6 @@ export class TerminalSeat {
     open.size = size;
     open.resized = size;
     open.relay?.send({ type: 'resize', ...size });
-    this.changed();
     return null;
   }
 

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clientMessageSchema } from '../../schema/protocol.ts';
 import { MAX_TERMINAL_INPUT_CHARS } from '../../schema/terminal.ts';
-import { chunkInput, DETACH_KEY, readKeys } from '../../cli/terminal/keys.ts';
+import { DETACH_KEY, readKeys } from '../../cli/terminal/keys.ts';
+import { splitTerminalInput as chunkInput } from '../../schema/terminal-input.ts';
 
 /** Half of a surrogate pair without its other half. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

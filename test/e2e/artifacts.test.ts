@@ -4,7 +4,7 @@
 // Debian's asciinema reads terminal.cast; replay/replay.sh re-solves the levels through OpenSSH's own
 // client; a verification run reports every level reproduced, and both archives carry its report.
 // Restarted on another seed, the range has changed: the script and a new verification say drifted.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,6 +15,7 @@ import { launchChromium, screenshot } from '../support/browser.ts';
 import type { StackProcess } from '../support/stack-process.ts';
 import { allEvents as readAllEvents } from '../support/cli-process.ts';
 import { startStackProcess, stackPorts } from '../support/stack-process.ts';
+import { asciinemaCatFile } from '../support/asciinema.ts';
 
 const HINT = 'the key logs you in: `ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14`';
 const WAIT = { timeout: 60_000 };
@@ -252,11 +253,7 @@ describe('artifacts, replay and verify', () => {
     const pauses = labels.filter(([, , label]) => label.startsWith('paused at level ')).map(([, , label]) => label);
     expect(pauses).toHaveLength(2);
     expect(pauses[0]).toMatch(/^paused at level 13: /);
-    // asciinema opens /dev/tty, so it runs in a pseudo-terminal that script(1) gives it.
-    const cat = spawnSync('script', ['-qec', `asciinema cat ${join(dir, 'terminal.cast')}`, '/dev/null'], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const cat = asciinemaCatFile(join(dir, 'terminal.cast'));
     expect(cat.status, cat.stderr).toBe(0);
     expect(cat.stdout).toContain('bandit0@bandit');
     expect(cat.stdout).toContain('cat readme');

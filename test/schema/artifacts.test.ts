@@ -1,8 +1,7 @@
 // The archive's pure parts: the version it states, redaction, which levels a replay covers, and the
 // shell quoting of replayed commands (checked by real bash).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../schema/protocol.ts';
@@ -12,6 +11,7 @@ import { redact, secretsOf } from '../../worker/artifacts/redact.ts';
 import { shellQuote } from '../../worker/artifacts/replay-scripts.ts';
 import { commandsWithout, replayableLevels, solvedLevels } from '../../worker/artifacts/solved-levels.ts';
 import { terminalCast } from '../../worker/artifacts/terminal-cast.ts';
+import { asciinemaCat } from '../support/asciinema.ts';
 
 const PW1 = 'A'.repeat(32);
 const PW2 = 'B'.repeat(32);
@@ -161,21 +161,11 @@ describe('terminal.cast', () => {
   });
 
   it("still plays in Debian's asciinema, which shows the output and none of the markers' labels", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bandit-runner-cast-'));
-    try {
-      writeFileSync(join(dir, 'terminal.cast'), cast);
-      // asciinema opens /dev/tty, so it runs in a pseudo-terminal that script(1) gives it.
-      const shown = spawnSync('script', ['-qec', `asciinema cat ${join(dir, 'terminal.cast')}`, '/dev/null'], {
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      expect(shown.status, shown.stderr).toBe(0);
-      expect(shown.stdout).toContain('cat readme');
-      expect(shown.stdout).toContain('no luck');
-      expect(shown.stdout).not.toContain('level 0, attempt 2');
-      expect(shown.stdout).not.toContain('paused at level 0');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const shown = asciinemaCat(cast);
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('cat readme');
+    expect(shown.stdout).toContain('no luck');
+    expect(shown.stdout).not.toContain('level 0, attempt 2');
+    expect(shown.stdout).not.toContain('paused at level 0');
   });
 });

@@ -1,16 +1,13 @@
 // A person's terminal recorded as its bytes (issue 30): what a screen needs passes as it came, what a
 // hostile target could use on a watcher's terminal (clipboard, title, window) does not; terminal.cast
 // replays a takeover in Debian's asciinema, and transcript.md shows it as text.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { runConfigSchema, runSummarySchema } from '../../schema/run.ts';
 import { ScreenDecoder, screenText } from '../../schema/screen-bytes.ts';
 import { terminalCast } from '../../worker/artifacts/terminal-cast.ts';
 import { transcript } from '../../worker/artifacts/transcript.ts';
+import { asciinemaCat } from '../support/asciinema.ts';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
@@ -91,20 +88,10 @@ describe('a takeover in the archive', () => {
     expect(frames.filter(([, code]) => code === 'm').map(([, , label]) => label)).toContain(
       'a person took the terminal at level 0',
     );
-    const dir = mkdtempSync(join(tmpdir(), 'bandit-runner-takeover-cast-'));
-    try {
-      writeFileSync(join(dir, 'terminal.cast'), cast);
-      // asciinema opens /dev/tty, so it runs in a pseudo-terminal that script(1) gives it.
-      const shown = spawnSync('script', ['-qec', `asciinema cat ${join(dir, 'terminal.cast')}`, '/dev/null'], {
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      expect(shown.status, shown.stderr).toBe(0);
-      expect(shown.stdout).toContain('the-secret-word');
-      expect(shown.stdout).toContain('vi screen');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const shown = asciinemaCat(cast);
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('the-secret-word');
+    expect(shown.stdout).toContain('vi screen');
   });
 
   it('shows the session as text in transcript.md, escapes gone', () => {

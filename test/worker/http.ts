@@ -1,6 +1,7 @@
 // Helpers for calling the worker under test through its real fetch handler.
 import { exports } from 'cloudflare:workers';
 import { expect, vi } from 'vitest';
+import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 
 /** A request to the worker at `path`. */
@@ -30,3 +31,21 @@ export async function waitForStatus(id: string, status: RunSummary['status'], ti
   await vi.waitFor(async () => expect((await read()).status).toBe(status), { timeout, interval: 25 });
   return read();
 }
+
+/** Every stored event of the run, page by page, through GET /api/runs/:id/events. */
+export async function eventsOf(id: string): Promise<RunEvent[]> {
+  const all: RunEvent[] = [];
+  for (let since: number | null = 0; since !== null; ) {
+    const page = (await (await call(`/api/runs/${id}/events?since=${since}&limit=1000`)).json()) as {
+      events: RunEvent[];
+      nextSince: number | null;
+    };
+    all.push(...page.events);
+    since = page.events.length ? page.nextSince : null;
+  }
+  return all;
+}
+
+/** The events of one type, typed. */
+export const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
+  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);

@@ -3,24 +3,10 @@
 // baseline runs the command it names in backticks), and neither lost nor read again across restarts.
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
-import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSession } from '../../worker/run-session/run-session.ts';
-import { call, createRun, postJson, waitForStatus } from './http.ts';
+import { call, createRun, eventsOf, ofType, postJson, waitForStatus } from './http.ts';
 import { connect } from './socket-client.ts';
 
-/** Every stored event of the run, page by page. */
-const eventsOf = async (id: string) => {
-  const all: RunEvent[] = [];
-  for (let since: number | null = 0; since !== null; ) {
-    const page = (await (await call(`/api/runs/${id}/events?since=${since}&limit=1000`)).json()) as {
-      events: RunEvent[];
-      nextSince: number | null;
-    };
-    all.push(...page.events);
-    since = page.events.length ? page.nextSince : null;
-  }
-  return all;
-};
 const stubOf = (id: string) => env.RUN_SESSION.get(env.RUN_SESSION.idFromName(id));
 const unread = (id: string) =>
   runInDurableObject(stubOf(id), (_i: RunSession, state) =>
@@ -37,8 +23,6 @@ const promptsWith = async (marker: string) =>
   ((await (await fetch(`${env.TEST_OPENAI_URL}/__requests`)).json()) as unknown[])
     .map((r) => JSON.stringify(r))
     .filter((r) => r.includes(marker));
-const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
-  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 
 describe('message a running agent', () => {
   it('is read once at the next model turn, in its prompt, without pausing the run', async () => {

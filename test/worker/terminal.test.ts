@@ -9,23 +9,9 @@ import { serverMessageSchema } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import type { Board } from '../../schema/board.ts';
 import type { RunSession } from '../../worker/run-session/run-session.ts';
-import { call, createRun, postJson, waitForStatus } from './http.ts';
+import { call, createRun, eventsOf, ofType, postJson, waitForStatus } from './http.ts';
 import { connect } from './socket-client.ts';
 
-const eventsOf = async (id: string) => {
-  const all: RunEvent[] = [];
-  for (let since: number | null = 0; since !== null; ) {
-    const page = (await (await call(`/api/runs/${id}/events?since=${since}&limit=1000`)).json()) as {
-      events: RunEvent[];
-      nextSince: number | null;
-    };
-    all.push(...page.events);
-    since = page.events.length ? page.nextSince : null;
-  }
-  return all;
-};
-const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
-  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 const screenOf = (events: RunEvent[]) =>
   ofType(events, 'terminal_output')
     .map((e) => atob(e.data))

@@ -117,17 +117,7 @@ async function throughStack(url: string): Promise<number[]> {
 /** The proxy's relay alone, driven as the Durable Object drives it. */
 async function throughProxy(proxyPort: number): Promise<number[]> {
   const relay = new RelayClient(`http://127.0.0.1:${proxyPort}`, SECRET);
-  await relay.ready();
-  relay.send({
-    type: 'open',
-    runId: 'run_benchterminallatency000',
-    target: 'practice',
-    level: 0,
-    password: null,
-    cols: 200,
-    rows: 50,
-  });
-  await relay.expect(/bandit0@practice:~\$ /);
+  await relay.openPracticeLevel0('run_benchterminallatency000');
   const times = await measure({
     type: (data) => relay.type(data),
     output: () => relay.output,

@@ -35,17 +35,7 @@ const proxy = await start('../ssh-proxy/main.ts', [], {
 });
 
 const relay = new RelayClient(`http://127.0.0.1:${proxyPort}`, SECRET);
-await relay.ready();
-relay.send({
-  type: 'open',
-  runId: 'run_benchterminal000000000',
-  target: 'practice',
-  level: 0,
-  password: null,
-  cols: 200,
-  rows: 50,
-});
-await relay.expect(/bandit0@practice:~\$ /);
+await relay.openPracticeLevel0('run_benchterminal000000000');
 
 /** Types one key and waits for the output frame that echoes it; the time in ms. */
 async function keystroke(key: string): Promise<number> {

@@ -67,4 +67,11 @@ export class RelayClient {
   expect(pattern: RegExp, timeoutMs?: number): Promise<void> {
     return this.until(String(pattern), (c) => pattern.test(c.output), timeoutMs);
   }
+
+  /** Logs in as bandit0 on the practice range (a wide screen, so a bench's line never wraps) and waits for the prompt. */
+  async openPracticeLevel0(runId: string): Promise<void> {
+    await this.ready();
+    this.send({ type: 'open', runId, target: 'practice', level: 0, password: null, cols: 200, rows: 50 });
+    await this.expect(/bandit0@practice:~\$ /);
+  }
 }

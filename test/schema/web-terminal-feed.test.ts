@@ -1,5 +1,5 @@
 // The run page's terminal feed (web/lib/terminal-feed.ts): a finished run's sessions replay from the
-// stored chunks at their size, live chunks follow in seq order, bytes stay bytes (a character may be
+// stored chunks at their size (the holder's resizes too), live chunks follow in seq order, bytes stay bytes (a character may be
 // cut between chunks), a name cannot inject escapes, and a screen made later starts whole. Also the
 // cutting of long input into terminal_input messages.
 import { describe, expect, it } from 'vitest';
@@ -66,6 +66,12 @@ describe('the terminal feed', () => {
     feed.event(log(4, [{ type: 'message_sent', text: 'not for the screen', by: 'the CLI' }])[0]!);
     feed.event(log(5, [out('\u00e9')])[0]!);
     expect(shell()).toBe('abcd\u00e9');
+  });
+
+  it('follows the holder’s resize mid-session: the size first, then the chunk stored with it', () => {
+    const { feed, text } = watched();
+    for (const e of log(1, [started, out('a'), { ...out('b'), cols: 148, rows: 6 }, out('c')])) feed.event(e);
+    expect(text()).toMatch(/^\[80x24\].*a\[148x6\]bc$/s);
   });
 
   it('joins a UTF-8 character cut between two chunks, and drops what reaches past a screen (the clipboard)', () => {

@@ -42,6 +42,13 @@ function bounded(size: { cols: number; rows: number }): TerminalSize {
   };
 }
 
+/** Scrolls `element` back into the window when none of it is in the window. */
+function keepInView(element: HTMLElement | undefined): void {
+  if (!element) return;
+  const { top, bottom } = element.getBoundingClientRect();
+  if (bottom <= 0 || top >= window.innerHeight) element.scrollIntoView({ block: 'nearest' });
+}
+
 export function XtermView(props: Props) {
   const frame = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -56,6 +63,9 @@ export function XtermView(props: Props) {
     let disposed = false;
     let detach: (() => void) | null = null;
     let observer: ResizeObserver | null = null;
+    // Whether the screen (xterm's element) was in the window when last seen: before a resize moved it.
+    let seen: IntersectionObserver | null = null;
+    let shown = false;
     void Promise.all([import('@xterm/xterm'), import('@xterm/addon-fit')]).then(([xterm, addon]) => {
       const element = box.current;
       if (disposed || !element) return;
@@ -77,6 +87,10 @@ export function XtermView(props: Props) {
       terminal.onBinary(typed);
       terminal.onResize((size) => {
         if (latest.current.interactive) latest.current.onResize(bounded(size));
+        // xterm.js draws nothing while its screen is out of the window (it redraws once back in view). A
+        // screen seen only in part, its bottom rows, is out of the window once a resize shrinks it (a
+        // watcher following the holder's Rows: its screen sits at the top of a fixed frame); keep it in view.
+        if (shown) requestAnimationFrame(() => keepInView(terminal.element));
       });
       detach = feed.attach((op) => {
         if (op.kind === 'bytes') terminal.write(op.bytes);
@@ -95,12 +109,17 @@ export function XtermView(props: Props) {
         if (size.cols !== terminal.cols || size.rows !== terminal.rows) terminal.resize(size.cols, size.rows);
       });
       if (frame.current) observer.observe(frame.current);
+      seen = new IntersectionObserver((entries) => {
+        for (const entry of entries) shown = entry.isIntersecting;
+      });
+      if (terminal.element) seen.observe(terminal.element);
       latest.current.onReady({ fitSize, focus: () => terminal.focus() });
     });
     return () => {
       disposed = true;
       detach?.();
       observer?.disconnect();
+      seen?.disconnect();
       screen.current?.terminal.dispose();
       screen.current = null;
     };

@@ -54,9 +54,9 @@ export class TerminalFeed {
       const proved = event.provedLevel === undefined ? '' : `; level ${event.provedLevel} proven`;
       this.push({ kind: 'bytes', bytes: note(`the terminal closed (${event.reason})${proved}`, true) });
     } else if (event.type === 'terminal_output' && decodeBase64(event.data)) {
-      // A resize mid-session (event.cols/rows) is not followed here: a watcher's screen keeps the session's
-      // opening size (terminal.cast follows it). Following it made the watcher's xterm stop drawing in
-      // the level-25 test (more → vi after Rows 6); left out until understood.
+      // The holder's resize, stored with the output that follows it: a watcher's screen takes it first.
+      if (event.cols !== undefined && event.rows !== undefined)
+        this.push({ kind: 'size', cols: event.cols, rows: event.rows });
       // A chunk that ends inside a character writes nothing until the next completes it.
       const text = this.screen.next(event.data);
       if (text) this.push({ kind: 'bytes', bytes: encoder.encode(text) });

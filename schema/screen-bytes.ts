@@ -56,6 +56,17 @@ export class ScreenDecoder {
   }
 }
 
+/** Any escape sequence: CSI, an OSC/DCS/SOS/PM/APC string, a charset choice, or ESC and one byte. */
+const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|[()][0-9A-Za-z]|[ -/]*[0-~])/g;
+
+/**
+ * A screen's text without its escape sequences, each replaced by `by`: what the handback note, the
+ * transcript and the proxy's password proof read of a session (the words, not how they were drawn).
+ */
+export function withoutEscapes(text: string, by = ''): string {
+  return text.replace(ESCAPE_SEQUENCE, by);
+}
+
 /** The bytes of a base64 string (atob exists in browsers, workerd and Node alike). */
 export function bytesOf(base64: string): Uint8Array {
   const binary = atob(base64);

@@ -3,15 +3,13 @@
 // the next password prove the level. Capped per terminal, so a flood of words cannot make the proxy
 // a brute-force tool against the target.
 import { PASSWORD_WORD } from '../../schema/terminal.ts';
+import { withoutEscapes } from '../../schema/screen-bytes.ts';
 
 /** Most logins one terminal may try; words after that are ignored (docs/agent.md). */
 export const MAX_PROOF_TRIES = 50;
 
 /** Characters of output kept between chunks, so a word split over two chunks is still seen. */
 const TAIL_CHARS = 96;
-
-/** Escape sequences that would glue a word to a letter (a cursor move ends in one) are cut out. */
-const ESCAPES = /\x1b(?:\[[0-9;?<=>]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][A-Za-z0-9]|[@-Z\\-_=>78])/g;
 
 /** Logs in as the next level with `password`: true when the login works, false when refused or failing. */
 export type LoginOracle = (password: string) => Promise<boolean>;
@@ -41,7 +39,7 @@ export class PasswordProof {
   /** Reads one chunk of output; new candidate words are tried in turn, one login at a time. */
   scan(chunk: string): void {
     if (this.proved) return;
-    const text = (this.tail + chunk).replace(ESCAPES, ' ');
+    const text = withoutEscapes(this.tail + chunk, ' ');
     // The tail starts at a word's start: a word cut in two there would look like a shorter word.
     this.tail = text.slice(-TAIL_CHARS).replace(text.length > TAIL_CHARS ? /^[A-Za-z0-9]+/ : /^$/, '');
     for (const match of text.matchAll(PASSWORD_WORD)) {

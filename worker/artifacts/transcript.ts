@@ -9,15 +9,11 @@ import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { levelResults, recordOf, runTotals } from '../../schema/run-record.ts';
 import { plainText } from '../../schema/terminal-text.ts';
-import { ScreenDecoder } from '../../schema/screen-bytes.ts';
+import { ScreenDecoder, withoutEscapes } from '../../schema/screen-bytes.ts';
 
 /** A screen's bytes as lines of text: escape sequences gone, carriage returns folded into line ends. */
 const screenLines = (screen: string): string =>
-  screen
-    .replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78cDEHMNOZ]/g, '')
-    .replace(/\r+\n/g, '\n')
-    .replace(/\r/g, '\n')
-    .trim();
+  withoutEscapes(screen).replace(/\r+\n/g, '\n').replace(/\r/g, '\n').trim();
 
 /** Characters of each output in the transcript; events.jsonl has every one whole. */
 const OUTPUT_CHARS = 2_000;

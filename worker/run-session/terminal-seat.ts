@@ -5,16 +5,18 @@
 import type { BreakKind } from '../../schema/protocol.ts';
 import type { RunAction } from '../../schema/run.ts';
 import { FINAL_STATUSES, HUMAN_MODEL } from '../../schema/run.ts';
-import { plainText } from '../../schema/terminal-text.ts';
 import type { TerminalEndReason, TerminalSize, TerminalState } from '../../schema/terminal.ts';
 import { DEFAULT_TERMINAL_SIZE } from '../../schema/terminal.ts';
-import { readLimits, readSettings } from '../env.ts';
+import { readSettings } from '../env.ts';
 import type { RunLifecycle } from './run-lifecycle.ts';
 import type { RunSchedule } from './run-schedule.ts';
 import type { RunSockets } from './run-sockets.ts';
 import type { RunStore } from './run-store.ts';
 import { getState, send, setState } from './sockets.ts';
 import { TerminalRelay } from './terminal-relay.ts';
+import { TerminalRow } from './terminal-row.ts';
+import { IdleClock } from './idle-clock.ts';
+import { ScreenTail } from './screen-tail.ts';
 
 /** A person who asked for the terminal: their name, the tag of their socket, their screen's size. */
 type Holder = { by: string; tag: string; size: TerminalSize };
@@ -27,9 +29,7 @@ type Open = Holder & {
   started: boolean;
   proved: { level: number; password: string } | null;
   /** The end of the screen as text, for the note the agent gets at handback. */
-  tail: string;
-  /** The last keystroke (or the opening): the idle clock starts here. */
-  lastInputAt: number;
+  tail: ScreenTail;
   /** Lines entered (Enter presses): the level's commands, counted without keeping what was typed. */
   commands: number;
   /** A handback waits for the proxy to finish; the relay's close is then not a loss. */
@@ -58,24 +58,21 @@ export type SeatDeps = {
 const MAX_SESSION_OUTPUT_BYTES = 16 * 2 ** 20;
 /** The longest a handback waits for the proxy's last logins (the proxy itself gives them 5 s). */
 const DRAIN_MS = 6_000;
-/** The most of the screen's end kept for the handback note (the note is a hint: at most 2,000 characters). */
-const TAIL_CHARS = 1200;
-/** Escape sequences a full-screen program draws with; the note keeps the text alone. */
-const ESCAPES =
-  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[()][0-9A-Za-z]|\u001b[=>78cDEHMNOZ]/g;
-
 /** One run's terminal seat. Memory holds the relay; SQLite holds that someone holds it. */
 export class TerminalSeat {
   private readonly deps: SeatDeps;
+  private readonly row: TerminalRow;
   private waiting: Holder | null = null;
   private open: Open | null = null;
   /** A human run's player, whose terminal opens again at the next level. */
   private reopen: Holder | null = null;
-  /** The alarm holds the open terminal's idle deadline. */
-  private idleArmed = false;
+  /** Keystrokes against TERMINAL_IDLE_MS. */
+  private readonly idle: IdleClock;
 
   constructor(deps: SeatDeps) {
     this.deps = deps;
+    this.row = new TerminalRow(deps.ctx.storage.sql);
+    this.idle = new IdleClock(deps.schedule, deps.ctx, deps.env);
   }
 
   /** Whether a takeover waits for the agent to pause: the next proxy call must break in at once. */
@@ -88,13 +85,8 @@ export class TerminalSeat {
    * starts. A terminal that had opened gets its takeover_ended; one still waiting for the agent is gone.
    */
   endStale(): void {
-    const row = this.deps.ctx.storage.sql
-      .exec<{ holder: string; level: number; opened_at: number; started: number }>(
-        'SELECT holder, level, opened_at, started FROM terminal',
-      )
-      .toArray()[0];
+    const row = this.row.takeStale();
     if (!row) return;
-    this.deps.ctx.storage.sql.exec('DELETE FROM terminal');
     if (row.started) {
       this.deps.life.record(
         {
@@ -102,7 +94,7 @@ export class TerminalSeat {
           level: row.level,
           by: row.holder,
           reason: 'restart',
-          durationMs: Math.max(0, Date.now() - row.opened_at),
+          durationMs: Math.max(0, Date.now() - row.openedAt),
           message: 'the stack restarted while the terminal was open; the run stays paused: take it again or continue',
         },
         Date.now(),
@@ -148,7 +140,7 @@ export class TerminalSeat {
       tag,
       size: { cols: size.cols ?? DEFAULT_TERMINAL_SIZE.cols, rows: size.rows ?? DEFAULT_TERMINAL_SIZE.rows },
     };
-    this.holdRow(asked, run.currentLevel);
+    this.row.hold(asked.by, run.currentLevel);
     // A pause the graph asked for takes the handback's answer (a note, or the proved password). One it did
     // not ask for (a person's pause, a proxy outage) is let go and asked again: the next call breaks in
     // before its first node, so the graph pauses for the takeover and the handback has a question to answer.
@@ -162,16 +154,6 @@ export class TerminalSeat {
       else this.deps.breakCall('takeover');
     }
     return null;
-  }
-
-  /** Writes who holds the terminal, so a restart finds it; `started` once the login is up. */
-  private holdRow(holder: Holder, level: number): void {
-    this.deps.ctx.storage.sql.exec(
-      'INSERT OR REPLACE INTO terminal (singleton, holder, level, opened_at, started) VALUES (1, ?, ?, ?, 0)',
-      holder.by,
-      level,
-      Date.now(),
-    );
   }
 
   /** After a proxy call or a pause: opens a terminal that waited for the agent, or ends one the run outlived. */
@@ -206,7 +188,7 @@ export class TerminalSeat {
     if (typeof open === 'string') return open;
     open.relay?.send({ type: 'input', data });
     open.commands += data.match(/\r\n?|\n/g)?.length ?? 0;
-    this.armIdle(open);
+    this.idle.touch(Date.now());
     return null;
   }
 
@@ -247,9 +229,7 @@ export class TerminalSeat {
       return null;
     }
     if (run.config.model === HUMAN_MODEL) return null;
-    const screen = open.tail.trim() ? `\nThe end of their screen:\n${open.tail.trim()}` : '';
-    const note =
-      `A person took the terminal at level ${open.level} for ${seconds} s and handed it back.${screen}`.slice(0, 2000);
+    const note = open.tail.note(open.level, seconds);
     const asked = this.deps.store.agentPlace().checkpoint?.interrupt !== undefined;
     // A pause the graph did not ask for (a person's pause, a proxy outage) takes no hint: the note goes as a message.
     if (asked) await this.deps.act({ action: 'continue', hint: note }, by);
@@ -280,12 +260,10 @@ export class TerminalSeat {
     if (!open && !waited) return;
     this.open = null;
     this.waiting = null;
-    this.deps.ctx.storage.sql.exec('DELETE FROM terminal');
+    this.row.clear();
     if (waited) this.tell(waited.tag, message ?? `the takeover was withdrawn (${reason}) before the terminal opened`);
     if (open) {
-      this.idleArmed = false;
-      this.deps.schedule.terminalIdle(null);
-      this.deps.ctx.waitUntil(this.deps.schedule.arm());
+      this.idle.stop();
       open.relay?.close();
       if (open.started) {
         this.deps.life.record(
@@ -330,15 +308,14 @@ export class TerminalSeat {
       relay: null,
       started: false,
       proved: null,
-      tail: '',
-      lastInputAt: Date.now(),
+      tail: new ScreenTail(),
       commands: 0,
       handingBack: false,
       outputBytes: 0,
       resized: null,
     };
     this.open = open;
-    this.holdRow(holder, open.level);
+    this.row.hold(holder.by, open.level);
     this.changed();
     const current = () => this.open === open;
     open.relay = await TerminalRelay.open(
@@ -356,12 +333,13 @@ export class TerminalSeat {
         opened: () => {
           if (!current()) return;
           open.started = true;
-          this.deps.ctx.storage.sql.exec('UPDATE terminal SET started = 1, opened_at = ?', Date.now());
+          open.openedAt = Date.now();
+          this.row.started(open.openedAt);
           this.deps.life.record(
             { type: 'takeover_started', level: open.level, by: open.by, ...open.size },
-            (open.openedAt = Date.now()),
+            open.openedAt,
           );
-          this.armIdle(open);
+          this.idle.touch(Date.now());
           this.changed();
         },
         output: (data) => {
@@ -369,7 +347,7 @@ export class TerminalSeat {
           const resized = open.resized;
           open.resized = null;
           this.deps.life.record({ type: 'terminal_output', level: open.level, data, ...(resized ?? {}) }, Date.now());
-          open.tail = keepTail(open.tail, data);
+          open.tail.add(data);
           // A program that never stops printing (`yes`) must not fill the run's storage while nobody types.
           open.outputBytes += Math.floor((data.length * 3) / 4);
           if (open.outputBytes > MAX_SESSION_OUTPUT_BYTES)
@@ -410,33 +388,11 @@ export class TerminalSeat {
     return open;
   }
 
-  /**
-   * Starts the idle clock again. The alarm is set once, at the first deadline: a keystroke only moves
-   * lastInputAt, and idleCheck sets the next deadline when the alarm finds the terminal was used.
-   */
-  private armIdle(open: Open): void {
-    const first = open.lastInputAt === open.openedAt && !this.idleArmed;
-    open.lastInputAt = Date.now();
-    if (!first && this.idleArmed) return;
-    this.idleArmed = true;
-    this.deps.schedule.terminalIdle(open.lastInputAt + this.idleMs());
-    this.deps.ctx.waitUntil(this.deps.schedule.arm());
-  }
-
   /** From the alarm: closes the terminal if nobody typed for TERMINAL_IDLE_MS. */
   idleCheck(now: number): void {
-    const open = this.open;
-    if (!open) return this.deps.schedule.terminalIdle(null);
-    const ms = this.idleMs();
-    // The alarm arms again at its end (RunSession.alarm) for the deadline set here.
-    if (now - open.lastInputAt >= ms)
-      this.end('idle', `nobody typed for ${Math.round(ms / 1000)} s (TERMINAL_IDLE_MS)`);
-    else this.deps.schedule.terminalIdle(open.lastInputAt + ms);
-  }
-
-  private idleMs(): number {
-    const limits = readLimits(this.deps.env);
-    return limits.ok ? limits.limits.terminalIdleMs : 600_000;
+    if (!this.open) return this.idle.stop();
+    const why = this.idle.expired(now);
+    if (why) this.end('idle', why);
   }
 
   private changed(): void {
@@ -451,11 +407,4 @@ export class TerminalSeat {
   private ctx(): DurableObjectState {
     return this.deps.ctx;
   }
-}
-
-/** The screen's last TAIL_CHARS characters as text, with `base64` added. */
-function keepTail(tail: string, base64: string): string {
-  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const text = new TextDecoder().decode(bytes).replace(ESCAPES, '').replace(/\r/g, '');
-  return plainText(tail + text).slice(-TAIL_CHARS);
 }

@@ -29,6 +29,11 @@ export async function connect(s: BanditState, ctx: BanditContext): Promise<Parti
     return { fault: { reason: 'ssh_error', message, resumeAt: 'connect' }, lastError: message };
   }
   if (ctx.config.model === HUMAN_MODEL) return humanTurn(s, ctx);
+  return { ...startAttempt(s, ctx), lastError: null };
+}
+
+/** A fresh attempt at the level, announced with level_started. */
+function startAttempt(s: BanditState, ctx: BanditContext): Partial<BanditState> {
   const attempt = freshAttempt(s);
   ctx.emit({
     type: 'level_started',
@@ -37,7 +42,7 @@ export async function connect(s: BanditState, ctx: BanditContext): Promise<Parti
     retryCount: s.retryCount,
     address: `${ctx.target.host}:${ctx.target.port}`,
   });
-  return { ...attempt, lastError: null };
+  return attempt;
 }
 
 /** A person's turn at the level: started once (one level_started), asked again on every continue. */
@@ -45,13 +50,5 @@ function humanTurn(s: BanditState, ctx: BanditContext): Partial<BanditState> {
   const message = `your turn: play level ${s.level} in the terminal`;
   const fault = { reason: 'human_turn' as const, message, resumeAt: 'connect' as const };
   if (s.attempt > 0) return { fault, lastError: null };
-  const attempt = freshAttempt(s);
-  ctx.emit({
-    type: 'level_started',
-    level: s.level,
-    attempt: attempt.attempt ?? 1,
-    retryCount: s.retryCount,
-    address: `${ctx.target.host}:${ctx.target.port}`,
-  });
-  return { ...attempt, fault, lastError: null };
+  return { ...startAttempt(s, ctx), fault, lastError: null };
 }

@@ -10,9 +10,8 @@ import { diagnose } from '../../schema/diagnose.ts';
 import { buildTimeline } from '../../schema/timeline.ts';
 import type { Timeline } from '../../schema/timeline.ts';
 import type { TroubleCard } from '../../schema/failures.ts';
-import { rowsOf, sendToD1 } from '../d1-mirror.ts';
-import type { MirrorRows } from '../d1-mirror.ts';
-import { mirrorRetryMs, readLimits, readSettings } from '../env.ts';
+import { rowsOf } from '../d1-mirror.ts';
+import { readLimits, readSettings } from '../env.ts';
 import type { WorkerSettings } from '../env.ts';
 import { breakCall, callProxy } from './proxy-link.ts';
 import { TerminalSeat } from './terminal-seat.ts';
@@ -20,6 +19,7 @@ import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
 import { applyAction } from './apply-action.ts';
 import { settleCall } from './settle-call.ts';
+import { mirrorRun } from './run-mirror.ts';
 import type { ActDeps } from './apply-action.ts';
 import { REPLAY_PAGE_BYTES } from './run-sockets.ts';
 import { hasRunTable, makeParts } from './run-session-parts.ts';
@@ -420,35 +420,15 @@ export class RunSession extends DurableObject<Env> {
     if (code !== 1005 && code !== 1006) ws.close(code, 'closing');
   }
 
-  /**
-   * Sends the run row and the queued rows to D1 and returns the run. A D1 failure is scheduled for a
-   * retry with backoff, never thrown: the action or advance it follows was already applied.
-   */
-  private async mirror(): Promise<RunSummary> {
-    const run = this.store.summary();
-    if (!run) throw new Error('mirror() before create()');
-    this.outbox.touch();
-    // Level roll-ups are sent whole (an upsert), so a batch sent twice changes nothing.
-    const levels = this.levels.unsent();
-    const send = (rows: MirrorRows) =>
-      sendToD1(
-        this.env,
-        this.store.summary() ?? run,
-        runTotals(this.levels.record),
-        rows,
-        levels.map((l) => l.row),
-      );
-    const result = await this.outbox.flush(send, mirrorRetryMs(this.env), Date.now);
-    if (result.ok) {
-      this.levels.sent(levels);
-      this.schedule.mirror(null);
-    } else {
-      console.error(
-        `run ${run.id}: D1 mirror failed, the rows of ${this.outbox.pending()} steps kept, retrying: ${result.error}`,
-      );
-      this.schedule.mirror(result.retryAt);
-    }
-    return this.store.summary() ?? run;
+  /** The run's rows to D1 (run-mirror.ts); a failure is retried from the alarm, never thrown. */
+  private mirror(): Promise<RunSummary> {
+    return mirrorRun({
+      env: this.env,
+      store: this.store,
+      outbox: this.outbox,
+      levels: this.levels,
+      schedule: this.schedule,
+    });
   }
 
   /** mirror(), then the alarm set for what the action scheduled; alarm() arms once at its own end. */

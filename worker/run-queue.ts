@@ -89,8 +89,14 @@ export class RunQueue extends DurableObject<Env> {
         .catch(() => undefined);
       if (run === undefined) continue;
       if (run === null) this.line.release(runId, { ended: true });
-      else if (run.status !== 'running' && run.status !== 'queued')
-        this.line.release(runId, { ended: run.status !== 'paused_for_user_action' });
+      else if (run.status === 'queued') {
+        // Given a slot but still queued: the start may have been cut short (a restart between the slot
+        // and the run's own schedule), so it is asked again; start() is safe to repeat.
+        // A false answer means it has moved on meanwhile; the next check reads its new status.
+        await sessionFor(this.env, runId)
+          .start()
+          .catch(() => undefined);
+      } else if (run.status !== 'running') this.line.release(runId, { ended: run.status !== 'paused_for_user_action' });
     }
     this.told.clear();
     await this.pump(null);

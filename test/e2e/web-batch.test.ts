@@ -10,6 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { batchSchema, boardSchema } from '../../schema/board.ts';
 import { queueStatusSchema } from '../../schema/queue.ts';
+import { FINAL_STATUSES } from '../../schema/run.ts';
 import type { QueueStatus } from '../../schema/queue.ts';
 import { baselineResponder } from '../../scripts/fake-llm/baseline-responder.ts';
 import { launchChromium, screenshot } from '../support/browser.ts';
@@ -62,6 +63,20 @@ afterAll(async () => {
 
 const queue = async (): Promise<QueueStatus> =>
   queueStatusSchema.parse(await (await fetch(`${stack.url}/api/queue`)).json());
+
+/** What a failed wait prints: each run not ended, its status and its last events, so a stuck run names itself. */
+async function unfinished(batchId: string): Promise<string> {
+  const batch = batchSchema.parse(await (await fetch(`${stack.url}/api/batches/${batchId}`)).json());
+  const lines = [`queue: ${JSON.stringify(await queue())}`];
+  for (const run of batch.runs.filter((r) => !FINAL_STATUSES.includes(r.status))) {
+    const log = (await (await fetch(`${stack.url}/api/runs/${run.id}/events?since=0&limit=1000`)).json()) as {
+      events: { seq: number; type: string }[];
+    };
+    const tail = log.events.slice(-12).map((e) => JSON.stringify(e).slice(0, 300));
+    lines.push(`${run.id} ${run.config.model} ${run.status}:`, ...tail);
+  }
+  return lines.join('\n');
+}
 
 describe('a batch from the UI', () => {
   it('queues, streams the thinking, keeps its line across a restart, and fills the board', async () => {
@@ -124,13 +139,17 @@ describe('a batch from the UI', () => {
     expect(after.waiting.map((m) => m.position)).toEqual(waitingAfter.map((_, i) => i + 1));
 
     // Every run ends on its own (hands-off), and the board has each model's row and cells.
-    await vi.waitFor(
-      async () => {
-        const batch = batchSchema.parse(await (await fetch(`${stack.url}/api/batches/${batchId}`)).json());
-        expect(batch.progress.done).toBe(6);
-      },
-      { timeout: 180_000, interval: 500 },
-    );
+    await vi
+      .waitFor(
+        async () => {
+          const batch = batchSchema.parse(await (await fetch(`${stack.url}/api/batches/${batchId}`)).json());
+          expect(batch.progress.done).toBe(6);
+        },
+        { timeout: 180_000, interval: 500 },
+      )
+      .catch(async (error: unknown) => {
+        throw new Error(`${String(error)}\n${await unfinished(batchId)}`);
+      });
     const board = boardSchema.parse(await (await fetch(`${stack.url}/api/board?batch=${batchId}`)).json());
     expect(board.models.map((m) => m.model).sort()).toEqual(['ponder/deep', 'quick/mini']);
     for (const model of board.models) {

@@ -140,7 +140,8 @@ export class RunSession extends DurableObject<Env> {
     const run = this.current();
     if (run?.status !== 'queued') return false;
     this.sockets.queuePosition(null);
-    this.schedule.nextAdvance(Date.now());
+    // Asked again (the queue's check, after a start cut short by a restart): an advance already due stays as it is.
+    if (this.schedule.due(Date.now()).advanceAt === null) this.schedule.nextAdvance(Date.now());
     await this.schedule.arm();
     return true;
   }

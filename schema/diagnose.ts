@@ -4,6 +4,7 @@
 import type { FailureClass, Evidence, TroubleCard } from './failures.ts';
 import { FAILURE_CLASSES } from './failures.ts';
 import type { LlmErrorClass, RunEvent } from './protocol.ts';
+import { breachText } from './budget.ts';
 
 /** The taxonomy class of each way a model call can fail. */
 export const LLM_FAILURES: Record<LlmErrorClass, FailureClass> = {
@@ -118,6 +119,8 @@ function ofPause(pause: Event<'user_action_required'>, before: readonly RunEvent
     // A person took the terminal, or plays this level: nothing went wrong, and the way on is theirs.
     case 'takeover':
       return { failure: 'terminal_taken', what: lastError || 'A person took the terminal.', evidence: [] };
+    case 'budget_exceeded':
+      return { failure: 'budget_exceeded', what: pause.breach ? breachText(pause.breach) : lastError, evidence: [] };
     case 'human_turn':
       return { failure: 'your_turn', what: lastError || `Your turn: play level ${pause.level}.`, evidence: [] };
     case 'max_retries': {

@@ -171,6 +171,13 @@ export const FAILURE_CLASSES = {
     meaning: "Someone took the run's terminal (takeover); the agent waits after its last step.",
     fix: 'Hand the terminal back to let the agent go on (take it again first if it closed), or continue, or stop.',
   },
+  budget_exceeded: {
+    title: 'A budget cap was reached',
+    category: 'person',
+    meaning:
+      "The next step could have crossed one of the run's caps (cost, tokens, time, commands, model calls) or its batch's cost cap, so the run paused before it. Nothing was spent past the cap.",
+    fix: 'Raise the cap named in the pause (the run page\'s Raise, `{"action":"raise","caps":{…}}`, or the CLI prompt) to go on, or stop.',
+  },
   your_turn: {
     title: 'Your turn (a human run)',
     category: 'person',

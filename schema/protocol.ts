@@ -12,6 +12,7 @@ import {
   userActionShapes,
 } from './run.ts';
 import { terminalClientShapes, terminalEventShapes, terminalStateSchema } from './terminal.ts';
+import { advanceSpendSchema, budgetBreachSchema } from './budget.ts';
 
 /** Why the worker breaks into a proxy call: a message to read at once, or a person taking the terminal. */
 export const breakKindSchema = z.enum(['yield', 'takeover']);
@@ -107,6 +108,8 @@ export const pendingActionSchema = z.object({
   lessons: z.array(lessonSchema),
   /** What the best-effort final attempt ran before this pause, when it ran. Additive. */
   finalAttempt: z.object({ commands: z.array(z.string()), outcome: z.string() }).optional(),
+  /** At a budget_exceeded pause: the cap, what was spent, its limit and what the next step needed. Additive. */
+  breach: budgetBreachSchema.optional(),
 });
 export type PendingAction = z.infer<typeof pendingActionSchema>;
 
@@ -360,6 +363,8 @@ export const proxyRequestSchema = z.strictObject({
     .optional(),
   /** A person asked to take the terminal: the graph pauses (reason "takeover") before its next node. Additive. */
   breakIn: breakKindSchema.optional(),
+  /** The run's caps and spend, and its batch's allowance for this call (issue 31). Absent: no caps. Additive. */
+  spend: advanceSpendSchema.optional(),
 });
 export type ProxyRequest = z.infer<typeof proxyRequestSchema>;
 
@@ -387,6 +392,11 @@ export const proxyLineSchema = z.discriminatedUnion('type', [
     outcome: proxyOutcomeSchema,
     interrupt: pendingActionSchema.optional(),
     error: z.string().optional(),
+    /**
+     * With outcome "yielded": the next model call could cost this many dollars, more than the batch's
+     * allowance for the call; the caller asks the batch's owner for more and calls again. Additive.
+     */
+    allowanceNeededUsd: z.number().min(0).optional(),
   }),
 ]);
 export type ProxyLine = z.infer<typeof proxyLineSchema>;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { levelRangeProblem, MAX_LEVEL, targetSchema } from './levels.ts';
 import { terminalSizeSchema } from './terminal.ts';
 import { clientKindSchema } from './answered-by.ts';
+import { raiseShape, runSpendSchema, runCapsSchema } from './budget.ts';
 
 export { targetSchema } from './levels.ts';
 
@@ -115,6 +116,8 @@ export const runConfigFieldsSchema = z.strictObject({
    * acts, so a person can watch a run arrive. Unset or 0: at full speed. Baseline runs only.
    */
   paceMs: paceMsSchema.optional(),
+  /** Caps on what the run may spend (issue 31, schema/budget.ts); the run pauses before crossing one. */
+  caps: runCapsSchema.optional(),
 });
 
 /**
@@ -197,6 +200,9 @@ export const pauseReasonSchema = z.enum([
   'takeover',
   // A run of model "human": the person plays this level in the terminal. Additive.
   'human_turn',
+  // The next step could cross one of the run's caps or its batch's cost cap (issue 31); the pending
+  // action's `breach` names which. Raising the cap answers it. Additive.
+  'budget_exceeded',
 ]);
 export type PauseReason = z.infer<typeof pauseReasonSchema>;
 
@@ -214,6 +220,8 @@ export const runSummarySchema = z.object({
   startedAt: z.iso.datetime().nullable(),
   endedAt: z.iso.datetime().nullable(),
   lastError: z.string().nullable(),
+  /** The run's caps and what it has spent against them (issue 31); present on GET /api/runs/:id. Additive. */
+  spend: runSpendSchema.optional(),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
@@ -239,6 +247,8 @@ export const userActionShapes = {
   },
   /** Closes the terminal and resumes the agent with a note of the session (or the password it proved). */
   handback: { action: z.literal('handback') },
+  /** New, higher limits for the run's caps (or its batch's cost cap), then the run goes on (issue 31). */
+  raise: raiseShape,
 } as const;
 
 /** POST /api/runs/:id/actions */
@@ -251,6 +261,7 @@ export const runActionSchema = z.discriminatedUnion('action', [
   z.strictObject(userActionShapes.message),
   z.strictObject(userActionShapes.takeover),
   z.strictObject(userActionShapes.handback),
+  z.strictObject(userActionShapes.raise),
 ]);
 export type RunAction = z.infer<typeof runActionSchema>;
 

@@ -137,6 +137,10 @@ const CASES: Record<FailureClass, RunEvent[]> = {
   password_required: log(pause('password_required', "the run starts at level 4; give bandit4's password to begin")),
   paused_by_person: log(started, pause('user_requested', 'paused by a person')),
   terminal_taken: log(started, pause('takeover', 'a person took the terminal')),
+  budget_exceeded: log(started, {
+    ...pause('budget_exceeded', 'the cost cap'),
+    breach: { cap: 'maxCostUsd', spent: 1.99, limit: 2, next: 0.02 },
+  } as Parameters<typeof log>[1]),
   your_turn: log(started, pause('human_turn', 'your turn: play level 4 in the terminal')),
   stopped: log(started, { type: 'run_complete', status: 'stopped', levelsSolved: 4, reason: 'stopped by rest' }),
   run_failed: log(started, error('run_failed', 'the proxy refused the run: config.model: "x" is not offered here'), {

@@ -34,6 +34,8 @@ export function pauseReasonText(reason: PauseReason, level: number, maxRetries: 
       return `A person took the terminal on level ${level}. Hand it back to let the agent go on.`;
     case 'human_turn':
       return `Your turn: play level ${level} in the terminal, or give its password.`;
+    case 'budget_exceeded':
+      return `The next step on level ${level} could cross a budget cap. Raise the cap to go on, or stop.`;
   }
 }
 

@@ -31,6 +31,8 @@ export const levelFiguresSchema = z.object({
   solved: z.boolean(),
   solvedBy: solvedBySchema.nullable(),
   commands: count,
+  /** Requests sent to the model at this level, failed ones included (issue 31's maxModelCalls). Additive. */
+  modelCalls: count.default(0),
   promptTokens: count,
   completionTokens: count,
   costUsd: z.number().min(0),
@@ -50,6 +52,9 @@ export const recordPlaceSchema = z.object({
   endedAt: z.number().nullable(),
   /** Epoch ms of the latest event. */
   lastAt: z.number().nullable(),
+  /** Ms the run waited for a person in pauses that are over, and when the open one began (issue 31). Additive. */
+  pausedMs: count.default(0),
+  pausedSince: z.number().nullable().default(null),
 });
 export type RecordPlace = z.infer<typeof recordPlaceSchema>;
 
@@ -58,7 +63,15 @@ export type RunRecord = { levels: ReadonlyMap<number, LevelFigures>; place: Reco
 
 export const emptyRecord: RunRecord = {
   levels: new Map(),
-  place: { openPause: null, openReason: null, startedAt: null, endedAt: null, lastAt: null },
+  place: {
+    openPause: null,
+    openReason: null,
+    startedAt: null,
+    endedAt: null,
+    lastAt: null,
+    pausedMs: 0,
+    pausedSince: null,
+  },
 };
 
 const newLevel = (level: number, at: number): LevelFigures => ({
@@ -76,11 +89,18 @@ const newLevel = (level: number, at: number): LevelFigures => ({
   solved: false,
   solvedBy: null,
   commands: 0,
+  modelCalls: 0,
   promptTokens: 0,
   completionTokens: 0,
   costUsd: 0,
   durationMs: null,
 });
+
+/** The place with its open pause, if any, ended at `at` and added to the time paused. */
+function closePause(place: RecordPlace, at: number): RecordPlace {
+  if (place.pausedSince === null) return place;
+  return { ...place, pausedMs: place.pausedMs + Math.max(0, at - place.pausedSince), pausedSince: null };
+}
 
 /** Folds one event. Levels an event does not touch keep their identity, so a caller can tell which changed. */
 export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
@@ -108,6 +128,7 @@ export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
       break;
     case 'llm_call':
       touch(event.level, (f) => ({
+        modelCalls: f.modelCalls + 1,
         promptTokens: f.promptTokens + event.promptTokens,
         completionTokens: f.completionTokens + event.completionTokens,
         costUsd: f.costUsd + (event.costUsd ?? 0),
@@ -118,13 +139,13 @@ export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
         pauses: f.pauses + 1,
         pauseReasons: { ...f.pauseReasons, [event.reason]: (f.pauseReasons[event.reason] ?? 0) + 1 },
       }));
-      place = { ...place, openPause: event.level, openReason: event.reason };
+      place = { ...place, openPause: event.level, openReason: event.reason, pausedSince: place.pausedSince ?? at };
       break;
     case 'user_action_resolved': {
       // The answer is for the level that paused; an answer with no open pause names no level, and the
       // password a run started above level 0 logs in with is the level before's, not help with this one.
       const level = place.openReason === 'password_required' ? null : place.openPause;
-      place = { ...place, openPause: null, openReason: null };
+      place = { ...closePause(place, at), openPause: null, openReason: null };
       if (level === null || event.action === 'stop') break;
       if (event.action === 'password') touch(level, (f) => ({ passwords: f.passwords + 1 }));
       else if (event.hint) touch(level, (f) => ({ hints: f.hints + 1 }));
@@ -148,7 +169,7 @@ export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
       }));
       break;
     case 'run_complete':
-      place = { ...place, endedAt: at, openPause: null, openReason: null };
+      place = { ...closePause(place, at), endedAt: at, openPause: null, openReason: null };
       break;
     default:
       break;

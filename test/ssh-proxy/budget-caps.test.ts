@@ -3,7 +3,8 @@
 // never after, and a continue with the cap raised goes on from there without repeating a step.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BudgetBreach } from '../../schema/budget.ts';
-import type { ProxyEvent } from '../../schema/protocol.ts';
+import type { Checkpoint, ProxyEvent } from '../../schema/protocol.ts';
+import { banditStateSchema } from '../../ssh-proxy/agent/bandit-state.ts';
 import type { BudgetServices, SentRequest } from './budget-fixture.ts';
 import {
   cappedBody,
@@ -28,8 +29,7 @@ beforeAll(async () => {
 afterAll(() => b.close());
 
 const runId = () => `run_budgetcaps${String(++serial).padStart(12, '0')}`;
-const stateOf = (checkpoint: unknown) =>
-  (checkpoint as { state: { fault: { resumeAt: string } | null; decision: { command?: string } | null } }).state;
+const stateOf = (checkpoint: Checkpoint | null) => banditStateSchema.parse(checkpoint?.state);
 
 /**
  * Every request sent stayed within `limit` at its worst (what was spent before it, plus its worst case),
@@ -71,6 +71,8 @@ describe('run caps, kept by the proxy', () => {
     expect(stateOf(reply.last).fault?.resumeAt).toBe('plan');
     // Every request carried the model's answer limit.
     expect(sent.every((r) => r.max_tokens === MAX_OUTPUT_TOKENS)).toBe(true);
+    const traced = reply.lines.flatMap((l) => (l.type === 'trace' ? [l.request as { max_tokens?: number }] : []));
+    expect(traced.map((r) => r.max_tokens)).toEqual(sent.map(() => MAX_OUTPUT_TOKENS));
 
     const raised = await playCall(b, raisedBody(body, reply.last, reply.events, { maxCostUsd: 10 }));
     expect(raised.reply.end.outcome).toBe('completed');

@@ -3,7 +3,7 @@
 // raises the cap (or is refused, saying why) and the run goes on where it paused; a restart of the
 // run's object keeps the spent figures and the raised caps; a hands-off run stops at the cap.
 import { env, runInDurableObject } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ApiError } from '../../schema/api.ts';
 import { runSpendSchema } from '../../schema/budget.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
@@ -37,8 +37,9 @@ async function budgetPause(id: string, n: number): Promise<RunEvent[]> {
 describe('a run at its cap', () => {
   it('pauses before a model call that could cross its cost cap, with no more than the cap spent', async () => {
     // beta/solver is priced {input: 1, output: 2} $/Mtok; each call's worst case is its prompt's bytes as
-    // tokens plus max_tokens (4096) of answer, about a cent: the cap lets a few calls through, not many.
-    const cap = 0.02;
+    // tokens plus max_tokens (4096) of answer: about $0.0096 for the first, more as the prompt grows, while
+    // each costs $0.00018 (the fake's 120 + 30 tokens). This cap lets level 0's calls and a few of level 1's through.
+    const cap = 0.0105;
     const run = await createRun({ model: 'beta/solver', endLevel: 10, maxRetries: 10, caps: { maxCostUsd: cap } });
     const events = await budgetPause(run.id, 1);
     const calls = ofType(events, 'llm_call');
@@ -60,7 +61,26 @@ describe('a run at its cap', () => {
     expect(spend.spent.costUsd).toBeCloseTo(spentUsd, 6);
     expect(spend.spent.modelCalls).toBe(calls.length);
     expect(spend.spent.tokens).toBe(calls.reduce((sum, c) => sum + c.promptTokens + c.completionTokens, 0));
+
+    // Raised, it goes on where it paused: more model calls at the same level, none spent past the new cap.
+    const raised = await act(run.id, { action: 'raise', caps: { maxCostUsd: 0.05 } });
+    expect(raised.status).toBe(200);
+    await vi.waitFor(
+      async () => expect(ofType(await eventsOf(run.id), 'llm_call').length).toBeGreaterThan(calls.length),
+      {
+        timeout: 20_000,
+        interval: 50,
+      },
+    );
     await act(run.id, { action: 'stop' });
+    const after = await eventsOf(run.id);
+    expect(ofType(after, 'llm_call').reduce((sum, c) => sum + (c.costUsd ?? 0), 0)).toBeLessThanOrEqual(0.05);
+    // The call the cap held back is the first thing the run does after the raise (past the pause node), at
+    // the level it paused at: no new attempt, nothing run twice.
+    const resolved = ofType(after, 'user_action_resolved').at(-1);
+    const next = after.find((e) => e.seq > (resolved?.seq ?? 0) && !['status_changed', 'node'].includes(e.type));
+    expect(next).toMatchObject({ type: 'llm_call', level: pause?.level });
+    expect(ofType(after, 'caps_raised')).toEqual([expect.objectContaining({ caps: { maxCostUsd: 0.05 } })]);
   }, 60_000);
 
   it('pauses the baseline at exactly its command cap; a raise is checked, logged, and the run goes on', async () => {

@@ -289,7 +289,8 @@ export class RunSession extends DurableObject<Env> {
     // A call that yielded for more of its batch's money asks for it with the next reservation.
     if (result.kind === 'ended' && result.end.allowanceNeededUsd !== undefined)
       this.budget.needMore(result.end.allowanceNeededUsd);
-    await this.budget.settle(run, Date.now());
+    // The call's reservation is freed and its spend recorded; a run that made no call holds nothing to free.
+    if (result.kind !== 'wait_for_batch') await this.budget.settle(run, Date.now());
     const after = this.store.summary() ?? run;
     settleCall({ store: this.store, life: this.life, schedule: this.schedule }, after, result, settings.settings);
     await this.mirror();

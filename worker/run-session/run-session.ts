@@ -133,7 +133,8 @@ export class RunSession extends DurableObject<Env> {
     if (!this.store.create(runId, config, now)) return null;
     this.store.setLoop({});
     this.life.record({ type: 'run_created', config }, now);
-    return this.mirrorAndArm();
+    const run = await this.mirrorAndArm();
+    return { ...run, spend: this.budget.view(run, now) };
   }
 
   /** The queue gave this run a slot: its loop starts. False when it no longer waits (stopped meanwhile). */

@@ -42,6 +42,8 @@ export class AgentCall {
     } catch (err) {
       return { kind: 'retry', message: `the run queue did not grant this call its batch's budget: ${errorText(err)}` };
     }
+    // A stop or a pause that came while the queue answered has no call to cut: none is made.
+    if (this.p.store.summary()?.status !== 'running') return { kind: 'aborted' };
     const place = this.p.store.agentPlace();
     const abort = new AbortController();
     this.inflight = abort;

@@ -69,6 +69,11 @@ export class RunSession extends DurableObject<Env> {
     return this.callPart?.inflight ?? null;
   }
 
+  private get call(): AgentCall {
+    this.parts();
+    return this.callPart as AgentCall;
+  }
+
   private get seat(): TerminalSeat {
     this.parts();
     return this.seatPart as TerminalSeat;
@@ -284,8 +289,7 @@ export class RunSession extends DurableObject<Env> {
       await this.mirror();
       return;
     }
-    this.parts();
-    const result = await (this.callPart as AgentCall).run(run, settings.settings, this.seat.breakWanted);
+    const result = await this.call.run(run, settings.settings, this.seat.breakWanted);
     this.schedule.advanceDone(dueAt);
     // A call that yielded for more of its batch's money asks for it with the next reservation.
     if (result.kind === 'ended' && result.end.allowanceNeededUsd !== undefined)

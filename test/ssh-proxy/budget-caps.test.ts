@@ -113,6 +113,22 @@ describe('run caps, kept by the proxy', () => {
     expect(commandsOf(reply.events)).toEqual(['echo step0', 'echo step1', 'echo step2']);
   });
 
+  it('a retry is a request like any other: it is judged before it is sent', async () => {
+    const solve = stepsThenSolve(1);
+    let n = 0;
+    b.fake.respond((request) =>
+      n++ === 0
+        ? { status: 429, headers: { 'retry-after-ms': '5' }, body: { error: { message: 'slow down' } } }
+        : solve(request),
+    );
+    const body = cappedBody(runId(), { model: PRICED, endLevel: 0 }, { maxModelCalls: 1 });
+    const { reply, sent } = await playCall(b, body);
+    expect(sent).toHaveLength(1);
+    expect(ofType(reply.events, 'llm_call').map((c) => c.errorClass)).toEqual(['rate_limited']);
+    expect(reply.end.interrupt?.breach).toEqual({ cap: 'maxModelCalls', spent: 1, limit: 1, next: 1 });
+    expect(stateOf(reply.last).fault?.resumeAt).toBe('plan');
+  });
+
   it('maxModelCalls counts the baseline, which sends no request', async () => {
     const body = cappedBody(runId(), { model: 'baseline', endLevel: 2 }, { maxModelCalls: 2 });
     const { reply, sent } = await playCall(b, body);

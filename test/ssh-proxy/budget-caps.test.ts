@@ -69,6 +69,10 @@ describe('run caps, kept by the proxy', () => {
     expect(breach.spent).toBeCloseTo(spent, 12);
     expectPausedAtTheCrossing(reply.events, sent, breach, (before, worst) => before.costUsd + (worst.costUsd ?? 0));
     expect(stateOf(reply.last).fault?.resumeAt).toBe('plan');
+    const actual = spent / sent.length;
+    console.log(
+      `cost cap $${cap}: ${sent.length} calls sent, $${spent.toFixed(4)} spent (mean $${actual.toFixed(4)} a call); refused: worst $${breach.next.toFixed(4)}`,
+    );
     // Every request carried the model's answer limit.
     expect(sent.every((r) => r.max_tokens === MAX_OUTPUT_TOKENS)).toBe(true);
     const traced = reply.lines.flatMap((l) => (l.type === 'trace' ? [l.request as { max_tokens?: number }] : []));

@@ -69,6 +69,10 @@ describe('run caps, kept by the proxy', () => {
     expect(breach.spent).toBeCloseTo(spent, 12);
     expectPausedAtTheCrossing(reply.events, sent, breach, (before, worst) => before.costUsd + (worst.costUsd ?? 0));
     expect(stateOf(reply.last).fault?.resumeAt).toBe('plan');
+    const actual = spent / sent.length;
+    console.log(
+      `cost cap $${cap}: ${sent.length} calls sent, $${spent.toFixed(4)} spent (mean $${actual.toFixed(4)} a call); refused: worst $${breach.next.toFixed(4)}`,
+    );
     // Every request carried the model's answer limit.
     expect(sent.every((r) => r.max_tokens === MAX_OUTPUT_TOKENS)).toBe(true);
     const traced = reply.lines.flatMap((l) => (l.type === 'trace' ? [l.request as { max_tokens?: number }] : []));
@@ -111,6 +115,22 @@ describe('run caps, kept by the proxy', () => {
     expect(sent).toHaveLength(3);
     expect(ofType(reply.events, 'llm_call')).toHaveLength(3);
     expect(commandsOf(reply.events)).toEqual(['echo step0', 'echo step1', 'echo step2']);
+  });
+
+  it('a retry is a request like any other: it is judged before it is sent', async () => {
+    const solve = stepsThenSolve(1);
+    let n = 0;
+    b.fake.respond((request) =>
+      n++ === 0
+        ? { status: 429, headers: { 'retry-after-ms': '5' }, body: { error: { message: 'slow down' } } }
+        : solve(request),
+    );
+    const body = cappedBody(runId(), { model: PRICED, endLevel: 0 }, { maxModelCalls: 1 });
+    const { reply, sent } = await playCall(b, body);
+    expect(sent).toHaveLength(1);
+    expect(ofType(reply.events, 'llm_call').map((c) => c.errorClass)).toEqual(['rate_limited']);
+    expect(reply.end.interrupt?.breach).toEqual({ cap: 'maxModelCalls', spent: 1, limit: 1, next: 1 });
+    expect(stateOf(reply.last).fault?.resumeAt).toBe('plan');
   });
 
   it('maxModelCalls counts the baseline, which sends no request', async () => {

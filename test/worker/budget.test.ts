@@ -160,6 +160,25 @@ describe('a run at its cap', () => {
     );
   }, 90_000);
 
+  it('pauses at its time cap, the clock stopped while it waits for a person, and a raise gives it more time', async () => {
+    // The baseline thinks 200 ms per call, so a second of running time is a few commands.
+    const run = await createRun({ model: 'baseline', endLevel: 20, paceMs: 200, caps: { maxWallSeconds: 1 } });
+    let events = await budgetPause(run.id, 1);
+    expect(pauseOf(events)?.breach).toMatchObject({ cap: 'maxWallSeconds', limit: 1, next: 0 });
+    expect(pauseOf(events)?.breach?.spent).toBeGreaterThanOrEqual(1);
+    const paused = await spendOf(run.id);
+    expect(paused.spent.wallSeconds).toBeGreaterThanOrEqual(1);
+    // Waiting for a person is not running time: the figure holds still while it waits.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await spendOf(run.id)).spent.wallSeconds).toBe(paused.spent.wallSeconds);
+    expect((await act(run.id, { action: 'raise', caps: { maxWallSeconds: 1 } })).status).toBe(400);
+    expect((await act(run.id, { action: 'raise', caps: { maxWallSeconds: 3 } })).status).toBe(200);
+    events = await budgetPause(run.id, 2);
+    expect(pauseOf(events)?.breach).toMatchObject({ cap: 'maxWallSeconds', limit: 3 });
+    expect((await spendOf(run.id)).spent.wallSeconds).toBeGreaterThanOrEqual(3);
+    await act(run.id, { action: 'stop' });
+  }, 60_000);
+
   it('stops a hands-off run at its cap, the cap named in why it ended', async () => {
     const run = await createRun({ model: 'baseline', endLevel: 20, onPause: 'stop', caps: { maxModelCalls: 2 } });
     await waitForStatus(run.id, 'stopped', 40_000);

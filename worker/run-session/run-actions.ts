@@ -43,8 +43,11 @@ export function refuseAction(
 
 /** Why only a raise or a stop answers a budget pause: going on as before would cross the cap. */
 function atBudget(pending: PendingAction): string {
-  const cap = pending.breach?.cap ?? 'maxCostUsd';
+  const cap = pending.breach?.cap;
   const example =
-    cap === 'batchMaxCostUsd' ? '{"action":"raise","batchMaxCostUsd":…}' : `{"action":"raise","caps":{"${cap}":…}}`;
-  return `the run is paused at ${LIMIT_TEXT[cap]}: going on would cross it; raise the cap (${example}) or stop`;
+    cap === 'batchMaxCostUsd'
+      ? '{"action":"raise","batchMaxCostUsd":…}'
+      : `{"action":"raise","caps":{"${cap ?? '…'}":…}}`;
+  const where = cap ? LIMIT_TEXT[cap] : 'a budget cap';
+  return `the run is paused at ${where}: going on would cross it; raise the cap (${example}) or stop`;
 }

@@ -2,13 +2,15 @@
 // each run's calls are paid from a share the queue reserves (a share too small yields for more, or
 // waits), the batch's runs together never spend past the cap, each pauses at batchMaxCostUsd when the
 // batch can no longer fund its next call, and a raise of the batch's cap from a run lets that run go on.
+import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiError } from '../../schema/api.ts';
 import type { Batch } from '../../schema/board.ts';
 import { runSpendSchema } from '../../schema/budget.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
-import { call, eventsOf, ofType, postJson } from './http.ts';
+import type { RunSession } from '../../worker/run-session/run-session.ts';
+import { call, eventsOf, ofType, postJson, waitForStatus } from './http.ts';
 
 const read = async (id: string) => (await (await call(`/api/runs/${id}`)).json()) as RunSummary;
 const costOf = (events: RunEvent[]) => ofType(events, 'llm_call').reduce((sum, c) => sum + (c.costUsd ?? 0), 0);
@@ -81,4 +83,17 @@ describe("a batch's cost cap, from its runs", () => {
     const after = await Promise.all(ids.map((id) => eventsOf(id)));
     expect(after.reduce((sum, events) => sum + costOf(events), 0)).toBeLessThanOrEqual(0.05);
   }, 90_000);
+
+  it('is not asked of the queue again once it says the batch has none', async () => {
+    const created = await postJson('/api/batches', { models: ['baseline'], repeats: 1, endLevel: 2 });
+    expect(created.status).toBe(201);
+    const [run] = ((await created.json()) as Batch).runs;
+    await waitForStatus(run?.id as string, 'completed', 30_000);
+    expect(runSpendSchema.parse((await read(run?.id as string)).spend).batch).toBeNull();
+    const stub = env.RUN_SESSION.get(env.RUN_SESSION.idFromName(run?.id as string));
+    const row = await runInDurableObject(stub, (_i: RunSession, state) =>
+      state.storage.sql.exec('SELECT batch_capped, batch FROM budget').toArray(),
+    );
+    expect(row).toEqual([{ batch_capped: 0, batch: null }]);
+  });
 });

@@ -126,13 +126,15 @@ const terminalSeat: ObjectMigration = {
 
 /**
  * 0006: the run's caps as raised (issue 31; null: the config's own), the dollars its batch's owner was
- * last asked for when a call yielded for more, and the batch's cap and spent as last heard, for the snapshot.
+ * last asked for when a call yielded for more, the batch's cap and spent as last heard (for the snapshot),
+ * and whether the batch has a cap at all (a batch made without one never gets one: it is asked once).
  */
 const runBudget: ObjectMigration = {
   name: '0006_run_budget',
   up(sql) {
     sql.exec(`CREATE TABLE budget (
-      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), caps TEXT, need_usd REAL, batch TEXT)`);
+      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), caps TEXT, need_usd REAL, batch TEXT,
+      batch_capped INTEGER)`);
   },
 };
 

@@ -125,6 +125,8 @@ export const runSessionSchema: ObjectSchema = {
         need_usd: 'REAL',
         /** The batch's {id, maxCostUsd, spentUsd} as the queue last said (JSON); null: none heard. */
         batch: 'TEXT',
+        /** 1: the run's batch has a cost cap; 0: it has none (and never will); null: not asked yet. */
+        batch_capped: 'INTEGER',
       },
     },
   },

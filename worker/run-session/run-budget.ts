@@ -8,7 +8,7 @@ import { spentOf } from '../../schema/run-spend.ts';
 import type { LevelStats } from '../level-stats.ts';
 import { queueFor } from '../run-queue.ts';
 
-type BudgetRow = { caps: string | null; need_usd: number | null; batch: string | null };
+type BudgetRow = { caps: string | null; need_usd: number | null; batch: string | null; batch_capped: number | null };
 type BatchView = NonNullable<RunSpend['batch']>;
 
 /** One run's caps, spent figures and its batch's share (tables: object-sql/schema.ts `budget`). */
@@ -47,7 +47,7 @@ export class RunBudget {
 
   /** Asks the queue for the batch's cap and spent now, for view(); a queue that does not answer keeps the last heard. */
   async refreshBatch(run: RunSummary): Promise<void> {
-    const batchId = run.config.batchId;
+    const batchId = this.cappedBatch(run);
     if (!batchId) return;
     try {
       const budget = await queueFor(this.env).batchBudget(batchId);
@@ -66,12 +66,14 @@ export class RunBudget {
   async forAdvance(run: RunSummary, now: number): Promise<{ spend: AdvanceSpend | undefined } | { waitUsd: number }> {
     const caps = this.caps(run.config);
     const spent = this.spent(now);
-    const batchId = run.config.batchId;
+    const batchId = this.cappedBatch(run);
     let batch: AdvanceSpend['batch'];
     if (batchId) {
       const need = this.row()?.need_usd ?? 0;
       const grant = await queueFor(this.env).reserveBatch(batchId, run.id, spent.costUsd, need);
       this.hearBatch(grant && { id: batchId, maxCostUsd: grant.maxCostUsd, spentUsd: grant.spentUsd });
+      // A batch's cap is set when it is made, or never: a batch without one is not asked again.
+      this.write('batch_capped', grant ? 1 : 0);
       // A call given less than it said it needs would only yield again; one the batch can never fund pauses there.
       if (grant && !grant.exhaustive && grant.allowanceUsd < need) return { waitUsd: need };
       this.write('need_usd', null);
@@ -88,7 +90,7 @@ export class RunBudget {
 
   /** A call (or the run) ended: the batch's owner frees its reservation and records what it spent. Never throws. */
   async settle(run: RunSummary, now: number): Promise<void> {
-    const batchId = run.config.batchId;
+    const batchId = this.cappedBatch(run);
     if (!batchId) return;
     try {
       await queueFor(this.env).settleBatch(batchId, run.id, this.spent(now).costUsd);
@@ -96,6 +98,12 @@ export class RunBudget {
       // The next reservation records the same total; the queue's reservation for this run waits until then.
       console.error(`run ${run.id}: the queue did not settle batch ${batchId}'s budget: ${String(err)}`);
     }
+  }
+
+  /** The run's batch, unless the queue has said it has no cap (then it never will: its cap is set when it is made). */
+  private cappedBatch(run: RunSummary): string | null {
+    const batchId = run.config.batchId;
+    return batchId && this.row()?.batch_capped !== 0 ? batchId : null;
   }
 
   private batchHeard(run: RunSummary): BatchView | null {
@@ -108,10 +116,12 @@ export class RunBudget {
   }
 
   private row(): BudgetRow | undefined {
-    return this.sql.exec<BudgetRow>('SELECT caps, need_usd, batch FROM budget WHERE singleton = 1').toArray()[0];
+    return this.sql
+      .exec<BudgetRow>('SELECT caps, need_usd, batch, batch_capped FROM budget WHERE singleton = 1')
+      .toArray()[0];
   }
 
-  private write(column: 'caps' | 'need_usd' | 'batch', value: string | number | null): void {
+  private write(column: 'caps' | 'need_usd' | 'batch' | 'batch_capped', value: string | number | null): void {
     this.sql.exec('INSERT OR IGNORE INTO budget (singleton) VALUES (1)');
     this.sql.exec(`UPDATE budget SET ${column} = ? WHERE singleton = 1`, value);
   }

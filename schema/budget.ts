@@ -118,8 +118,9 @@ export const LIMIT_LABEL: Record<LimitReason, string> = {
 export function formatCapValue(cap: CapName, value: number): string {
   if (cap === 'maxCostUsd' || cap === 'batchMaxCostUsd') return `$${value.toFixed(value < 1 ? 4 : 2)}`;
   if (cap === 'maxWallSeconds') return `${Math.round(value)} s`;
-  const unit = { maxTokens: 'tokens', maxCommands: 'commands', maxModelCalls: 'model calls' }[cap];
-  return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
+  const n = Math.round(value);
+  const unit = { maxTokens: 'token', maxCommands: 'command', maxModelCalls: 'model call' }[cap];
+  return `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 /** The sentence a budget pause says: which cap, how much was spent, the limit, what the next step needed. */

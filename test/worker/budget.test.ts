@@ -78,7 +78,9 @@ describe('a run at its cap', () => {
     expect(ofType(after, 'llm_call').reduce((sum, c) => sum + (c.costUsd ?? 0), 0)).toBeLessThanOrEqual(0.05);
     // The call the cap held back is the first thing the run does after the raise (past the pause node), at
     // the level it paused at: no new attempt, nothing run twice.
-    const resolved = ofType(after, 'user_action_resolved').at(-1);
+    const [raise] = ofType(after, 'caps_raised');
+    const resolved = ofType(after, 'user_action_resolved').find((e) => e.seq > (raise?.seq ?? 0));
+    expect(resolved).toMatchObject({ action: 'continue', seq: (raise?.seq ?? 0) + 1 });
     const next = after.find((e) => e.seq > (resolved?.seq ?? 0) && !['status_changed', 'node'].includes(e.type));
     expect(next).toMatchObject({ type: 'llm_call', level: pause?.level });
     expect(ofType(after, 'caps_raised')).toEqual([expect.objectContaining({ caps: { maxCostUsd: 0.05 } })]);

@@ -75,7 +75,13 @@ async function unfinished(batchId: string): Promise<string> {
     const tail = log.events.slice(-12).map((e) => JSON.stringify(e).slice(0, 300));
     lines.push(`${run.id} ${run.config.model} ${run.status}:`, ...tail);
   }
-  return lines.join('\n');
+  // The stack's own words about D1 and errors: a run whose index row lags its object says why here.
+  const said = stack
+    .output()
+    .split('\n')
+    .filter((l) => /mirror|D1|error|Error|failed/.test(l))
+    .slice(-30);
+  return [...lines, 'stack output (D1, errors):', ...said].join('\n');
 }
 
 describe('a batch from the UI', () => {

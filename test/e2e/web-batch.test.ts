@@ -73,7 +73,8 @@ async function unfinished(batchId: string): Promise<string> {
       events: { seq: number; type: string }[];
     };
     const tail = log.events.slice(-12).map((e) => JSON.stringify(e).slice(0, 300));
-    lines.push(`${run.id} ${run.config.model} ${run.status}:`, ...tail);
+    const own = (await (await fetch(`${stack.url}/api/runs/${run.id}`)).json()) as { status?: string };
+    lines.push(`${run.id} ${run.config.model} D1 says ${run.status}, its object ${own.status}:`, ...tail);
   }
   // The stack's own words about D1 and errors: a run whose index row lags its object says why here.
   const said = stack

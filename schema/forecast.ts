@@ -129,23 +129,3 @@ export function actualSpend(runs: readonly RunListItem[], now: number): ActualSp
   }
   return [...byModel.values()];
 }
-
-/** "$0.12 (p90 $0.30)": an estimate as a person reads it. */
-export function formatCostEstimate(e: Estimate): string {
-  const usd = (v: number) => `$${v.toFixed(v > 0 && v < 1 ? 4 : 2)}`;
-  return `${usd(e.median)} (p90 ${usd(e.p90)})`;
-}
-
-/** "4 min 10 s (p90 6 min)": a time estimate as a person reads it. */
-export function formatTimeEstimate(e: Estimate): string {
-  return `${formatSeconds(e.median)} (p90 ${formatSeconds(e.p90)})`;
-}
-
-/** Seconds as "42 s", "4 min 10 s" or "2 h 5 min". */
-export function formatSeconds(seconds: number): string {
-  const s = Math.round(seconds);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
-  const m = Math.round(s / 60);
-  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ''}`;
-}

@@ -1,7 +1,6 @@
 // A forecast (schema/forecast.ts) as the lines `run --dry-run` prints: per model and level the median
 // and p90 cost and time with the runs they rest on, "no history" where there is none, then the sums.
-import type { Forecast } from '../../schema/forecast.ts';
-import { formatCostEstimate, formatTimeEstimate } from '../../schema/forecast.ts';
+import type { Estimate, Forecast } from '../../schema/forecast.ts';
 import type { Colors } from './colors.ts';
 import { safe } from './event-line.ts';
 
@@ -35,4 +34,24 @@ export function forecastLines(f: Forecast, c: Colors): string[] {
       `  ${c.bold('total')}  ${formatCostEstimate(f.total.costUsd)}, ${formatTimeEstimate(f.total.wallSeconds)} of run time${f.levelsWithoutHistory ? c.dim(` (${f.levelsWithoutHistory} model-levels with no history left out)`) : ''}`,
     );
   return lines;
+}
+
+/** "$0.12 (p90 $0.30)": an estimate as a person reads it. */
+function formatCostEstimate(e: Estimate): string {
+  const usd = (v: number) => `$${v.toFixed(v > 0 && v < 1 ? 4 : 2)}`;
+  return `${usd(e.median)} (p90 ${usd(e.p90)})`;
+}
+
+/** "4 min 10 s (p90 6 min)": a time estimate as a person reads it. */
+function formatTimeEstimate(e: Estimate): string {
+  return `${formatSeconds(e.median)} (p90 ${formatSeconds(e.p90)})`;
+}
+
+/** Seconds as "42 s", "4 min 10 s" or "2 h 5 min". */
+function formatSeconds(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+  const m = Math.round(s / 60);
+  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ''}`;
 }

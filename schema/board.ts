@@ -3,6 +3,7 @@ import { actualSpendSchema, storedForecastSchema } from './forecast.ts';
 import { outcomeCountsSchema } from './level-outcome.ts';
 import { z } from 'zod';
 import { targetSchema } from './levels.ts';
+import { batchBudgetSchema, costCapSchema, limitReasonSchema } from './budget.ts';
 import {
   batchIdSchema,
   HUMAN_MODEL,
@@ -69,6 +70,8 @@ export const boardModelSchema = z.object({
   levelsSolvedPerRun: spreadSchema,
   /** Cost per run, across its runs. */
   costPerRun: spreadSchema,
+  /** Its runs that ended without completing, by why (schema/budget.ts LIMIT_REASONS). Additive. */
+  limits: z.partialRecord(limitReasonSchema, z.number().int()).default({}),
 });
 export type BoardModel = z.infer<typeof boardModelSchema>;
 
@@ -124,6 +127,8 @@ export const createBatchSchema = z
       .min(1, 'must be at least 1')
       .max(200, 'must be at most 200')
       .optional(),
+    /** A cost cap over all the batch's runs (issue 31): reached, it starts no more runs and pauses the running ones. */
+    maxCostUsd: costCapSchema.optional(),
   })
   .refine((b) => b.models.length * b.repeats <= 200, {
     path: ['repeats'],
@@ -144,6 +149,8 @@ export const batchSchema = z.object({
     budget: z.number().int(),
     onPause: onPauseSchema,
   }),
+  /** The batch's cost cap and its spend; null when it has no cap. Additive. */
+  spend: batchBudgetSchema.nullable().optional(),
   progress: z.object({
     total: z.number().int(),
     byStatus: z.partialRecord(runStatusSchema, z.number().int()),

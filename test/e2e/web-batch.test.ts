@@ -182,5 +182,20 @@ describe('a batch from the UI', () => {
     expect(rows).toEqual(expect.arrayContaining(['ponder/deep', 'quick/mini']));
     await page.locator('.cost-chart svg').waitFor(WAIT);
     await screenshot(page, 'batch-5-board');
+
+    // The next batch's forecast rests on this one: each model's three runs at every level.
+    await page.goto(`${stack.url}/batch`);
+    const next = page.getByRole('region', { name: 'Start a batch' });
+    await next.getByLabel('ponder/deep').waitFor(WAIT);
+    for (const model of ['baseline', 'quick/mini', 'ponder/deep'])
+      await next.getByLabel(model).setChecked(model !== 'baseline');
+    await next.getByLabel('To level').fill('2');
+    for (const model of ['quick/mini', 'ponder/deep'])
+      await next
+        .locator(`[data-forecast-model="${model}"]`)
+        .getByText('L0 3 runs · L1 3 runs · L2 3 runs')
+        .waitFor(WAIT);
+    expect(await next.locator('[data-forecast-total]').textContent()).toMatch(/From past runs .*\$0\.\d+ – \$0\.\d+/);
+    await screenshot(page, 'batch-6-forecast');
   });
 });

@@ -188,18 +188,6 @@ export const runLevels = sqliteTable(
     // Medians of commands and of time to solve: the middle rows of each (model, level), in index order.
     index('run_levels_commands_idx').on(t.model, t.level, t.solved, t.commands),
     index('run_levels_solve_ms_idx').on(t.model, t.level, t.solved, sql`(${t.endedAt} - ${t.startedAt})`),
-    // The forecast (worker/analytics/forecast.ts) reads a model's levels on a target from this index alone:
-    // at 10,000 runs, 5 models × 6 levels take 128 ms with it against 300 ms without (sqlite3, bench seed).
-    index('run_levels_forecast_idx').on(
-      t.model,
-      t.target,
-      t.level,
-      t.solved,
-      t.costUsd,
-      t.startedAt,
-      t.endedAt,
-      t.runId,
-    ),
   ],
 );
 

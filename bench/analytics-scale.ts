@@ -21,7 +21,9 @@ const quiet = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FE
 
 const day = (d: number) => new Date(T0 + d * 86_400_000).toISOString();
 const week = `from=${day(DAYS - 10)}&to=${day(DAYS - 3)}`;
-const QUERIES: [name: string, path: string][] = [
+// POST /api/forecast (issue 31): every model, six levels, from the same run_levels.
+const FORECAST = JSON.stringify({ models: [0, 1, 2, 3, 4].map((m) => `bench-model-${m}`), startLevel: 0, endLevel: 5 });
+const QUERIES: [name: string, path: string, body?: string][] = [
   ['summary', '/api/analytics/summary'],
   ['summary, one model, 7 days', `/api/analytics/summary?model=bench-model-1&${week}`],
   ['models', '/api/analytics/models'],
@@ -37,6 +39,7 @@ const QUERIES: [name: string, path: string][] = [
     'series by hour, 7 days, unaligned',
     `/api/analytics/series?bucket=hour&from=${day(DAYS - 10).replace('00:00:00', '00:20:00')}&to=${day(DAYS - 3).replace('00:00:00', '00:40:00')}`,
   ],
+  ['forecast, 5 models × 6 levels (POST)', '/api/forecast', FORECAST],
 ];
 
 async function startWorker(stateDir: string): Promise<{ url: string; child: ChildProcess }> {
@@ -98,13 +101,14 @@ async function measure(runs: number): Promise<Map<string, number>> {
     const { url, child } = await startWorker(stateDir);
     try {
       const times = new Map<string, number>();
-      for (const [name, path] of QUERIES) {
-        const warm = await fetch(url + path);
+      for (const [name, path, body] of QUERIES) {
+        const init = body ? { method: 'POST', body, headers: { 'content-type': 'application/json' } } : {};
+        const warm = await fetch(url + path, init);
         if (!warm.ok) throw new Error(`${path} answered ${warm.status}: ${await warm.text()}`);
         const samples: number[] = [];
         for (let i = 0; i < REPEATS; i++) {
           const t = performance.now();
-          await (await fetch(url + path)).arrayBuffer();
+          await (await fetch(url + path, init)).arrayBuffer();
           samples.push(performance.now() - t);
         }
         times.set(name, median(samples));
@@ -120,7 +124,7 @@ async function measure(runs: number): Promise<Map<string, number>> {
 
 const results = [];
 for (const size of SIZES) results.push({ size, times: await measure(size) });
-console.log(`\nmedian of ${REPEATS} after a warm-up, ms per request (GET over loopback to wrangler dev)\n`);
+console.log(`\nmedian of ${REPEATS} after a warm-up, ms per request (over loopback to wrangler dev)\n`);
 console.log(`| query | ${results.map((r) => `${r.size.toLocaleString('en')} runs`).join(' | ')} | growth |`);
 console.log(`|---|${results.map(() => '---').join('|')}|---|`);
 for (const [name] of QUERIES) {

@@ -1,4 +1,5 @@
 // Shapes of the head-to-head board and of batches: several models on the same levels, side by side.
+import { actualSpendSchema, storedForecastSchema } from './forecast.ts';
 import { outcomeCountsSchema } from './level-outcome.ts';
 import { z } from 'zod';
 import { targetSchema } from './levels.ts';
@@ -80,6 +81,10 @@ export const boardSchema = z.object({
   cells: z.array(boardCellSchema),
   /** The levels the cells cover, lowest first. */
   levels: z.array(z.number().int()),
+  /** With ?batch=: the forecast the batch was made with (null when none was stored). Additive (issue 31). */
+  forecast: storedForecastSchema.nullable().optional(),
+  /** With ?batch=: what each model's runs of the batch have spent. Additive (issue 31). */
+  actual: z.array(actualSpendSchema).optional(),
 });
 export type Board = z.infer<typeof boardSchema>;
 
@@ -152,6 +157,10 @@ export const batchSchema = z.object({
     done: z.number().int(),
   }),
   runs: z.array(runListItemSchema.extend({ queuePosition: z.number().int().nullable() })),
+  /** The forecast it was made with (schema/forecast.ts); null when none was stored. Additive (issue 31). */
+  forecast: storedForecastSchema.nullable().optional(),
+  /** What each model's runs have spent so far, to set against the forecast. Additive (issue 31). */
+  actual: z.array(actualSpendSchema).optional(),
 });
 export type Batch = z.infer<typeof batchSchema>;
 

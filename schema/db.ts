@@ -1,6 +1,7 @@
 // The D1 database: a cross-run index for the run list and analytics. The Durable Object owns each
 // run's truth; these tables mirror it. Migrations come from `npm run db:generate` (drizzle-kit).
 import { sql } from 'drizzle-orm';
+import type { Forecast } from './forecast.ts';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { PauseReason } from './run.ts';
 import type { LevelOutcome } from './level-outcome.ts';
@@ -214,6 +215,16 @@ export const llmHourly = sqliteTable(
     index('llm_hourly_model_idx').on(t.model, t.hour),
   ],
 );
+
+/**
+ * The forecast a batch was made with (issue 31, schema/forecast.ts), from the runs before it: the batch page
+ * shows it against what the batch's runs spend. No row: the batch predates forecasts, or D1 failed the write.
+ */
+export const batchForecasts = sqliteTable('batch_forecasts', {
+  batchId: text('batch_id').primaryKey(),
+  createdAt: integer('created_at').notNull(),
+  forecast: text('forecast', { mode: 'json' }).$type<Forecast>().notNull(),
+});
 
 export type RunRow = typeof runs.$inferSelect;
 export type NewRunRow = typeof runs.$inferInsert;

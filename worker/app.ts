@@ -8,6 +8,7 @@ import { artifactRoutes } from './routes/artifacts.ts';
 import { batchRoutes } from './routes/batches.ts';
 import { boardRoutes } from './routes/board.ts';
 import { onError, onNotFound } from './errors.ts';
+import { forecastRoutes } from './routes/forecast.ts';
 import { healthRoutes } from './routes/health.ts';
 import { llmCallRoutes } from './routes/llm-calls.ts';
 import { modelRoutes } from './routes/models.ts';
@@ -26,6 +27,7 @@ export const app = new Hono<{ Bindings: Env }>()
   .route('/api/analytics', analyticsRoutes)
   .route('/api/batches', batchRoutes)
   .route('/api/board', boardRoutes)
+  .route('/api/forecast', forecastRoutes)
   .route('/api/queue', queueRoutes)
   .route('/api/openapi.json', openApiRoutes)
   .onError(onError)

@@ -31,6 +31,8 @@ import { timelineSchema } from '../schema/timeline.ts';
 import { artifactsQuerySchema, verificationResponseSchema } from '../schema/artifacts.ts';
 import { batchListSchema, batchSchema, boardQuerySchema, boardSchema, createBatchSchema } from '../schema/board.ts';
 import { queueStatusSchema } from '../schema/queue.ts';
+import { forecastRequestSchema } from '../schema/forecast-request.ts';
+import { forecastSchema } from '../schema/forecast.ts';
 
 type Json = Record<string, unknown>;
 type Io = 'input' | 'output';
@@ -429,6 +431,21 @@ function buildDocument(): Json {
         responses: {
           '200': json(component('Board', boardSchema), 'The board'),
           '400': error('Bad query'),
+          '503': error('D1 did not answer'),
+          ...common,
+        },
+      },
+    },
+    '/api/forecast': {
+      post: {
+        summary: 'Cost and time forecast of a batch or run, from past runs (median and p90 per level)',
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: component('ForecastRequest', forecastRequestSchema, 'input') } },
+        },
+        responses: {
+          '200': json(component('Forecast', forecastSchema), 'Per model and level, summed, times repeats'),
+          '400': error('Bad models, levels or repeats'),
           '503': error('D1 did not answer'),
           ...common,
         },

@@ -17,6 +17,8 @@ import { clientFrom, colorsOf, intOption } from '../global-options.ts';
 import { askPause } from '../pause-prompt.ts';
 import type { OnPauseFlag, RunFlags, RunPlan } from '../run-plan.ts';
 import { planRun } from '../run-plan.ts';
+import { forecastLines } from '../render/forecast-lines.ts';
+import { forecastOf } from './forecast-print.ts';
 import { eventLines, safe } from '../render/event-line.ts';
 import { outcomesText, ProgressDisplay, rowText } from '../render/progress.ts';
 
@@ -49,7 +51,7 @@ export function registerRun(program: Command, globals: () => GlobalOptions, exit
       'ask (answer here; wait when not interactive), stop, or wait',
       process.env.BANDIT_RUNNER_ON_PAUSE ?? 'ask',
     )
-    .option('--dry-run', 'print what would start and start nothing')
+    .option('--dry-run', 'print what would start, and its cost and time forecast, and start nothing')
     .option('--follow', 'follow the runs live until they end (the default)')
     .option('--no-follow', 'start and print the run ids, without following them')
     .option('--verbose', "print every event (a single run's story, or each run's)")
@@ -72,12 +74,14 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
   const plan = planRun(options);
   const out = process.stdout;
   const c = colorsOf(g, out);
+  const client = clientFrom(g);
   if (options.dryRun) {
-    if (options.json) out.write(`${safeJson({ dryRun: true, ...plan }, 2)}\n`);
-    else out.write(describePlan(plan));
+    const { forecast, error } = await forecastOf(client, plan);
+    if (options.json) out.write(`${safeJson({ dryRun: true, ...plan, forecast, forecastError: error }, 2)}\n`);
+    else
+      out.write(`${describePlan(plan)}${forecast ? forecastLines(forecast, c).join('\n') : `no forecast: ${error}`}\n`);
     return 0;
   }
-  const client = clientFrom(g);
   const started: { runId: string; model: string }[] = [];
   let batchId: string | null = null;
   if (plan.kind === 'run') {

@@ -110,7 +110,7 @@ describe('bandit-runner as a script', () => {
     }
   });
 
-  it('--dry-run prints the plan and starts nothing', async () => {
+  it('--dry-run prints the plan and its forecast, and starts nothing', async () => {
     const before = await runCount();
     const result = await cli([
       'run',
@@ -128,7 +128,15 @@ describe('bandit-runner as a script', () => {
       dryRun: true,
       kind: 'batch',
       batch: { models: ['baseline'], repeats: 3, startLevel: 0, endLevel: 2 },
+      // Its forecast, from whatever history the stack has: one row per level, times the repeats.
+      forecast: { repeats: 3, models: [{ model: 'baseline', levels: [{ level: 0 }, { level: 1 }, { level: 2 }] }] },
+      forecastError: null,
     });
+    const text = await cli(['run', '--model', 'baseline', '--levels', '0-1', '--dry-run']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/would start 1 run: baseline/);
+    expect(text.stdout).toMatch(/Forecast from past runs/);
+    expect(text.stdout).toMatch(/level {2}1 {2}(no history|\$)/);
     expect(await runCount()).toBe(before);
   });
 

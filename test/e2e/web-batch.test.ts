@@ -73,9 +73,16 @@ async function unfinished(batchId: string): Promise<string> {
       events: { seq: number; type: string }[];
     };
     const tail = log.events.slice(-12).map((e) => JSON.stringify(e).slice(0, 300));
-    lines.push(`${run.id} ${run.config.model} ${run.status}:`, ...tail);
+    const own = (await (await fetch(`${stack.url}/api/runs/${run.id}`)).json()) as { status?: string };
+    lines.push(`${run.id} ${run.config.model} D1 says ${run.status}, its object ${own.status}:`, ...tail);
   }
-  return lines.join('\n');
+  // The stack's own words about D1 and errors: a run whose index row lags its object says why here.
+  const said = stack
+    .output()
+    .split('\n')
+    .filter((l) => /mirror|D1|error|Error|failed/.test(l))
+    .slice(-30);
+  return [...lines, 'stack output (D1, errors):', ...said].join('\n');
 }
 
 describe('a batch from the UI', () => {
@@ -89,6 +96,13 @@ describe('a batch from the UI', () => {
       await form.getByLabel(model).setChecked(model !== 'baseline');
     await form.getByLabel('To level').fill('2');
     await form.getByLabel('Runs per model').fill('3');
+    // The forecast follows the choice: neither model has run here, so each says "no history".
+    const forecast = form.getByRole('region', { name: 'Forecast' });
+    await forecast
+      .locator('[data-forecast-model="ponder/deep"]')
+      .getByText('no history', { exact: true })
+      .waitFor(WAIT);
+    expect(await forecast.locator('[data-forecast-model]').count()).toBe(2);
     await screenshot(page, 'batch-1-form');
     await form.getByRole('button', { name: 'Start batch' }).click();
     await page.waitForURL(/\/batch\?id=batch_/, WAIT);
@@ -160,6 +174,12 @@ describe('a batch from the UI', () => {
     await page.goto(`${stack.url}/batch?id=${batchId}`);
     await page.getByText('6 of 6 ended').waitFor(WAIT);
     await page.locator('.board-matrix').waitFor(WAIT);
+    // Forecast against actual: what each model's three runs spent, as the board counts it.
+    for (const model of board.models) {
+      const row = page.locator(`[data-actual-model="${model.model}"]`);
+      await row.getByText('3 of 3').waitFor(WAIT);
+      expect(await row.locator('[data-actual-cost]').textContent()).not.toBe('$0');
+    }
     await screenshot(page, 'batch-4-results');
     await page.goto(`${stack.url}/board`);
     await page.locator('.board-models tbody tr').first().waitFor(WAIT);
@@ -169,5 +189,20 @@ describe('a batch from the UI', () => {
     expect(rows).toEqual(expect.arrayContaining(['ponder/deep', 'quick/mini']));
     await page.locator('.cost-chart svg').waitFor(WAIT);
     await screenshot(page, 'batch-5-board');
+
+    // The next batch's forecast rests on this one: each model's three runs at every level.
+    await page.goto(`${stack.url}/batch`);
+    const next = page.getByRole('region', { name: 'Start a batch' });
+    await next.getByLabel('ponder/deep').waitFor(WAIT);
+    for (const model of ['baseline', 'quick/mini', 'ponder/deep'])
+      await next.getByLabel(model).setChecked(model !== 'baseline');
+    await next.getByLabel('To level').fill('2');
+    for (const model of ['quick/mini', 'ponder/deep'])
+      await next
+        .locator(`[data-forecast-model="${model}"]`)
+        .getByText('L0 3 runs · L1 3 runs · L2 3 runs')
+        .waitFor(WAIT);
+    expect(await next.locator('[data-forecast-total]').textContent()).toMatch(/From past runs .*\$0\.\d+ – \$0\.\d+/);
+    await screenshot(page, 'batch-6-forecast');
   });
 });

@@ -21,6 +21,9 @@ import { verificationResponseSchema } from '../../schema/artifacts.ts';
 import { batchListSchema, batchSchema, boardSchema } from '../../schema/board.ts';
 import type { Batch, BatchList, Board, BoardQuery, CreateBatch } from '../../schema/board.ts';
 import type { VerificationResponse } from '../../schema/artifacts.ts';
+import type { ForecastRequest } from '../../schema/forecast-request.ts';
+import { forecastSchema } from '../../schema/forecast.ts';
+import type { Forecast } from '../../schema/forecast.ts';
 import type { RunAction, RunConfig, RunList, RunStatus, RunSummary } from '../../schema/run.ts';
 
 /** An API call that did not succeed: what the server said (or why there was no answer), and its status. */
@@ -193,6 +196,11 @@ export function fetchVerification(runId: string, signal?: AbortSignal): Promise<
 export function fetchBoard(query: BoardQuery, signal?: AbortSignal): Promise<Board> {
   const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => Boolean(e[1])));
   return request(`/api/board${params.size ? `?${params}` : ''}`, boardSchema, { signal });
+}
+
+/** POST /api/forecast: what a batch of these models and levels is likely to cost and take. */
+export function fetchForecast(body: ForecastRequest, signal?: AbortSignal): Promise<Forecast> {
+  return request('/api/forecast', forecastSchema, { method: 'POST', body: JSON.stringify(body), signal });
 }
 
 /** POST /api/batches */

@@ -2,13 +2,14 @@
 // the (latency_ms, …) or (model, latency_ms, …) index to that offset rather than sorting the calls.
 // The indexes also hold created_at and level, so a time or level filter is checked in the index.
 import type { AnalyticsQuery } from '../../schema/analytics.ts';
+import { nearestRank } from '../../schema/nearest-rank.ts';
 import { filterSql } from './filter-sql.ts';
 
 export type Percentiles = { p50: number | null; p95: number | null; p99: number | null };
-const POINTS = [0.5, 0.95, 0.99] as const;
+const POINTS = [50, 95, 99] as const;
 
-/** Nearest-rank position (0-based) of the p-th percentile in n sorted values. */
-const rank = (p: number, n: number) => Math.max(0, Math.ceil(p * n) - 1);
+/** Nearest-rank position (0-based) of the p-th percentile in n sorted values (schema/nearest-rank.ts). */
+const rank = (p: number, n: number) => nearestRank(p, n) - 1;
 
 /** p50, p95 and p99 of each group's calls; `count` is how many calls the group has under the filter. */
 export async function latencyPercentiles(

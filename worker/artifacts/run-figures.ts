@@ -2,6 +2,7 @@
 import type { Lesson, RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { levelResults, recordOf, runTotals } from '../../schema/run-record.ts';
+import { nearestRankValue } from '../../schema/nearest-rank.ts';
 import { spentOf } from '../../schema/run-spend.ts';
 
 /** summary.json: the run's levels and totals as the one fold reads them, and every pause with its answer. */
@@ -104,14 +105,14 @@ type Sample = { ok: boolean; ms: number };
 /** Calls, success rate, and nearest-rank median and p95 of the durations. */
 function stats(samples: readonly Sample[]) {
   const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
-  const rank = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0;
+  const rank = (percent: number) => nearestRankValue(sorted, percent) ?? 0;
   const succeeded = samples.filter((s) => s.ok).length;
   return {
     calls: samples.length,
     succeeded,
     successRate: samples.length ? Number((succeeded / samples.length).toFixed(4)) : null,
-    medianMs: rank(0.5),
-    p95Ms: rank(0.95),
+    medianMs: rank(50),
+    p95Ms: rank(95),
   };
 }
 

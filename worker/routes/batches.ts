@@ -5,11 +5,13 @@ import { z } from 'zod';
 import { costCapSchema } from '../../schema/budget.ts';
 import type { Context } from 'hono';
 import { batchSchema, createBatchSchema } from '../../schema/board.ts';
+import { actualSpend } from '../../schema/forecast.ts';
 import type { Batch, BatchList } from '../../schema/board.ts';
 import { describeIssues, issueList } from '../../schema/issues.ts';
 import type { ModelInfo } from '../../schema/protocol.ts';
 import type { RunConfig, RunStatus } from '../../schema/run.ts';
 import { batchIdSchema, BASELINE_MODEL, FINAL_STATUSES, runConfigSchema } from '../../schema/run.ts';
+import { readBatchForecast, recordBatchForecast } from '../batch-forecasts.ts';
 import { listBatchRuns, listBatches } from '../db.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { fromD1 } from './analytics.ts';
@@ -69,7 +71,9 @@ export const batchRoutes = new Hono<{ Bindings: Env }>()
       for (const [i, config] of configs.entries())
         await launchRun(c.env, config, infos[i] ?? null, body.maxRunning ?? null);
     }
-    return c.json(await batchOf(c, id), 201);
+    // The forecast it is made with, from the runs before it; a D1 failure leaves the batch without one.
+    const forecast = await recordBatchForecast(c.env.DB, id, body, Date.now());
+    return c.json({ ...(await batchOf(c, id)), forecast }, 201);
   })
   .get('/', async (c) => c.json((await fromD1(listBatches(c.env))) satisfies BatchList))
   .all('/', methodNotAllowed(['GET', 'POST']))
@@ -113,10 +117,11 @@ async function batchOf(c: Context<{ Bindings: Env }>, id: string): Promise<Batch
   const runs = await fromD1(listBatchRuns(c.env, id));
   const first = runs[0];
   if (!first) throw unknownBatch(id);
-  const [queue, own, spend] = await Promise.all([
+  const [queue, own, spend, forecast] = await Promise.all([
     queueFor(c.env).status(),
     sessionFor(c.env, first.id).summary(),
     queueFor(c.env).batchBudget(id),
+    readBatchForecast(c.env.DB, id),
   ]);
   const places = new Map(queue.waiting.map((m) => [m.runId, m.position]));
   const byStatus: Partial<Record<RunStatus, number>> = {};
@@ -136,6 +141,8 @@ async function batchOf(c: Context<{ Bindings: Env }>, id: string): Promise<Batch
     spend,
     progress: { total: runs.length, byStatus, done: runs.filter((r) => FINAL_STATUSES.includes(r.status)).length },
     runs: runs.map((run) => ({ ...run, queuePosition: places.get(run.id) ?? null })),
+    forecast,
+    actual: actualSpend(runs, Date.now()),
   };
   return batchSchema.parse(batch);
 }

@@ -8,6 +8,7 @@ import { fetchBatch } from '../../lib/api.ts';
 import { formatCost } from '../../lib/format.ts';
 import { StatusBadge } from '../status-badge.tsx';
 import { BoardView } from './board-view.tsx';
+import { ForecastVsActual } from './forecast-vs-actual.tsx';
 
 const REFRESH_MS = 2_000;
 
@@ -96,6 +97,7 @@ export function BatchView({ batchId }: { batchId: string }) {
           </table>
         </div>
       </section>
+      <ForecastVsActual batch={batch} />
       <BoardView batch={batch.id} />
     </>
   );

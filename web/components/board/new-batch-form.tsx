@@ -1,12 +1,17 @@
 'use client';
 // Starts a batch: the chosen models on the same levels, each run `repeats` times. Checked with the
-// API's own schema first, so a message here is the one the API would give.
+// API's own schema first, so a message here is the one the API would give. Below the choices, the
+// forecast of what they are likely to cost (forecast-preview.tsx).
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { createBatchSchema } from '../../../schema/board.ts';
 import { HUMAN_MODEL } from '../../../schema/run.ts';
 import type { ModelInfo } from '../../../schema/protocol.ts';
 import { ApiFailure, createBatch, fetchModels } from '../../lib/api.ts';
+import { ForecastPreview } from './forecast-preview.tsx';
+
+/** A number field's value: empty is unset. */
+const num = (s: string) => (s.trim() === '' ? undefined : Number(s));
 
 export function NewBatchForm() {
   const id = useId();
@@ -44,14 +49,13 @@ export function NewBatchForm() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setProblem(null);
-    const n = (s: string) => (s.trim() === '' ? undefined : Number(s));
     const parsed = createBatchSchema.safeParse({
       models: chosen,
-      startLevel: n(values.startLevel),
-      endLevel: n(values.endLevel),
-      repeats: n(values.repeats),
-      maxRetries: n(values.maxRetries),
-      budget: n(values.budget),
+      startLevel: num(values.startLevel),
+      endLevel: num(values.endLevel),
+      repeats: num(values.repeats),
+      maxRetries: num(values.maxRetries),
+      budget: num(values.budget),
       onPause: values.onPause,
     });
     if (!parsed.success)
@@ -118,6 +122,14 @@ export function NewBatchForm() {
             <option value="wait">wait for a person</option>
           </select>
         </div>
+        <ForecastPreview
+          request={{
+            models: chosen,
+            startLevel: num(values.startLevel),
+            endLevel: num(values.endLevel),
+            repeats: num(values.repeats),
+          }}
+        />
         <div className="form-actions">
           <button type="submit" className="primary" disabled={busy}>
             {busy ? 'Starting…' : 'Start batch'}

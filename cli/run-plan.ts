@@ -6,6 +6,7 @@ import type { CreateBatch } from '../schema/board.ts';
 import { describeIssues } from '../schema/issues.ts';
 import { runConfigSchema } from '../schema/run.ts';
 import type { RunConfig } from '../schema/run.ts';
+import type { RunCaps } from '../schema/budget.ts';
 import { CliError, EXIT } from './exit-codes.ts';
 
 export type OnPauseFlag = 'ask' | 'stop' | 'wait';
@@ -21,6 +22,10 @@ export type RunFlags = {
   /** The baseline's think time per step, ms (`--pace`); unset is full speed. */
   pace?: number;
   onPause: OnPauseFlag;
+  /** Each run's caps (--max-cost, --max-tokens, …; cli/budget-flags.ts). */
+  caps?: RunCaps;
+  /** A batch's cost cap over all its runs (--batch-max-cost). */
+  batchMaxCost?: number;
 };
 
 export type RunPlan = { kind: 'run'; config: RunConfig } | { kind: 'batch'; batch: CreateBatch };
@@ -48,8 +53,14 @@ export function planRun(flags: RunFlags): RunPlan {
     ...(flags.maxRetries !== undefined ? { maxRetries: flags.maxRetries } : {}),
     ...(flags.budget !== undefined ? { budget: flags.budget } : {}),
     onPause,
+    ...(flags.caps ? { caps: flags.caps } : {}),
   };
   if (models.length === 1 && flags.repeats === 1) {
+    if (flags.batchMaxCost !== undefined)
+      throw new CliError(
+        '--batch-max-cost caps a batch (several models or --repeats); for one run use --max-cost',
+        EXIT.usage,
+      );
     const pace = flags.pace !== undefined ? { paceMs: flags.pace } : {};
     const parsed = runConfigSchema.safeParse({ ...common, model: models[0], ...pace });
     if (!parsed.success) throw new CliError(`the run is invalid: ${describeIssues(parsed.error)}`, EXIT.usage);
@@ -62,6 +73,7 @@ export function planRun(flags: RunFlags): RunPlan {
     models,
     repeats: flags.repeats,
     ...(flags.parallel !== undefined ? { maxRunning: flags.parallel } : {}),
+    ...(flags.batchMaxCost !== undefined ? { maxCostUsd: flags.batchMaxCost } : {}),
   });
   if (!parsed.success) throw new CliError(`the batch is invalid: ${describeIssues(parsed.error)}`, EXIT.usage);
   return { kind: 'batch', batch: parsed.data };

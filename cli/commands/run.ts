@@ -10,7 +10,18 @@ import { FINAL_STATUSES, runSummarySchema } from '../../schema/run.ts';
 import { levelResults, runTotals } from '../../schema/run-record.ts';
 import { RunSocketClient } from '../../schema/run-socket-client.ts';
 import type { RunViewState } from '../../schema/run-view-state.ts';
-import { CliError, EXIT, exitForStatuses } from '../exit-codes.ts';
+import type { CapName } from '../../schema/budget.ts';
+import { budgetStopOf, budgetStopText, capsRaisedBy, decideBudget } from '../budget-answer.ts';
+import type { OnBudget } from '../budget-flags.ts';
+import {
+  batchCostOption,
+  capOption,
+  capsFrom,
+  defaultOnBudget,
+  durationOption,
+  onBudgetOption,
+} from '../budget-flags.ts';
+import { CliError, EXIT, exitForRuns } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf, intOption } from '../global-options.ts';
@@ -20,8 +31,14 @@ import { planRun } from '../run-plan.ts';
 import { eventLines, safe } from '../render/event-line.ts';
 import { outcomesText, ProgressDisplay, rowText } from '../render/progress.ts';
 
-type RunOptions = Omit<RunFlags, 'onPause'> & {
+type RunOptions = Omit<RunFlags, 'onPause' | 'caps'> & {
   onPause: OnPauseFlag;
+  maxCost?: number;
+  maxTokens?: number;
+  maxTime?: number;
+  maxCommands?: number;
+  maxModelCalls?: number;
+  onBudget?: OnBudget;
   dryRun?: boolean;
   follow?: boolean;
   verbose?: boolean;
@@ -49,6 +66,21 @@ export function registerRun(program: Command, globals: () => GlobalOptions, exit
       'ask (answer here; wait when not interactive), stop, or wait',
       process.env.BANDIT_RUNNER_ON_PAUSE ?? 'ask',
     )
+    .option(
+      '--max-cost <usd>',
+      "each run's cost cap in US dollars (a priced model only), e.g. 2",
+      capOption('maxCostUsd'),
+    )
+    .option('--max-tokens <n>', "each run's cap on prompt + completion tokens", capOption('maxTokens'))
+    .option('--max-time <duration>', "each run's cap on running time: seconds, or 90s, 15m, 2h", durationOption)
+    .option('--max-commands <n>', "each run's cap on commands run", capOption('maxCommands'))
+    .option('--max-model-calls <n>', "each run's cap on requests to the model", capOption('maxModelCalls'))
+    .option('--batch-max-cost <usd>', "a batch's cost cap over all its runs, in US dollars", batchCostOption)
+    .option(
+      '--on-budget <what>',
+      'at a cap: ask (the default on a terminal), stop (the default otherwise), or raise=X (the cap hit × X, once)',
+      onBudgetOption,
+    )
     .option('--dry-run', 'print what would start and start nothing')
     .option('--follow', 'follow the runs live until they end (the default)')
     .option('--no-follow', 'start and print the run ids, without following them')
@@ -61,6 +93,7 @@ Examples:
   $ bandit-runner run --levels 0-15 --model baseline --max-retries 1
   $ bandit-runner run --levels 0-5 --pace 700
   $ bandit-runner run --model quick/mini,ponder/deep --repeats 3 --parallel 3 --on-pause stop
+  $ bandit-runner run --model quick/mini --max-cost 2 --max-time 15m --on-budget raise=2
   $ bandit-runner run --levels 0-3 --dry-run --json`,
     )
     .action(async (options: RunOptions) => exit(await run(options, globals())));
@@ -69,7 +102,15 @@ Examples:
 async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
   if (!['ask', 'stop', 'wait'].includes(options.onPause))
     throw new CliError(`--on-pause: "${options.onPause}" is not ask, stop or wait`, EXIT.usage);
-  const plan = planRun(options);
+  const caps = capsFrom({
+    maxCostUsd: options.maxCost,
+    maxTokens: options.maxTokens,
+    maxWallSeconds: options.maxTime,
+    maxCommands: options.maxCommands,
+    maxModelCalls: options.maxModelCalls,
+  });
+  const plan = planRun({ ...options, ...(caps ? { caps } : {}) });
+  const onBudget = budgetPolicy(options);
   const out = process.stdout;
   const c = colorsOf(g, out);
   if (options.dryRun) {
@@ -116,17 +157,29 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
         onState: (view) => display?.update({ runId, model, view }),
       });
       follower.start();
+      // The caps --on-budget raise=X raised for this run: each is raised once, then the run stops.
+      const raised = new Set<CapName>();
       for (;;) {
         // With --on-pause stop the server ends the run at its pause: only the end counts.
         const view = await follower.waitFor((s) => isFinal(s) || (s.pending !== null && options.onPause !== 'stop'));
-        if (isFinal(view) || !interactive) {
+        if (isFinal(view)) {
           follower.close();
           return { runId, model, view };
         }
         const pending = view.pending!;
+        const decision = pending.reason === 'budget_exceeded' ? decideBudget(onBudget, pending, raised) : null;
+        if (decision?.kind !== 'answer' && !interactive) {
+          follower.close();
+          return { runId, model, view };
+        }
         const answered = (asking = asking.then(async () => {
           display?.hold();
-          const action: RunAction = await askPause(pending, c, out);
+          let action: RunAction;
+          if (decision?.kind === 'answer') {
+            (options.json ? process.stderr : out).write(`${c.magenta(safe(decision.note))}\n`);
+            action = decision.action;
+            for (const cap of capsRaisedBy(action)) raised.add(cap);
+          } else action = await askPause(pending, c, out);
           await client.post(`/api/runs/${runId}/actions`, action, runSummarySchema);
         }));
         await answered;
@@ -135,7 +188,7 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
     }),
   );
   display?.hold();
-  const statuses = finals.map((f) => f.view.run?.status ?? 'unknown');
+  const ends = finals.map((f) => ({ status: f.view.run?.status ?? 'unknown', stop: budgetStopOf(f.view.events) }));
   if (options.json) {
     out.write(`${safeJson({ batchId, runs: finals.map(summaryOf) }, 2)}\n`);
   } else {
@@ -144,9 +197,11 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
       out.write(`${rowText({ runId: f.runId, model: f.model, view: f.view }, c)}\n`);
       const levels = outcomesText(f.view);
       if (levels) out.write(`  ${c.dim(levels)}\n`);
+      const stop = budgetStopOf(f.view.events);
+      if (stop) out.write(`  ${c.yellow(budgetStopText(stop))}\n`);
     }
   }
-  return exitForStatuses(statuses);
+  return exitForRuns(ends.map((e) => ({ status: e.status, atBudget: e.stop !== null })));
 }
 
 const isFinal = (s: RunViewState) => s.run !== null && FINAL_STATUSES.includes(s.run.status);
@@ -166,7 +221,21 @@ function summaryOf(f: { runId: string; model: string; view: RunViewState }) {
     completionTokens: f.view.completionTokens,
     costUsd: f.view.costUsd,
     pendingReason: f.view.pending?.reason ?? null,
+    /** The cap a run stopped at (schema/budget.ts LIMIT_REASONS), or null. */
+    stoppedAtCap: budgetStopOf(f.view.events)?.breach?.cap ?? null,
   };
+}
+
+/** --on-budget, or its default; a raise or a prompt cannot answer a run the server stops at its pause. */
+function budgetPolicy(options: RunOptions): OnBudget {
+  const tty = options.onPause === 'ask' && Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  const policy = options.onBudget ?? defaultOnBudget(options.onPause, tty);
+  if (options.onPause === 'stop' && policy.kind !== 'stop')
+    throw new CliError(
+      '--on-budget ask or raise=X needs the run to wait at its budget pause: drop --on-pause stop (or use --on-budget stop)',
+      EXIT.usage,
+    );
+  return policy;
 }
 
 /** `--pace`: a whole number of milliseconds, 0 or more (the schema checks the upper bound). */

@@ -1,0 +1,95 @@
+// What the CLI answers when a run pauses at a budget cap (--on-budget), and how a run that stopped at
+// one is told from other stops (its exit code and summary). Pure, so the decisions are tested alone.
+import { breachText, costCapSchema, formatCapValue, LIMIT_TEXT, RUN_CAPS, runCapsSchema } from '../schema/budget.ts';
+import type { BudgetBreach, CapName, RunCap } from '../schema/budget.ts';
+import type { PendingAction, RunEvent } from '../schema/protocol.ts';
+import type { RunAction } from '../schema/run.ts';
+import type { OnBudget } from './budget-flags.ts';
+import { parseDuration } from './budget-flags.ts';
+
+/** Ask a person (the pause prompt), or answer with `action`, saying `note` on the terminal. */
+export type BudgetDecision = { kind: 'ask' } | { kind: 'answer'; action: RunAction; note: string };
+
+const WHOLE: readonly CapName[] = ['maxTokens', 'maxWallSeconds', 'maxCommands', 'maxModelCalls'];
+
+/** `limit` × `factor`, rounded up to what the cap takes (whole units, or a millionth of a dollar). */
+export function raisedLimit(cap: CapName, limit: number, factor: number): number {
+  const raised = limit * factor;
+  return WHOLE.includes(cap) ? Math.ceil(raised) : Math.ceil(raised * 1e6) / 1e6;
+}
+
+/** The raise action setting one cap (a run's cap, or its batch's cost cap) to `value`; the others stay. */
+export function raiseAction(cap: CapName, value: number): RunAction {
+  if (cap === 'batchMaxCostUsd') return { action: 'raise', batchMaxCostUsd: value };
+  return { action: 'raise', caps: { [cap as RunCap]: value } };
+}
+
+/**
+ * The answer --on-budget gives at a budget pause. `raised` holds the caps this CLI already raised for
+ * this run: raise=X raises each cap once, and a second hit of the same cap stops the run.
+ */
+export function decideBudget(policy: OnBudget, pending: PendingAction, raised: ReadonlySet<CapName>): BudgetDecision {
+  const breach = pending.breach;
+  if (policy.kind === 'ask') return { kind: 'ask' };
+  const said = breach ? breachText(breach) : 'paused at a budget cap';
+  if (policy.kind === 'stop' || !breach)
+    return { kind: 'answer', action: { action: 'stop' }, note: `${said}. --on-budget stop: stopping the run.` };
+  if (raised.has(breach.cap))
+    return {
+      kind: 'answer',
+      action: { action: 'stop' },
+      note: `${LIMIT_TEXT[breach.cap]} was hit again after it was raised once (--on-budget raise=${policy.factor}): stopping the run. ${said}.`,
+    };
+  const value = raisedLimit(breach.cap, breach.limit, policy.factor);
+  return {
+    kind: 'answer',
+    action: raiseAction(breach.cap, value),
+    note: `${said}. --on-budget raise=${policy.factor}: ${LIMIT_TEXT[breach.cap]} raised from ${formatCapValue(breach.cap, breach.limit)} to ${formatCapValue(breach.cap, value)}.`,
+  };
+}
+
+/** The cap answered by `action`, when it is a raise (the caps it sets), for the once-per-cap count. */
+export function capsRaisedBy(action: RunAction): CapName[] {
+  if (action.action !== 'raise') return [];
+  const caps: CapName[] = RUN_CAPS.filter((cap) => action.caps?.[cap] !== undefined);
+  return action.batchMaxCostUsd !== undefined ? [...caps, 'batchMaxCostUsd'] : caps;
+}
+
+/**
+ * The budget pause a run stopped at, when it ended stopped there (answered stop, by a person, this CLI
+ * or a hands-off run); null for every other end.
+ */
+export function budgetStopOf(events: readonly RunEvent[]): { breach: BudgetBreach | null } | null {
+  let open: { breach: BudgetBreach | null } | null = null;
+  for (const event of events) {
+    if (event.type === 'user_action_required')
+      open = event.reason === 'budget_exceeded' ? { breach: event.breach ?? null } : null;
+    else if (event.type === 'user_action_resolved' && event.action !== 'stop') open = null;
+    else if (event.type === 'run_complete') return event.status === 'stopped' ? open : null;
+  }
+  return null;
+}
+
+/** "stopped at the run's command cap: 3 commands spent of 3", for the summary. */
+export function budgetStopText(stop: { breach: BudgetBreach | null }): string {
+  const b = stop.breach;
+  if (!b) return 'stopped at a budget cap';
+  return `stopped at ${LIMIT_TEXT[b.cap]}: ${formatCapValue(b.cap, b.spent)} spent of ${formatCapValue(b.cap, b.limit)}`;
+}
+
+/**
+ * A new limit typed at the prompt for `breach`'s cap: dollars (a leading $ is fine), a duration for the
+ * time cap (90, 90s, 15m, 2h), else a whole number; above the current limit. A string says what is wrong.
+ */
+export function limitFromText(breach: BudgetBreach, text: string): number | string {
+  const cap = breach.cap;
+  const trimmed = text.trim().replace(/^\$/, '');
+  const value =
+    cap === 'maxWallSeconds' ? parseDuration(trimmed) : /^\d+(?:\.\d+)?$/.test(trimmed) ? Number(trimmed) : null;
+  if (value === null) return cap === 'maxWallSeconds' ? 'type seconds, or like 90s, 15m or 2h' : 'type a number';
+  const rule = cap === 'batchMaxCostUsd' ? costCapSchema : runCapsSchema.shape[cap];
+  const parsed = rule.safeParse(value);
+  if (!parsed.success) return parsed.error.issues[0]?.message ?? 'is not a valid limit';
+  if (value <= breach.limit) return `type more than the current limit, ${formatCapValue(cap, breach.limit)}`;
+  return value;
+}

@@ -2,6 +2,7 @@
 import { outcomeCountsSchema } from './level-outcome.ts';
 import { z } from 'zod';
 import { targetSchema } from './levels.ts';
+import { batchBudgetSchema, costCapSchema } from './budget.ts';
 import {
   batchIdSchema,
   HUMAN_MODEL,
@@ -119,6 +120,8 @@ export const createBatchSchema = z
       .min(1, 'must be at least 1')
       .max(200, 'must be at most 200')
       .optional(),
+    /** A cost cap over all the batch's runs (issue 31): reached, it starts no more runs and pauses the running ones. */
+    maxCostUsd: costCapSchema.optional(),
   })
   .refine((b) => b.models.length * b.repeats <= 200, {
     path: ['repeats'],
@@ -139,6 +142,8 @@ export const batchSchema = z.object({
     budget: z.number().int(),
     onPause: onPauseSchema,
   }),
+  /** The batch's cost cap and its spend; null when it has no cap. Additive. */
+  spend: batchBudgetSchema.nullable().optional(),
   progress: z.object({
     total: z.number().int(),
     byStatus: z.partialRecord(runStatusSchema, z.number().int()),

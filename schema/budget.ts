@@ -136,3 +136,17 @@ export const advanceSpendSchema = z.strictObject({
     .optional(),
 });
 export type AdvanceSpend = z.infer<typeof advanceSpendSchema>;
+
+/** What the batch's owner (the run queue) grants a run for its next call; see advanceSpendSchema's `batch`. */
+export type BatchGrant = { allowanceUsd: number; exhaustive: boolean; spentUsd: number; maxCostUsd: number };
+
+/** A batch's cost cap and its spend, as the queue keeps them. */
+export const batchBudgetSchema = z.object({
+  maxCostUsd: z.number().positive(),
+  spentUsd: z.number().min(0),
+  /** Dollars held for calls in progress. */
+  reservedUsd: z.number().min(0),
+  /** The cap stopped a run: the batch starts no more until it is raised. */
+  reached: z.boolean(),
+});
+export type BatchBudget = z.infer<typeof batchBudgetSchema>;

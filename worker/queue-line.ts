@@ -68,7 +68,7 @@ export class QueueLine {
    * Starts every waiting run that fits, in line order: under `maxRunning` in all and under its
    * provider's limit. A run whose provider is full does not hold up the runs of other providers.
    */
-  take(maxRunning: number, now: number): string[] {
+  take(maxRunning: number, now: number, heldBatches: ReadonlySet<string> = new Set()): string[] {
     const running = this.sql
       .exec<{ provider: string; n: number }>(
         "SELECT provider, COUNT(*) AS n FROM members WHERE state = 'running' GROUP BY provider",
@@ -91,6 +91,8 @@ export class QueueLine {
       if (row.max_concurrent !== null && used >= row.max_concurrent) continue;
       const inBatch = row.batch_id ? (perBatch.get(row.batch_id) ?? 0) : 0;
       if (row.batch_id && row.batch_limit !== null && inBatch >= row.batch_limit) continue;
+      // A batch whose cost cap is reached starts nothing more until the cap is raised.
+      if (row.batch_id && heldBatches.has(row.batch_id)) continue;
       this.sql.exec("UPDATE members SET state = 'running', since = ? WHERE run_id = ?", now, row.run_id);
       perProvider.set(row.provider, used + 1);
       if (row.batch_id) perBatch.set(row.batch_id, inBatch + 1);
@@ -142,6 +144,13 @@ export class QueueLine {
       .exec<{ run_id: string }>("SELECT run_id FROM members WHERE state = 'running'")
       .toArray()
       .map((r) => r.run_id);
+  }
+
+  /** How many runs of the batch hold a slot. */
+  runningInBatch(batchId: string): number {
+    return this.sql
+      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM members WHERE state = 'running' AND batch_id = ?", batchId)
+      .one().n;
   }
 
   /** Whether anything waits or runs, so the alarm is worth keeping. */

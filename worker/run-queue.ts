@@ -14,6 +14,8 @@ import { RunRegistry } from './run-registry.ts';
 import { sessionFor } from './run-lookup.ts';
 import { migrate } from './object-sql/migrate.ts';
 import { runQueueMigrations } from './object-sql/run-queue-migrations.ts';
+import { BatchLedger } from './batch-ledger.ts';
+import type { BatchBudget, BatchGrant } from '../schema/budget.ts';
 
 /** How often the alarm checks the line while anything waits or runs. */
 const CHECK_MS = 15_000;
@@ -26,6 +28,7 @@ export class RunQueue extends DurableObject<Env> {
   private readonly line: QueueLine;
   private readonly registry: RunRegistry;
   private readonly creations: CreationBuckets;
+  private readonly ledger: BatchLedger;
   /** The place each waiting run was last told, so only changes are sent. Memory only: after a restart all are told again. */
   private readonly told = new Map<string, number | null>();
 
@@ -35,6 +38,37 @@ export class RunQueue extends DurableObject<Env> {
     this.line = new QueueLine(ctx.storage.sql);
     this.registry = new RunRegistry(ctx.storage.sql);
     this.creations = new CreationBuckets(ctx.storage.sql);
+    this.ledger = new BatchLedger(ctx.storage.sql);
+  }
+
+  /** Gives a new batch its cost cap (POST /api/batches), before its runs are made. */
+  async openBatch(batchId: string, maxCostUsd: number): Promise<void> {
+    this.ledger.open(batchId, maxCostUsd, Date.now());
+  }
+
+  /**
+   * Before a run's call: records what the run has spent and reserves the batch's dollars for the call, in one
+   * synchronous step (batch-ledger.ts). Null: the batch has no cap.
+   */
+  async reserveBatch(batchId: string, runId: string, spentUsd: number, needUsd: number): Promise<BatchGrant | null> {
+    return this.ledger.reserve(batchId, runId, spentUsd, needUsd, this.line.runningInBatch(batchId));
+  }
+
+  /** After a run's call, or at its end: its spend recorded, its reservation freed. */
+  async settleBatch(batchId: string, runId: string, spentUsd: number): Promise<void> {
+    this.ledger.settle(batchId, runId, spentUsd);
+  }
+
+  /** A person raised the batch's cap: its waiting runs may start again. */
+  async raiseBatch(batchId: string, maxCostUsd: number): Promise<{ ok: true } | { ok: false; message: string }> {
+    const raised = this.ledger.raise(batchId, maxCostUsd);
+    if (raised.ok) await this.pump(null);
+    return raised;
+  }
+
+  /** The batch's cap and spend, or null when it has none. */
+  async batchBudget(batchId: string): Promise<BatchBudget | null> {
+    return this.ledger.budget(batchId);
   }
 
   /** Takes `count` run creations from the client's allowance (creation-limit.ts), all or none. */
@@ -104,7 +138,7 @@ export class RunQueue extends DurableObject<Env> {
 
   /** Starts every run that fits, then tells the waiting runs their new places. */
   private async pump(caller: string | null): Promise<string[]> {
-    const started = this.line.take(maxRunningRuns(this.env), Date.now());
+    const started = this.line.take(maxRunningRuns(this.env), Date.now(), this.ledger.reachedBatches());
     for (const id of started) this.told.delete(id);
     await Promise.all(
       started

@@ -207,7 +207,14 @@ describe('RunQueue storage migrations', () => {
     const read = await runInDurableObject(queue('old-line'), async (_instance: RunQueue, state) => {
       const sql = state.storage.sql;
       // The object was made by the test; its storage is rewritten as the pre-migration code left it.
-      for (const table of ['members', 'known_runs', 'creation_buckets', 'object_migrations'])
+      for (const table of [
+        'members',
+        'known_runs',
+        'creation_buckets',
+        'batch_caps',
+        'batch_spend',
+        'object_migrations',
+      ])
         sql.exec(`DROP TABLE IF EXISTS ${table}`);
       for (const statement of [...OLD_MEMBERS, ...OLD_QUEUE_REST]) sql.exec(statement);
       sql.exec(

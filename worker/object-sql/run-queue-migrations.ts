@@ -24,5 +24,18 @@ const adoptConstructorTables: ObjectMigration = {
   },
 };
 
+/** 0002: batches' cost caps and what each run spent and holds against them (issue 31, batch-ledger.ts). */
+const batchBudgets: ObjectMigration = {
+  name: '0002_batch_budgets',
+  up(sql) {
+    sql.exec(
+      'CREATE TABLE batch_caps (batch_id TEXT PRIMARY KEY, max_cost_usd REAL NOT NULL, reached INTEGER NOT NULL, created_at INTEGER NOT NULL)',
+    );
+    sql.exec(
+      'CREATE TABLE batch_spend (batch_id TEXT NOT NULL, run_id TEXT NOT NULL, spent_usd REAL NOT NULL, reserved_usd REAL NOT NULL, PRIMARY KEY (batch_id, run_id))',
+    );
+  },
+};
+
 /** RunQueue's migrations, applied in order in its constructor. */
-export const runQueueMigrations: readonly ObjectMigration[] = [adoptConstructorTables];
+export const runQueueMigrations: readonly ObjectMigration[] = [adoptConstructorTables, batchBudgets];

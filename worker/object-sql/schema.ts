@@ -143,6 +143,25 @@ export const runQueueSchema: ObjectSchema = {
     creation_buckets: {
       columns: { client: 'TEXT PRIMARY KEY', tokens: 'REAL NOT NULL', updated_at: 'INTEGER NOT NULL' },
     },
+    /** Each capped batch's cost cap, and whether the cap stopped a run (batch-ledger.ts). */
+    batch_caps: {
+      columns: {
+        batch_id: 'TEXT PRIMARY KEY',
+        max_cost_usd: 'REAL NOT NULL',
+        reached: 'INTEGER NOT NULL',
+        created_at: 'INTEGER NOT NULL',
+      },
+    },
+    /** What each run of a capped batch has spent, and holds for its call in progress. */
+    batch_spend: {
+      columns: {
+        batch_id: 'TEXT NOT NULL',
+        run_id: 'TEXT NOT NULL',
+        spent_usd: 'REAL NOT NULL',
+        reserved_usd: 'REAL NOT NULL',
+      },
+      constraint: 'PRIMARY KEY (batch_id, run_id)',
+    },
   },
   indexes: { members_line: 'members (state, priority, seq)' },
 };

@@ -1,6 +1,8 @@
 // /api/batches: several models on the same levels, each run `repeats` times, grouped. Every config
 // of a batch is checked before the first run is made, so a bad batch is refused whole.
 import { Hono } from 'hono';
+import { z } from 'zod';
+import { costCapSchema } from '../../schema/budget.ts';
 import type { Context } from 'hono';
 import { batchSchema, createBatchSchema } from '../../schema/board.ts';
 import type { Batch, BatchList } from '../../schema/board.ts';
@@ -57,8 +59,11 @@ export const batchRoutes = new Hono<{ Bindings: Env }>()
       ? await offeredModels(c.env)
       : undefined;
     const infos = await Promise.all(configs.map((config) => checkModel(c.env, config, listed)));
+    if (body.maxCostUsd !== undefined) refuseUnpriced(body.models, infos);
     // The whole batch is taken from the client's allowance, or none of it is made.
     await takeCreations(c, configs.length * body.repeats);
+    // The cap exists before any run can start, so no run spends against a batch that has none yet.
+    if (body.maxCostUsd !== undefined) await queueFor(c.env).openBatch(id, body.maxCostUsd);
     // Repeat by repeat, so the queue starts the models side by side and none gets a head start.
     for (let repeat = 0; repeat < body.repeats; repeat++) {
       for (const [i, config] of configs.entries())
@@ -73,14 +78,46 @@ export const batchRoutes = new Hono<{ Bindings: Env }>()
     if (!batchIdSchema.safeParse(id).success) throw unknownBatch(id);
     return c.json(await batchOf(c, id));
   })
-  .all('/:id', methodNotAllowed(['GET']));
+  .all('/:id', methodNotAllowed(['GET']))
+  // A new cost cap for the whole batch: its waiting runs may start again; a run paused at the cap is raised on its own.
+  .post('/:id/raise', async (c) => {
+    const id = c.req.param('id');
+    if (!batchIdSchema.safeParse(id).success) throw unknownBatch(id);
+    const body = await readJson(c, raiseBatchSchema);
+    const raised = await queueFor(c.env).raiseBatch(id, body.maxCostUsd);
+    if (!raised.ok) throw new ApiError(409, 'conflict', raised.message);
+    return c.json(await batchOf(c, id));
+  })
+  .all('/:id/raise', methodNotAllowed(['POST']));
+
+/** POST /api/batches/:id/raise */
+const raiseBatchSchema = z.strictObject({ maxCostUsd: costCapSchema });
+
+/** A cost cap is refused on a batch with a model whose price the proxy does not know: it could not be enforced. */
+function refuseUnpriced(models: readonly string[], infos: readonly (ModelInfo | null)[]): void {
+  const unpriced = models.filter((_, i) => {
+    const info = infos[i];
+    return info !== null && info !== undefined && !info.price;
+  });
+  if (unpriced.length === 0) return;
+  throw new ApiError(
+    400,
+    'invalid_input',
+    `maxCostUsd: ${unpriced.join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} no price, so a cost cap could not be enforced; set the price in the proxy's PROVIDERS (or OPENAI_PRICES), or drop maxCostUsd`,
+    ['maxCostUsd: a model of the batch has no price'],
+  );
+}
 
 /** A batch from the index, its runs' places in the queue, and its onPause from a run's own config. */
 async function batchOf(c: Context<{ Bindings: Env }>, id: string): Promise<Batch> {
   const runs = await fromD1(listBatchRuns(c.env, id));
   const first = runs[0];
   if (!first) throw unknownBatch(id);
-  const [queue, own] = await Promise.all([queueFor(c.env).status(), sessionFor(c.env, first.id).summary()]);
+  const [queue, own, spend] = await Promise.all([
+    queueFor(c.env).status(),
+    sessionFor(c.env, first.id).summary(),
+    queueFor(c.env).batchBudget(id),
+  ]);
   const places = new Map(queue.waiting.map((m) => [m.runId, m.position]));
   const byStatus: Partial<Record<RunStatus, number>> = {};
   for (const run of runs) byStatus[run.status] = (byStatus[run.status] ?? 0) + 1;
@@ -96,6 +133,7 @@ async function batchOf(c: Context<{ Bindings: Env }>, id: string): Promise<Batch
       budget: first.config.budget,
       onPause: own?.config.onPause ?? 'wait',
     },
+    spend,
     progress: { total: runs.length, byStatus, done: runs.filter((r) => FINAL_STATUSES.includes(r.status)).length },
     runs: runs.map((run) => ({ ...run, queuePosition: places.get(run.id) ?? null })),
   };

@@ -53,7 +53,6 @@ export function planRun(flags: RunFlags): RunPlan {
     ...(flags.maxRetries !== undefined ? { maxRetries: flags.maxRetries } : {}),
     ...(flags.budget !== undefined ? { budget: flags.budget } : {}),
     onPause,
-    ...(flags.caps ? { caps: flags.caps } : {}),
   };
   if (models.length === 1 && flags.repeats === 1) {
     if (flags.batchMaxCost !== undefined)
@@ -62,12 +61,20 @@ export function planRun(flags: RunFlags): RunPlan {
         EXIT.usage,
       );
     const pace = flags.pace !== undefined ? { paceMs: flags.pace } : {};
-    const parsed = runConfigSchema.safeParse({ ...common, model: models[0], ...pace });
+    const caps = flags.caps ? { caps: flags.caps } : {};
+    const parsed = runConfigSchema.safeParse({ ...common, model: models[0], ...pace, ...caps });
     if (!parsed.success) throw new CliError(`the run is invalid: ${describeIssues(parsed.error)}`, EXIT.usage);
     return { kind: 'run', config: parsed.data };
   }
   if (flags.pace !== undefined)
     throw new CliError('--pace slows a single baseline run to watch it; drop it for a batch', EXIT.usage);
+  // A batch takes one cost cap over all its runs; the API has no caps for each of a batch's runs.
+  if (flags.caps)
+    throw new CliError(
+      '--max-cost, --max-tokens, --max-time, --max-commands and --max-model-calls cap a single run; ' +
+        'for a batch use --batch-max-cost',
+      EXIT.usage,
+    );
   const parsed = createBatchSchema.safeParse({
     ...common,
     models,

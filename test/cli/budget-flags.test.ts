@@ -105,6 +105,14 @@ describe('caps in the plan', () => {
   it('refuses --batch-max-cost for one run, saying which flag fits', () => {
     expect(refusal(() => planRun({ ...base, batchMaxCost: 5 }))).toMatch(/for one run use --max-cost/);
   });
+
+  it("puts --batch-max-cost in the batch's body, and refuses run caps for a batch", () => {
+    const plan = planRun({ ...base, repeats: 2, batchMaxCost: 5 });
+    expect(plan.kind === 'batch' && plan.batch.maxCostUsd).toBe(5);
+    expect(refusal(() => planRun({ ...base, repeats: 2, caps: { maxCommands: 3 } }))).toMatch(
+      /cap a single run; for a batch use --batch-max-cost/,
+    );
+  });
 });
 
 describe('exit codes', () => {

@@ -12,7 +12,7 @@ import {
   userActionShapes,
 } from './run.ts';
 import { terminalClientShapes, terminalEventShapes, terminalStateSchema } from './terminal.ts';
-import { advanceSpendSchema, budgetBreachSchema } from './budget.ts';
+import { advanceSpendSchema, budgetBreachSchema, costCapSchema, runCapsSchema } from './budget.ts';
 
 /** Why the worker breaks into a proxy call: a message to read at once, or a person taking the terminal. */
 export const breakKindSchema = z.enum(['yield', 'takeover']);
@@ -209,6 +209,14 @@ function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
     variant({ type: z.literal('message_sent'), level, text: z.string().min(1), by: z.string().min(1) }),
     // The agent put the message sent at `messageSeq` into its model turn at `level`; additive.
     variant({ type: z.literal('message_read'), level, messageSeq: z.number().int().min(1) }),
+    // A person raised the run's caps (the limits named) or its batch's cost cap at a budget pause (issue 31); additive.
+    variant({
+      type: z.literal('caps_raised'),
+      level,
+      caps: runCapsSchema,
+      batchMaxCostUsd: costCapSchema.optional(),
+      by: z.string().min(1),
+    }),
     // The shared terminal (issue 30, schema/terminal.ts); additive.
     variant({ type: z.literal('takeover_started'), level, ...terminalEventShapes.takeover_started }),
     variant({ type: z.literal('terminal_output'), level, ...terminalEventShapes.terminal_output }),
@@ -256,6 +264,7 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('user_action'), ...userActionShapes.message }),
     z.strictObject({ type: z.literal('user_action'), ...userActionShapes.takeover }),
     z.strictObject({ type: z.literal('user_action'), ...userActionShapes.handback }),
+    z.strictObject({ type: z.literal('user_action'), ...userActionShapes.raise }),
   ]),
   z.strictObject({ type: z.literal('terminal_input'), ...terminalClientShapes.terminal_input }),
   z.strictObject({ type: z.literal('terminal_resize'), ...terminalClientShapes.terminal_resize }),

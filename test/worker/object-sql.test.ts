@@ -144,6 +144,7 @@ describe('RunSession storage migrations', () => {
         { id: 3, name: '0003_figures_from_the_fold' },
         { id: 4, name: '0004_message_inbox' },
         { id: 5, name: '0005_terminal_seat' },
+        { id: 6, name: '0006_run_budget' },
       ]);
       expect(Object.keys(after.shape)).not.toContain('table last_request');
       // The migrated object has exactly the tables, columns (in order) and defaults schema.ts lists.
@@ -171,6 +172,7 @@ describe('RunSession storage migrations', () => {
       '0003_figures_from_the_fold',
       '0004_message_inbox',
       '0005_terminal_seat',
+      '0006_run_budget',
     ]);
     expect(fresh.again).toEqual([]);
     expect(fresh.shape).toEqual(migratedShape);

@@ -3,6 +3,7 @@
 import { answererText } from '../../schema/answered-by.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { plainText } from '../../schema/terminal-text.ts';
+import { raiseText } from '../../schema/budget.ts';
 
 const oneLine = (text: string, max = 300): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -43,6 +44,8 @@ function describe(event: RunEvent): string {
       return `message from ${answererText(event.by)}: ${oneLine(event.text)}`;
     case 'message_read':
       return `the agent read the message at seq ${event.messageSeq}`;
+    case 'caps_raised':
+      return `${answererText(event.by)} raised ${raiseText(event.caps, event.batchMaxCostUsd)}`;
     case 'takeover_started':
       return `${answererText(event.by)} took the terminal (${event.cols}x${event.rows})`;
     case 'terminal_output':

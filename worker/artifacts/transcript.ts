@@ -10,6 +10,7 @@ import type { RunSummary } from '../../schema/run.ts';
 import { levelResults, recordOf, runTotals } from '../../schema/run-record.ts';
 import { plainText } from '../../schema/terminal-text.ts';
 import { ScreenDecoder, withoutEscapes } from '../../schema/screen-bytes.ts';
+import { raiseText } from '../../schema/budget.ts';
 
 /** A screen's bytes as lines of text: escape sequences gone, carriage returns folded into line ends. */
 const screenLines = (screen: string): string =>
@@ -140,6 +141,9 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
         break;
       case 'message_read':
         out.push('', `The agent read the message (event ${event.messageSeq}) at its turn here.`);
+        break;
+      case 'caps_raised':
+        out.push('', `**${prose(answererText(event.by))} raised** ${raiseText(event.caps, event.batchMaxCostUsd)}.`);
         break;
       case 'takeover_started':
         screen = '';

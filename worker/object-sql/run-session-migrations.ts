@@ -124,6 +124,18 @@ const terminalSeat: ObjectMigration = {
   },
 };
 
+/**
+ * 0006: the run's caps as raised (issue 31; null: the config's own), the dollars its batch's owner was
+ * last asked for when a call yielded for more, and the batch's cap and spent as last heard, for the snapshot.
+ */
+const runBudget: ObjectMigration = {
+  name: '0006_run_budget',
+  up(sql) {
+    sql.exec(`CREATE TABLE budget (
+      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), caps TEXT, need_usd REAL, batch TEXT)`);
+  },
+};
+
 /** RunSession's migrations, applied in order when the object first works on its run (run-session-parts.ts). */
 export const runSessionMigrations: readonly ObjectMigration[] = [
   adoptConstructorTables,
@@ -131,4 +143,5 @@ export const runSessionMigrations: readonly ObjectMigration[] = [
   figuresFromTheFold,
   messageInbox,
   terminalSeat,
+  runBudget,
 ];

@@ -115,6 +115,18 @@ export const runSessionSchema: ObjectSchema = {
         started: 'INTEGER NOT NULL DEFAULT 0',
       },
     },
+    /** The run's caps and its batch's budget as last heard: one row or none (run-budget.ts). */
+    budget: {
+      columns: {
+        singleton: SINGLETON,
+        /** The caps as raised (JSON, schema/budget.ts runCapsSchema); null: config.caps as made. */
+        caps: 'TEXT',
+        /** Dollars a yielded call asked its batch for; the next reservation asks for them. */
+        need_usd: 'REAL',
+        /** The batch's {id, maxCostUsd, spentUsd} as the queue last said (JSON); null: none heard. */
+        batch: 'TEXT',
+      },
+    },
   },
   indexes: {},
 };

@@ -52,7 +52,7 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     return c.json(list);
   })
   .all('/', methodNotAllowed(['GET', 'POST']))
-  .get('/:id', async (c) => c.json(await fromRun(c.env, c.req.param('id'), (run) => run.summary())))
+  .get('/:id', async (c) => c.json(await fromRun(c.env, c.req.param('id'), (run) => run.details())))
   .all('/:id', methodNotAllowed(['GET']))
   .get('/:id/events', async (c) => {
     const id = c.req.param('id');
@@ -70,7 +70,12 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     const id = c.req.param('id');
     const action = await readJson(c, runActionSchema);
     const result = await (await existingSession(c.env, id)).act(action, answeredBy(c.req.header(CLIENT_HEADER)));
-    if (!result.ok) throw result.code === 'not_found' ? unknownRun(id) : new ApiError(409, 'conflict', result.message);
+    if (!result.ok)
+      throw result.code === 'not_found'
+        ? unknownRun(id)
+        : result.code === 'invalid'
+          ? new ApiError(400, 'invalid_input', result.message)
+          : new ApiError(409, 'conflict', result.message);
     return c.json(result.run);
   })
   .all('/:id/actions', methodNotAllowed(['POST']))

@@ -1,5 +1,5 @@
 // What each of a person's actions does to a run that accepts it (run-actions.ts says which fit which
-// state): answer a pause, pause, resume, message, take or hand back the terminal, stop.
+// state): answer a pause, raise a cap, pause, resume, message, take or hand back the terminal, stop.
 import type { BreakKind, Resume } from '../../schema/protocol.ts';
 import type { RunAction, RunSummary } from '../../schema/run.ts';
 import type { RunLifecycle } from './run-lifecycle.ts';
@@ -7,10 +7,15 @@ import type { MessageInbox } from './message-inbox.ts';
 import type { RunSchedule } from './run-schedule.ts';
 import type { RunStore } from './run-store.ts';
 import type { TerminalSeat } from './terminal-seat.ts';
+import type { RunBudget } from './run-budget.ts';
+import type { Refusal } from './raise-cap.ts';
+import { raiseBatchCap, raisedCaps, raiseProblem } from './raise-cap.ts';
 
 /** The parts of a run's object an action works through. */
 export type ActDeps = {
   ctx: DurableObjectState;
+  env: Env;
+  budget: RunBudget;
   store: RunStore;
   life: RunLifecycle;
   inbox: MessageInbox;
@@ -22,31 +27,53 @@ export type ActDeps = {
   breakCall: (kind: BreakKind) => void;
 };
 
-/** Applies `action` by `by` to `run`; returns why it was refused (HTTP 409), or null when it was applied. */
-export async function applyAction(d: ActDeps, run: RunSummary, action: RunAction, by: string): Promise<string | null> {
+/**
+ * Applies `action` by `by` to `run`; returns why it was refused (a string: HTTP 409; a Refusal says which),
+ * or null when it was applied.
+ */
+export async function applyAction(
+  d: ActDeps,
+  run: RunSummary,
+  action: RunAction,
+  by: string,
+): Promise<string | Refusal | null> {
   const now = Date.now();
   switch (action.action) {
     case 'continue':
     case 'password': {
-      // Answering the pause ends a terminal still open: the agent and the person never type at once.
-      d.seat.closeOpen('handback', 'the run was answered while the terminal was open');
       const resolved =
         action.action === 'continue'
           ? { action: 'continue' as const, ...(action.hint ? { hint: action.hint } : {}) }
           : { action: 'password' as const };
-      d.life.resolvePause({ ...resolved, by }, now);
-      // The graph gets the answer only when it asked; a proxy outage or a person's pause just goes on.
-      const asked = d.store.agentPlace().checkpoint?.interrupt !== undefined;
       const resume: Resume =
         action.action === 'continue'
           ? { action: 'continue', ...(action.hint ? { hint: action.hint } : {}) }
           : { action: 'password', value: action.value };
-      d.store.setLoop({ resume: asked ? resume : null, proxyFailures: 0 });
-      await d.life.requeue(
-        run.status,
-        now,
-        action.action === 'continue' ? 'continued by a person' : 'password supplied by a person',
-      );
+      const why = action.action === 'continue' ? 'continued by a person' : 'password supplied by a person';
+      await answerPause(d, run, { ...resolved, by }, resume, why);
+      return null;
+    }
+    case 'raise': {
+      const problem = raiseProblem(action, d.store.pendingAction()?.breach, d.budget.spent(now));
+      if (problem) return { code: 'invalid', message: problem };
+      const batchRefused = await raiseBatchCap(d.env, run, action.batchMaxCostUsd);
+      if (batchRefused) return batchRefused;
+      const caps = raisedCaps(d.budget.caps(run.config), action);
+      d.ctx.storage.transactionSync(() => {
+        d.budget.setCaps(caps);
+        d.life.record(
+          {
+            type: 'caps_raised',
+            level: run.currentLevel,
+            caps: action.caps ?? {},
+            ...(action.batchMaxCostUsd !== undefined ? { batchMaxCostUsd: action.batchMaxCostUsd } : {}),
+            by,
+          },
+          now,
+        );
+      });
+      // The graph goes on where it paused, nothing reset: the next advance carries the new caps.
+      await answerPause(d, run, { action: 'continue', by }, { action: 'continue' }, 'a cap was raised by a person');
       return null;
     }
     case 'pause': {
@@ -89,4 +116,22 @@ export async function applyAction(d: ActDeps, run: RunSummary, action: RunAction
       d.schedule.nextAdvance(null);
       return null;
   }
+}
+
+/** Answers the pause and lets the run go on: it waits for a slot again, the graph given `resume` if it asked. */
+async function answerPause(
+  d: ActDeps,
+  run: RunSummary,
+  resolved: { action: 'continue' | 'password'; by: string; hint?: string },
+  resume: Resume,
+  why: string,
+): Promise<void> {
+  const now = Date.now();
+  // Answering the pause ends a terminal still open: the agent and the person never type at once.
+  d.seat.closeOpen('handback', 'the run was answered while the terminal was open');
+  d.life.resolvePause(resolved, now);
+  // The graph gets the answer only when it asked; a proxy outage or a person's pause just goes on.
+  const asked = d.store.agentPlace().checkpoint?.interrupt !== undefined;
+  d.store.setLoop({ resume: asked ? resume : null, proxyFailures: 0 });
+  await d.life.requeue(run.status, now, why);
 }

@@ -9,6 +9,8 @@ import { queueFor } from '../run-queue.ts';
 import type { RunSchedule } from './run-schedule.ts';
 import type { RunSockets } from './run-sockets.ts';
 import type { RunStore } from './run-store.ts';
+import type { RunBudget } from './run-budget.ts';
+import { formatCapValue } from '../../schema/budget.ts';
 
 export type LifecycleParts = {
   ctx: DurableObjectState;
@@ -17,6 +19,7 @@ export type LifecycleParts = {
   sockets: RunSockets;
   levels: LevelStats;
   schedule: RunSchedule;
+  budget: RunBudget;
 };
 
 export class RunLifecycle {
@@ -26,6 +29,7 @@ export class RunLifecycle {
   private readonly sockets: RunSockets;
   private readonly levels: LevelStats;
   private readonly schedule: RunSchedule;
+  private readonly budget: RunBudget;
 
   constructor(parts: LifecycleParts) {
     this.ctx = parts.ctx;
@@ -34,6 +38,7 @@ export class RunLifecycle {
     this.sockets = parts.sockets;
     this.levels = parts.levels;
     this.schedule = parts.schedule;
+    this.budget = parts.budget;
   }
 
   /** Stores an event, then sends it to every live client: stored before broadcast, always. */
@@ -53,7 +58,10 @@ export class RunLifecycle {
     // message be lost, the queue's own check finds the run no longer running.
     const ended = FINAL_STATUSES.includes(to);
     if (ended || to === 'paused_for_user_action') {
-      const runId = this.store.summary()?.id;
+      const run = this.store.summary();
+      const runId = run?.id;
+      // An ended run's spent is final: its batch's owner records it and frees what it held for it.
+      if (run && ended) this.ctx.waitUntil(this.budget.settle(run, now));
       if (runId)
         this.ctx.waitUntil(
           queueFor(this.env)
@@ -116,9 +124,14 @@ export class RunLifecycle {
     // A person asked for this pause (a takeover, a human run's turn): it is theirs to answer, not the run's.
     const asked = this.store.pendingAction()?.reason;
     if (asked === 'takeover' || asked === 'human_turn') return false;
-    const reason = run.lastError
-      ? `${this.store.pendingAction()?.reason ?? 'paused'}: ${run.lastError}`
-      : (this.store.pendingAction()?.reason ?? 'paused');
+    const pending = this.store.pendingAction();
+    const breach = pending?.breach;
+    // At a budget pause, the cap it stopped at, with the spent and the limit (issue 31's limit reason).
+    const reason = breach
+      ? `budget_exceeded: ${breach.cap}, ${formatCapValue(breach.cap, breach.spent)} spent of ${formatCapValue(breach.cap, breach.limit)}`
+      : run.lastError
+        ? `${pending?.reason ?? 'paused'}: ${run.lastError}`
+        : (pending?.reason ?? 'paused');
     this.resolvePause({ action: 'stop', by: 'onPause' }, now);
     this.finish(run.status, 'stopped', now, `stopped where it would have paused (onPause "stop"; ${reason})`);
     return true;

@@ -10,6 +10,7 @@ import { RunLifecycle } from './run-lifecycle.ts';
 import { RunSchedule } from './run-schedule.ts';
 import { RunSockets } from './run-sockets.ts';
 import { RunStore } from './run-store.ts';
+import { RunBudget } from './run-budget.ts';
 
 /** Everything a RunSession works through. */
 export type RunSessionParts = {
@@ -21,6 +22,7 @@ export type RunSessionParts = {
   levels: LevelStats;
   life: RunLifecycle;
   inbox: MessageInbox;
+  budget: RunBudget;
 };
 
 /** Makes the parts, after bringing the object's tables up to the last migration. */
@@ -30,7 +32,9 @@ export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
   const sockets = new RunSockets(ctx, store);
   const levels = new LevelStats(ctx.storage.sql);
   const schedule = new RunSchedule(ctx.storage);
-  const life = new RunLifecycle({ ctx, env, store, sockets, levels, schedule });
+  const budget = new RunBudget(ctx.storage.sql, levels, env);
+  const life = new RunLifecycle({ ctx, env, store, sockets, levels, schedule, budget });
+  sockets.spendView = (run) => budget.view(run, Date.now());
   return {
     store,
     outbox: new D1Outbox(ctx.storage.sql),
@@ -40,6 +44,7 @@ export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
     levels,
     life,
     inbox: new MessageInbox(ctx.storage.sql),
+    budget,
   };
 }
 

@@ -27,14 +27,16 @@ import type { RunSessionParts } from './run-session-parts.ts';
 import { getState, parseClientMessage, send, stripType } from './sockets.ts';
 import { effectsOf } from './step-effects.ts';
 import { errorBody } from '../errors.ts';
+import { errorText } from '../error-text.ts';
+import type { AdvanceSpend } from '../../schema/budget.ts';
 
 /** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
 const DIAGNOSIS_EVENTS = 2_000;
 
-/** The outcome of an action: the run after it, or why it was refused (HTTP 409). */
+/** The outcome of an action: the run after it, or why it was refused (invalid: HTTP 400; conflict: 409). */
 export type ActionResult =
   | { ok: true; run: RunSummary }
-  | { ok: false; code: 'conflict' | 'not_found'; message: string };
+  | { ok: false; code: 'conflict' | 'invalid' | 'not_found'; message: string };
 
 type Trace = { request: unknown; response: unknown };
 /** What a step saves of the agent's place: a whole checkpoint, a patch to the last one, or nothing (the end line). */
@@ -114,6 +116,9 @@ export class RunSession extends DurableObject<Env> {
   private get inbox() {
     return this.parts().inbox;
   }
+  private get budget() {
+    return this.parts().budget;
+  }
 
   /** The run, or null when this object holds none; reads an unknown object without writing. */
   private current(): RunSummary | null {
@@ -155,6 +160,14 @@ export class RunSession extends DurableObject<Env> {
   /** The run, or null when this object holds none. */
   async summary(): Promise<RunSummary | null> {
     return this.current();
+  }
+
+  /** The run with its caps and spent figures and its batch's budget asked of the queue now (GET /api/runs/:id). */
+  async details(): Promise<RunSummary | null> {
+    const run = this.current();
+    if (!run) return null;
+    await this.budget.refreshBatch(run);
+    return { ...run, spend: this.budget.view(run, Date.now()) };
   }
 
   /**
@@ -211,6 +224,8 @@ export class RunSession extends DurableObject<Env> {
   private actDeps(): ActDeps {
     return {
       ctx: this.ctx,
+      env: this.env,
+      budget: this.budget,
       store: this.store,
       life: this.life,
       inbox: this.inbox,
@@ -229,8 +244,10 @@ export class RunSession extends DurableObject<Env> {
     const refusal = refuseAction(action.action, run.status, pending);
     if (refusal) return { ok: false, code: 'conflict', message: refusal };
     const refused = await applyAction(this.actDeps(), run, action, by);
-    if (refused) return { ok: false, code: 'conflict', message: refused };
-    return { ok: true, run: await this.mirrorAndArm() };
+    if (typeof refused === 'string') return { ok: false, code: 'conflict', message: refused };
+    if (refused) return { ok: false, ...refused };
+    const after = await this.mirrorAndArm();
+    return { ok: true, run: { ...after, spend: this.budget.view(after, Date.now()) } };
   }
 
   /** Wakes for what is due: a retry of the D1 outbox, the agent's next advance, or both. */
@@ -272,6 +289,10 @@ export class RunSession extends DurableObject<Env> {
     }
     const result = await this.advance(run, settings.settings);
     this.schedule.advanceDone(dueAt);
+    // A call that yielded for more of its batch's money asks for it with the next reservation.
+    if (result.kind === 'ended' && result.end.allowanceNeededUsd !== undefined)
+      this.budget.needMore(result.end.allowanceNeededUsd);
+    await this.budget.settle(run, Date.now());
     const after = this.store.summary() ?? run;
     settleCall({ store: this.store, life: this.life, schedule: this.schedule }, after, result, settings.settings);
     await this.mirror();
@@ -280,6 +301,12 @@ export class RunSession extends DurableObject<Env> {
 
   /** One call to the proxy (POST /v1/advance): each step's events are stored with its checkpoint, all or nothing. */
   private async advance(run: RunSummary, settings: WorkerSettings): Promise<LinkResult> {
+    let spend: AdvanceSpend | undefined;
+    try {
+      spend = await this.budget.forAdvance(run, Date.now());
+    } catch (err) {
+      return { kind: 'retry', message: `the run queue did not grant this call its batch's budget: ${errorText(err)}` };
+    }
     const place = this.store.agentPlace();
     const abort = new AbortController();
     this.inflight = abort;
@@ -294,6 +321,7 @@ export class RunSession extends DurableObject<Env> {
       ...(place.resume ? { resume: place.resume } : {}),
       ...(messages.length ? { messages } : {}),
       ...(this.seat.breakWanted ? { breakIn: 'takeover' as const } : {}),
+      ...(spend ? { spend } : {}),
     };
     try {
       return await callProxy(
@@ -409,7 +437,12 @@ export class RunSession extends DurableObject<Env> {
           return;
         }
         const result = await this.act(action, by);
-        if (!result.ok) send(ws, { type: 'error', code: result.code, message: result.message });
+        if (!result.ok)
+          send(ws, {
+            type: 'error',
+            code: result.code === 'invalid' ? 'invalid_input' : result.code,
+            message: result.message,
+          });
         return;
       }
     }

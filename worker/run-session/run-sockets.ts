@@ -3,6 +3,7 @@
 import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../../schema/protocol.ts';
 import type { LiveText, RunEvent, ServerMessage } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
+import type { RunSpend } from '../../schema/budget.ts';
 import type { RunStore } from './run-store.ts';
 import type { TerminalState } from '../../schema/terminal.ts';
 import { answeredBy } from '../../schema/answered-by.ts';
@@ -34,6 +35,8 @@ export class RunSockets {
   private held: RunEvent[] = [];
   /** How the run's terminal looks to one socket (terminal-seat.ts); set by the session. */
   terminalView: ((ws: WebSocket) => TerminalState) | null = null;
+  /** The run's caps and spent figures for the snapshot (run-budget.ts); set with the parts. */
+  spendView: ((run: RunSummary) => RunSpend) | null = null;
 
   constructor(ctx: DurableObjectState, store: RunStore) {
     this.ctx = ctx;
@@ -75,7 +78,7 @@ export class RunSockets {
     this.flush();
     send(ws, {
       type: 'snapshot',
-      run,
+      run: this.spendView ? { ...run, spend: this.spendView(run) } : run,
       lastSeq: this.store.lastSeq(),
       pendingAction: this.store.pendingAction(),
       live: this.liveText,

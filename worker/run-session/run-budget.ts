@@ -1,0 +1,115 @@
+// What a run may spend and has spent (issue 31). Its caps as raised live in its object's SQLite; what it
+// has spent comes from the one fold over its log (schema/run-spend.ts). With each advance the proxy is
+// handed {caps, spent, batch?}, the batch's share granted by the queue, which owns the batch's cap.
+import type { AdvanceSpend, RunCaps, RunSpend, Spent } from '../../schema/budget.ts';
+import { runCapsSchema } from '../../schema/budget.ts';
+import type { RunConfig, RunSummary } from '../../schema/run.ts';
+import { spentOf } from '../../schema/run-spend.ts';
+import type { LevelStats } from '../level-stats.ts';
+import { batchLedger } from './batch-ledger.ts';
+
+type BudgetRow = { caps: string | null; need_usd: number | null; batch: string | null };
+type BatchView = NonNullable<RunSpend['batch']>;
+
+/** One run's caps, spent figures and its batch's share (tables: object-sql/schema.ts `budget`). */
+export class RunBudget {
+  private readonly sql: SqlStorage;
+  private readonly levels: LevelStats;
+  private readonly env: Env;
+
+  constructor(sql: SqlStorage, levels: LevelStats, env: Env) {
+    this.sql = sql;
+    this.levels = levels;
+    this.env = env;
+  }
+
+  /** The run's caps now: the config's, with every raise applied. */
+  caps(config: RunConfig): RunCaps {
+    const stored = this.row()?.caps;
+    const raised = stored ? runCapsSchema.safeParse(JSON.parse(stored)) : null;
+    return raised?.success ? raised.data : (config.caps ?? {});
+  }
+
+  /** Stores the caps a raise made. */
+  setCaps(caps: RunCaps): void {
+    this.write('caps', JSON.stringify(caps));
+  }
+
+  /** What the run has spent at `now`, from the fold. */
+  spent(now: number): Spent {
+    return spentOf(this.levels.record, now);
+  }
+
+  /** The run's caps and spent figures, and its batch's cap as last heard (GET /api/runs/:id, the snapshot). */
+  view(run: RunSummary, now: number): RunSpend {
+    return { caps: this.caps(run.config), spent: this.spent(now), batch: this.batchHeard(run) };
+  }
+
+  /** Asks the queue for the batch's cap and spent now, for view(); a queue that does not answer keeps the last heard. */
+  async refreshBatch(run: RunSummary): Promise<void> {
+    const batchId = run.config.batchId;
+    if (!batchId) return;
+    try {
+      const budget = await batchLedger(this.env).batchBudget(batchId);
+      this.hearBatch(budget && { id: batchId, maxCostUsd: budget.maxCostUsd, spentUsd: budget.spentUsd });
+    } catch (err) {
+      console.error(`run ${run.id}: the queue did not say batch ${batchId}'s budget: ${String(err)}`);
+    }
+  }
+
+  /**
+   * What to hand the proxy with the next advance, or undefined when the run has no cap and its batch
+   * none. For a run of a batch this reserves the call's share (with what a yielded call asked for);
+   * it throws when the queue does not answer, and the call is then not made.
+   */
+  async forAdvance(run: RunSummary, now: number): Promise<AdvanceSpend | undefined> {
+    const caps = this.caps(run.config);
+    const spent = this.spent(now);
+    const batchId = run.config.batchId;
+    let batch: AdvanceSpend['batch'];
+    if (batchId) {
+      const need = this.row()?.need_usd ?? 0;
+      const grant = await batchLedger(this.env).reserveBatch(batchId, run.id, spent.costUsd, need);
+      this.write('need_usd', null);
+      this.hearBatch(grant && { id: batchId, maxCostUsd: grant.maxCostUsd, spentUsd: grant.spentUsd });
+      batch = grant ?? undefined;
+    }
+    if (!batch && Object.keys(caps).length === 0) return undefined;
+    return { caps, spent, ...(batch ? { batch } : {}) };
+  }
+
+  /** A call yielded for more of its batch's money: the next reservation asks for `usd`. */
+  needMore(usd: number): void {
+    this.write('need_usd', usd);
+  }
+
+  /** A call (or the run) ended: the batch's owner frees its reservation and records what it spent. Never throws. */
+  async settle(run: RunSummary, now: number): Promise<void> {
+    const batchId = run.config.batchId;
+    if (!batchId) return;
+    try {
+      await batchLedger(this.env).settleBatch(batchId, run.id, this.spent(now).costUsd);
+    } catch (err) {
+      // The next reservation records the same total; the queue's reservation for this run waits until then.
+      console.error(`run ${run.id}: the queue did not settle batch ${batchId}'s budget: ${String(err)}`);
+    }
+  }
+
+  private batchHeard(run: RunSummary): BatchView | null {
+    const text = run.config.batchId ? this.row()?.batch : null;
+    return text ? (JSON.parse(text) as BatchView) : null;
+  }
+
+  private hearBatch(batch: BatchView | null): void {
+    this.write('batch', batch && JSON.stringify(batch));
+  }
+
+  private row(): BudgetRow | undefined {
+    return this.sql.exec<BudgetRow>('SELECT caps, need_usd, batch FROM budget WHERE singleton = 1').toArray()[0];
+  }
+
+  private write(column: 'caps' | 'need_usd' | 'batch', value: string | number | null): void {
+    this.sql.exec('INSERT OR IGNORE INTO budget (singleton) VALUES (1)');
+    this.sql.exec(`UPDATE budget SET ${column} = ? WHERE singleton = 1`, value);
+  }
+}

@@ -2,7 +2,7 @@
 // lessons, pauses and answers), one or a few lines each; scheduling detail stays out unless verbose.
 // Every line goes through terminalText: what a target or a model wrote is shown, never obeyed.
 import { answererText } from '../../schema/answered-by.ts';
-import { breachText } from '../../schema/budget.ts';
+import { breachText, raiseText } from '../../schema/budget.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { terminalText } from '../../schema/terminal-text.ts';
 import type { Colors } from './colors.ts';
@@ -70,6 +70,10 @@ function rawLines(event: RunEvent, c: Colors, verbose: boolean): string[] {
     case 'user_action_resolved':
       return [
         c.magenta(`▶ ${event.action}${event.hint ? ` with hint "${event.hint}"` : ''} (by ${answererText(event.by)})`),
+      ];
+    case 'caps_raised':
+      return [
+        c.magenta(`▲ ${raiseText(event.caps, event.batchMaxCostUsd) || 'caps raised'} (by ${answererText(event.by)})`),
       ];
     case 'message_sent':
       return [c.magenta(`✉ message "${event.text}" (by ${answererText(event.by)})`)];

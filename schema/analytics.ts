@@ -3,6 +3,7 @@ import { outcomeCountsSchema } from './level-outcome.ts';
 import { z } from 'zod';
 import { targetSchema } from './levels.ts';
 import { pauseReasonSchema, runStatusSchema } from './run.ts';
+import { limitReasonSchema } from './budget.ts';
 
 /** ?from=&to=&model=&target=&level= — every analytics query takes these; all are optional. */
 export const analyticsQuerySchema = z.strictObject({
@@ -192,3 +193,10 @@ export const analyticsSeriesSchema = z.object({
   ),
 });
 export type AnalyticsSeries = z.infer<typeof analyticsSeriesSchema>;
+
+/** GET /api/analytics/limits: why runs and levels ended without completing, by the one list of limit reasons. */
+export const analyticsLimitsSchema = z.object({
+  runs: z.array(z.object({ reason: limitReasonSchema, count: z.number().int(), text: z.string() })),
+  levels: z.array(z.object({ reason: limitReasonSchema, count: z.number().int(), text: z.string() })),
+});
+export type AnalyticsLimits = z.infer<typeof analyticsLimitsSchema>;

@@ -2,7 +2,7 @@
 import { outcomeCountsSchema } from './level-outcome.ts';
 import { z } from 'zod';
 import { targetSchema } from './levels.ts';
-import { batchBudgetSchema, costCapSchema } from './budget.ts';
+import { batchBudgetSchema, costCapSchema, limitReasonSchema } from './budget.ts';
 import {
   batchIdSchema,
   HUMAN_MODEL,
@@ -69,6 +69,8 @@ export const boardModelSchema = z.object({
   levelsSolvedPerRun: spreadSchema,
   /** Cost per run, across its runs. */
   costPerRun: spreadSchema,
+  /** Its runs that ended without completing, by why (schema/budget.ts LIMIT_REASONS). Additive. */
+  limits: z.partialRecord(limitReasonSchema, z.number().int()).default({}),
 });
 export type BoardModel = z.infer<typeof boardModelSchema>;
 

@@ -83,9 +83,9 @@ export const raiseShape = {
 
 /**
  * Why a run or a level ended without being solved: the one list the archive, the board, analytics and
- * the CLI read. A cap's reason is the cap's own name; null (not listed) means it was solved / completed.
+ * the CLI read. A cap's reason is the cap's own name; null (not listed) means it was solved or completed, or has not ended.
  */
-export const LIMIT_REASONS = [...capNameSchema.options, 'max_retries', 'stopped', 'failed', 'unfinished'] as const;
+export const LIMIT_REASONS = [...capNameSchema.options, 'max_retries', 'stopped', 'failed'] as const;
 export const limitReasonSchema = z.enum(LIMIT_REASONS);
 export type LimitReason = z.infer<typeof limitReasonSchema>;
 
@@ -99,7 +99,19 @@ export const LIMIT_TEXT: Record<LimitReason, string> = {
   max_retries: 'its retries ran out',
   stopped: 'a person (or a hands-off batch) stopped it at a pause',
   failed: 'the run failed',
-  unfinished: 'the run has not ended',
+};
+
+/** A short label for tables: "cost cap", "retries", … */
+export const LIMIT_LABEL: Record<LimitReason, string> = {
+  maxCostUsd: 'cost cap',
+  maxTokens: 'token cap',
+  maxWallSeconds: 'time cap',
+  maxCommands: 'command cap',
+  maxModelCalls: 'call cap',
+  batchMaxCostUsd: 'batch cap',
+  max_retries: 'retries',
+  stopped: 'stopped',
+  failed: 'failed',
 };
 
 /** A cap and its figures as a person reads them: "$2.00", "12,000 tokens", "90 s", … */

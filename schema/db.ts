@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { PauseReason } from './run.ts';
 import type { LevelOutcome } from './level-outcome.ts';
+import type { LimitReason } from './budget.ts';
 
 /** One row per run, kept current by its Durable Object. Times are epoch milliseconds. */
 export const runs = sqliteTable(
@@ -29,8 +30,12 @@ export const runs = sqliteTable(
     endedAt: integer('ended_at'),
     /** The batch the run was made in (POST /api/batches), if any. */
     batchId: text('batch_id'),
+    /** Why the run ended without completing (schema/budget.ts LIMIT_REASONS); null otherwise. */
+    limitReason: text('limit_reason').$type<LimitReason>(),
   },
   (t) => [
+    // "How many runs hit the cost cap": one count from the index, the runs that ended short only.
+    index('runs_limit_idx').on(t.limitReason, t.model).where(sql`limit_reason IS NOT NULL`),
     // A batch's runs, and the batch list, without a scan.
     index('runs_batch_idx').on(t.batchId, t.createdAt).where(sql`batch_id IS NOT NULL`),
     // The run list: newest first, optionally filtered by status, paged by (created_at, id).
@@ -153,6 +158,8 @@ export const runLevels = sqliteTable(
     promptTokens: integer('prompt_tokens').notNull(),
     completionTokens: integer('completion_tokens').notNull(),
     costUsd: real('cost_usd').notNull(),
+    /** Why the level ended unsolved, once its run ended there (schema/budget.ts LIMIT_REASONS). */
+    limitReason: text('limit_reason').$type<LimitReason>(),
   },
   (t) => [
     primaryKey({ columns: [t.runId, t.level] }),

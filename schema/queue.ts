@@ -12,6 +12,10 @@ export const queueMemberSchema = z.object({
   position: z.number().int().min(1).nullable(),
   /** Epoch ms: when it joined the line, or when it got its slot. */
   since: z.number(),
+  /** The batch it belongs to, if any. Additive. */
+  batchId: z.string().nullable().optional(),
+  /** Why it waits whatever its place, e.g. its batch's cost cap is reached (issue 31). Additive. */
+  held: z.string().nullable().optional(),
 });
 export type QueueMember = z.infer<typeof queueMemberSchema>;
 

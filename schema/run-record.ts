@@ -9,6 +9,8 @@ import type { RunEvent } from './protocol.ts';
 import { solvedBySchema } from './protocol.ts';
 import type { PauseReason } from './run.ts';
 import { pauseReasonSchema } from './run.ts';
+import type { LimitReason } from './budget.ts';
+import { capNameSchema, limitReasonSchema } from './budget.ts';
 
 const count = z.number().int().min(0);
 
@@ -38,6 +40,8 @@ export const levelFiguresSchema = z.object({
   costUsd: z.number().min(0),
   /** The level's own time as the proxy measured it (level_complete's durationMs). */
   durationMs: count.nullable(),
+  /** Why the level ended unsolved, once the run has ended there; null while solved or still open. Additive. */
+  limit: limitReasonSchema.nullable().default(null),
 });
 export type LevelFigures = z.infer<typeof levelFiguresSchema>;
 
@@ -52,6 +56,10 @@ export const recordPlaceSchema = z.object({
   endedAt: z.number().nullable(),
   /** Epoch ms of the latest event. */
   lastAt: z.number().nullable(),
+  /** At an open budget pause, the cap it names (issue 31). Additive. */
+  openCap: capNameSchema.nullable().default(null),
+  /** Why the run ended without completing, once it has (schema/budget.ts LIMIT_REASONS). Additive. */
+  limit: limitReasonSchema.nullable().default(null),
   /** Ms the run waited for a person in pauses that are over, and when the open one began (issue 31). Additive. */
   pausedMs: count.default(0),
   pausedSince: z.number().nullable().default(null),
@@ -71,6 +79,8 @@ export const emptyRecord: RunRecord = {
     lastAt: null,
     pausedMs: 0,
     pausedSince: null,
+    openCap: null,
+    limit: null,
   },
 };
 
@@ -94,7 +104,13 @@ const newLevel = (level: number, at: number): LevelFigures => ({
   completionTokens: 0,
   costUsd: 0,
   durationMs: null,
+  limit: null,
 });
+
+/** Why a run left at a pause: the cap a budget pause named, the retries, or else a stop. */
+function limitAtPause(place: RecordPlace): LimitReason {
+  return place.openCap ?? (place.openReason === 'max_retries' ? 'max_retries' : 'stopped');
+}
 
 /** The place with its open pause, if any, ended at `at` and added to the time paused. */
 function closePause(place: RecordPlace, at: number): RecordPlace {
@@ -139,13 +155,20 @@ export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
         pauses: f.pauses + 1,
         pauseReasons: { ...f.pauseReasons, [event.reason]: (f.pauseReasons[event.reason] ?? 0) + 1 },
       }));
-      place = { ...place, openPause: event.level, openReason: event.reason, pausedSince: place.pausedSince ?? at };
+      place = {
+        ...place,
+        openPause: event.level,
+        openReason: event.reason,
+        openCap: event.breach?.cap ?? null,
+        pausedSince: place.pausedSince ?? at,
+      };
       break;
     case 'user_action_resolved': {
       // The answer is for the level that paused; an answer with no open pause names no level, and the
       // password a run started above level 0 logs in with is the level before's, not help with this one.
       const level = place.openReason === 'password_required' ? null : place.openPause;
-      place = { ...closePause(place, at), openPause: null, openReason: null };
+      if (event.action === 'stop') place = { ...place, limit: limitAtPause(place) };
+      place = { ...closePause(place, at), openPause: null, openReason: null, openCap: null };
       if (level === null || event.action === 'stop') break;
       if (event.action === 'password') touch(level, (f) => ({ passwords: f.passwords + 1 }));
       else if (event.hint) touch(level, (f) => ({ hints: f.hints + 1 }));
@@ -168,9 +191,14 @@ export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
         durationMs: event.durationMs,
       }));
       break;
-    case 'run_complete':
-      place = { ...closePause(place, at), endedAt: at, openPause: null, openReason: null };
+    case 'run_complete': {
+      const open = place.openReason === null ? 'stopped' : limitAtPause(place);
+      const limit = event.status === 'completed' ? null : event.status === 'failed' ? 'failed' : (place.limit ?? open);
+      place = { ...closePause(place, at), endedAt: at, openPause: null, openReason: null, openCap: null, limit };
+      // The levels it left unsolved say why, so a level's row answers "how many ended at the cost cap" alone.
+      if (limit) for (const f of [...levels.values()]) if (!f.solved) touch(f.level, () => ({ limit }));
       break;
+    }
     default:
       break;
   }
@@ -212,6 +240,8 @@ export type RunTotals = {
   pausesByReason: Partial<Record<PauseReason, number>>;
   /** From first running to completion, or to the latest event while the run goes on. */
   wallTimeMs: number;
+  /** Why the run ended without completing (null: completed, or not ended). */
+  limit: LimitReason | null;
 };
 
 /** Sums a record's levels into the run's figures. */
@@ -237,5 +267,6 @@ export function runTotals(record: RunRecord): RunTotals {
     pauses: sum((f) => f.pauses),
     pausesByReason,
     wallTimeMs: startedAt === null ? 0 : Math.max(0, (endedAt ?? lastAt ?? startedAt) - startedAt),
+    limit: record.place.limit,
   };
 }

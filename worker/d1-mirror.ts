@@ -3,6 +3,7 @@
 // Every insert is idempotent on (run_id, seq), so a batch sent twice after a lost answer adds nothing.
 import { commands, executions, llmCalls, runLevels, runs } from '../schema/db.ts';
 import { isHelped } from '../schema/level-outcome.ts';
+import type { LimitReason } from '../schema/budget.ts';
 import type { RunEvent } from '../schema/protocol.ts';
 import type { LevelResult } from '../schema/run-record.ts';
 import type { RunSummary } from '../schema/run.ts';
@@ -77,7 +78,7 @@ export async function sendToD1(
   env: Env,
   run: RunSummary,
   /** The run's tokens and cost, summed by the one fold (schema/run-record.ts). */
-  totals: { promptTokens: number; completionTokens: number; costUsd: number },
+  totals: { promptTokens: number; completionTokens: number; costUsd: number; limit: LimitReason | null },
   rows: MirrorRows,
   levels: readonly LevelResult[] = [],
 ): Promise<void> {
@@ -102,6 +103,7 @@ export async function sendToD1(
     startedAt: run.startedAt ? Date.parse(run.startedAt) : null,
     endedAt: run.endedAt ? Date.parse(run.endedAt) : null,
     batchId: run.config.batchId ?? null,
+    limitReason: totals.limit,
   };
   const { id: _id, createdAt: _createdAt, ...changes } = row;
   // D1 binds at most 100 parameters per statement; chunk the inserts to stay under it.
@@ -139,5 +141,6 @@ function levelRowOf(r: LevelResult) {
     promptTokens: r.promptTokens,
     completionTokens: r.completionTokens,
     costUsd: r.costUsd,
+    limitReason: r.limit,
   };
 }

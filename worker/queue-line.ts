@@ -106,7 +106,7 @@ export class QueueLine {
   members(): QueueMember[] {
     const rows = this.sql
       .exec<MemberRow>(
-        `SELECT run_id, provider, max_concurrent, state, since FROM members WHERE state != 'idle' ORDER BY state = 'waiting', priority, seq`,
+        `SELECT run_id, provider, max_concurrent, state, since, batch_id FROM members WHERE state != 'idle' ORDER BY state = 'waiting', priority, seq`,
       )
       .toArray();
     let place = 0;
@@ -117,6 +117,7 @@ export class QueueLine {
       state: r.state,
       position: r.state === 'waiting' ? ++place : null,
       since: r.since,
+      batchId: r.batch_id,
     }));
   }
 

@@ -62,13 +62,13 @@ describe('one fold, every reader', () => {
           await sendToD1(
             env,
             run,
-            { promptTokens: 0, completionTokens: 0, costUsd: 0 },
+            { promptTokens: 0, completionTokens: 0, costUsd: 0, limit: null },
             emptyRows(),
             unsent.map((u) => u.row),
           );
           const rows = (
             await env.DB.prepare(
-              'SELECT level, outcome, solved, helped, attempts, retries, pauses, commands, prompt_tokens, completion_tokens FROM run_levels WHERE run_id = ? ORDER BY level',
+              'SELECT level, outcome, solved, helped, attempts, retries, pauses, commands, prompt_tokens, completion_tokens, limit_reason FROM run_levels WHERE run_id = ? ORDER BY level',
             )
               .bind(runId)
               .all()
@@ -85,6 +85,7 @@ describe('one fold, every reader', () => {
               commands: l.commands,
               prompt_tokens: l.promptTokens,
               completion_tokens: l.completionTokens,
+              limit_reason: l.limit,
             })),
           );
 
@@ -94,9 +95,10 @@ describe('one fold, every reader', () => {
           );
 
           const file = runSummaryFile(run, events);
-          expect(file.perLevel.map((l) => [l.level, l.outcome, l.attempts, l.commands])).toEqual(
-            expected.map((l) => [l.level, l.outcome, l.attempts, l.commands]),
+          expect(file.perLevel.map((l) => [l.level, l.outcome, l.attempts, l.commands, l.limitReason])).toEqual(
+            expected.map((l) => [l.level, l.outcome, l.attempts, l.commands, l.limit]),
           );
+          expect(file.limitReason).toBe(runTotals(recordOf(events)).limit);
           expect(file.levels.outcomes).toEqual(runTotals(recordOf(events)).outcomes);
         }),
         { numRuns: 60 },

@@ -4,6 +4,7 @@
 // every run into the worker.
 import { outcomeCountsOf, outcomeSql } from '../../schema/level-outcome.ts';
 import type { Board, BoardCell, BoardModel, BoardQuery } from '../../schema/board.ts';
+import type { LimitReason } from '../../schema/budget.ts';
 
 type Filter = { where: string; params: (string | number)[] };
 
@@ -53,7 +54,8 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
   const levels = runs.where
     ? { where: ` WHERE run_id IN (SELECT id FROM runs${runs.where})`, params: runs.params }
     : { where: '', params: [] };
-  const [cellRows, levelRows, runRows] = await db.batch<Record<string, number | string>>([
+  const limited = `${runs.where ? `${runs.where} AND` : ' WHERE'} limit_reason IS NOT NULL`;
+  const [cellRows, levelRows, runRows, limitRows] = await db.batch<Record<string, number | string>>([
     db
       .prepare(
         `SELECT model, level, count(*) AS runs, coalesce(sum(${outcomeSql.alone}), 0) AS alone, coalesce(sum(${outcomeSql.helped}), 0) AS helped, sum(NOT solved) AS not_solved, ${outcomeSql.sums}
@@ -74,7 +76,14 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
          FROM runs${runs.where} GROUP BY model`,
       )
       .bind(now, ...runs.params),
+    // Why runs ended short, by the one list of limit reasons (runs_limit_idx).
+    db
+      .prepare(`SELECT model, limit_reason, count(*) AS n FROM runs${limited} GROUP BY model, limit_reason`)
+      .bind(...runs.params),
   ]);
+  const limits = new Map<string, Partial<Record<LimitReason, number>>>();
+  for (const r of limitRows!.results as { model: string; limit_reason: LimitReason; n: number }[])
+    limits.set(r.model, { ...limits.get(r.model), [r.limit_reason]: r.n });
   const cells: BoardCell[] = (cellRows!.results as CellRow[]).map((r) => ({
     model: r.model,
     level: r.level,
@@ -101,6 +110,7 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
       wallTimeMs: r.wall_ms,
       levelsSolvedPerRun: spread(r.runs, r.solved, r.solved_sq, r.solved_min, r.solved_max),
       costPerRun: spread(r.runs, r.cost, r.cost_sq, r.cost_min, r.cost_max),
+      limits: limits.get(r.model) ?? {},
     };
   });
   // Most levels solved alone per run first, then most solved; ties go to the cheaper model.

@@ -2,6 +2,7 @@
 import type { Lesson, RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { levelResults, recordOf, runTotals } from '../../schema/run-record.ts';
+import { spentOf } from '../../schema/run-spend.ts';
 
 /** summary.json: the run's levels and totals as the one fold reads them, and every pause with its answer. */
 export function runSummaryFile(run: RunSummary, events: readonly RunEvent[]) {
@@ -61,6 +62,11 @@ export function runSummaryFile(run: RunSummary, events: readonly RunEvent[]) {
     costUsd: totals.costUsd,
     wallTimeMs: totals.wallTimeMs,
     pausesByReason: totals.pausesByReason,
+    /** Why the run ended without completing (docs/budgets.md: the one list of limit reasons); null when it did not. */
+    limitReason: totals.limit,
+    /** Its caps as last raised, and what it spent against each (issue 31). */
+    caps: run.spend?.caps ?? run.config.caps ?? {},
+    spent: spentOf(record, Date.parse(run.updatedAt)),
     perLevel: perLevel.map((l) => ({
       level: l.level,
       outcome: l.outcome,
@@ -73,6 +79,7 @@ export function runSummaryFile(run: RunSummary, events: readonly RunEvent[]) {
       tokens: { prompt: l.promptTokens, completion: l.completionTokens },
       costUsd: Number(l.costUsd.toFixed(6)),
       durationMs: l.durationMs,
+      limitReason: l.limit,
     })),
     pauses,
   };

@@ -11,6 +11,7 @@ import type { AnalyticsQuery } from '../../schema/analytics.ts';
 import { refoldFirst } from '../outcome-refold.ts';
 import { analyticsFailures } from '../analytics/failures.ts';
 import { analyticsLevels } from '../analytics/levels.ts';
+import { analyticsLimits } from '../analytics/limits.ts';
 import { analyticsModels } from '../analytics/models.ts';
 import { analyticsSeries } from '../analytics/series.ts';
 import { analyticsSlow } from '../analytics/slow.ts';
@@ -47,5 +48,7 @@ export const analyticsRoutes = new Hono<{ Bindings: Env }>()
   .all('/failures', methodNotAllowed(['GET']))
   .get('/slow', async (c) => c.json(await fromD1(analyticsSlow(c.env.DB, readQuery(c, slowQuerySchema)))))
   .all('/slow', methodNotAllowed(['GET']))
+  .get('/limits', async (c) => c.json(await fromD1(analyticsLimits(c.env.DB, filters(c)))))
+  .all('/limits', methodNotAllowed(['GET']))
   .get('/series', async (c) => c.json(await fromD1(analyticsSeries(c.env.DB, readQuery(c, seriesQuerySchema)))))
   .all('/series', methodNotAllowed(['GET']));

@@ -2,7 +2,8 @@
 // models × levels matrix where each cell counts its runs by how the level ended (schema/level-outcome.ts).
 import type { LevelOutcome } from '../../../schema/level-outcome.ts';
 import { OUTCOME_TEXT } from '../../../schema/level-outcome.ts';
-import type { Board, BoardCell } from '../../../schema/board.ts';
+import type { Board, BoardCell, BoardModel } from '../../../schema/board.ts';
+import { LIMIT_LABEL, LIMIT_REASONS, LIMIT_TEXT } from '../../../schema/budget.ts';
 import { formatCost, formatDuration } from '../../lib/format.ts';
 
 const num = (n: number, digits = 1) => (Number.isInteger(n) ? String(n) : n.toFixed(digits));
@@ -26,6 +27,7 @@ export function ModelBoard({ board }: { board: Board }) {
             <th scope="col">Cost</th>
             <th scope="col">Cost / level</th>
             <th scope="col">Wall time</th>
+            <th scope="col">Ended short</th>
           </tr>
         </thead>
         <tbody>
@@ -49,11 +51,37 @@ export function ModelBoard({ board }: { board: Board }) {
               <td>{formatCost(m.costUsd)}</td>
               <td>{m.costPerLevelSolved === null ? '—' : formatCost(m.costPerLevelSolved)}</td>
               <td>{formatDuration(m.wallTimeMs)}</td>
+              <td className="board-limits">
+                <EndedShort limits={m.limits} />
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A model's runs that ended without completing, by why (schema/budget.ts): "3 cost cap · 1 retries". */
+function EndedShort({ limits }: { limits: BoardModel['limits'] }) {
+  const entries = LIMIT_REASONS.flatMap((reason) => {
+    const n = limits[reason];
+    return n ? [{ reason, n }] : [];
+  });
+  if (entries.length === 0) return <span className="muted">—</span>;
+  return (
+    <>
+      {entries.map(({ reason, n }, i) => (
+        <span
+          key={reason}
+          title={`${n} ${n === 1 ? 'run' : 'runs'} ended at ${LIMIT_TEXT[reason]}`}
+          data-limit={reason}
+        >
+          {i > 0 ? ' · ' : ''}
+          {n} {LIMIT_LABEL[reason]}
+        </span>
+      ))}
+    </>
   );
 }
 

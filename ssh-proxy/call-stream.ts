@@ -17,6 +17,7 @@ import { readMessages } from './agent/read-messages.ts';
 import { LiveThinking } from './live-thinking.ts';
 import { lineText } from './line-fit.ts';
 import { Redactor } from './redactor.ts';
+import { SpendGuard } from './agent/spend-guard.ts';
 import type { RunTelemetry } from './telemetry/run-telemetry.ts';
 import type { GameTarget } from './targets/target.ts';
 
@@ -103,6 +104,7 @@ export function callStream(
         if (request.breakIn) deps.calls.askBreak(request.runId, request.breakIn);
         for (const receipt of inbox.read) emit({ type: 'message_read', ...receipt });
         const started = Date.now();
+        const budget = new SpendGuard(request.spend);
         let lastCheckpoint: Checkpoint | null = null;
         const ctx: BanditDeps = {
           config: request.config,
@@ -114,6 +116,7 @@ export function callStream(
           live: (level, stage, text) => live.push(level, stage, text),
           trace: (callId, req, res) => write({ type: 'trace', callId, request: req, response: res }),
           now: Date.now,
+          budget,
         };
         const result = await deps.graph
           .run({
@@ -124,7 +127,10 @@ export function callStream(
             stepLimit: deps.stepLimit,
             deadline: started + deps.sliceMs,
             cutAt: started + deps.callMaxMs,
-            breakIn: (next) => banditBreak(deps.calls.breakFor(request.runId), next),
+            // A takeover first; then a node that needs more of the batch's dollars ends the call, to come back.
+            breakIn: (next) =>
+              banditBreak(deps.calls.breakFor(request.runId), next) ??
+              (budget.allowanceNeededUsd !== null ? 'yield' : null),
             onNode: (record, state) => emit({ type: 'node', level: state.level, ...record }),
             onCheckpoint: (graphCheckpoint) => {
               const checkpoint: Checkpoint = graphCheckpoint;
@@ -158,8 +164,10 @@ export function callStream(
           emit({ type: 'user_action_required', ...interrupt });
           write({ type: 'end', outcome: 'interrupted', interrupt });
         } else if (result.outcome === 'yielded' || result.outcome === 'step_limit') {
-          // Either way the slice is over and the last checkpoint holds the place; the caller comes back.
-          write({ type: 'end', outcome: 'yielded' });
+          // Either way the slice is over and the last checkpoint holds the place; the caller comes back
+          // (first asking the batch's owner for the dollars the next model call needs, when it said so).
+          const need = budget.allowanceNeededUsd;
+          write({ type: 'end', outcome: 'yielded', ...(need !== null ? { allowanceNeededUsd: need } : {}) });
         } else {
           console.error(`ssh-proxy: run ${request.runId} failed: ${result.error}`);
           write({ type: 'end', outcome: 'failed', error: result.error ?? 'the agent failed' });

@@ -1,5 +1,6 @@
 // The Bandit agent's state: everything a checkpoint holds, so a fresh proxy can pick a run up.
 import { z } from 'zod';
+import { budgetBreachSchema } from '../../schema/budget.ts';
 import { attemptFailureSchema, lessonSchema, solvedBySchema } from '../../schema/protocol.ts';
 import { pauseReasonSchema } from '../../schema/run.ts';
 import type { RunConfig } from '../../schema/run.ts';
@@ -49,6 +50,8 @@ export const faultSchema = z.object({
   reason: pauseReasonSchema,
   message: z.string().nullable(),
   resumeAt: resumeAtSchema,
+  /** At a budget_exceeded fault: the cap the next step would have crossed. Added after version 1. */
+  breach: budgetBreachSchema.optional(),
 });
 export type Fault = z.infer<typeof faultSchema>;
 
@@ -95,6 +98,14 @@ export const banditStateSchema = z.object({
   solvedBy: solvedBySchema.nullable().default(null),
   /** Why the run ended, when a node ended it (a verification run stopping at its first new error). */
   finishNote: z.string().nullable().default(null),
+  /**
+   * A final attempt a cap paused between its commands: the commands its model call planned, and the outputs
+   * of those already run. Continue runs the rest without asking the model again.
+   */
+  finalRun: z
+    .object({ commands: z.array(z.string()), outputs: z.array(z.string()) })
+    .nullable()
+    .default(null),
 });
 export type BanditState = z.infer<typeof banditStateSchema>;
 
@@ -120,6 +131,7 @@ export function levelStart(level: number, password: string | null, now: number) 
     attemptTails: [],
     finalReport: null,
     solvedBy: null,
+    finalRun: null,
   } satisfies Partial<BanditState>;
 }
 

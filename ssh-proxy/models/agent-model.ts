@@ -1,7 +1,9 @@
 // The one interface every model implements, the offline baseline and any OpenAI-compatible one:
 // plan the next move of an attempt, and reflect on a failed attempt.
+import type { BudgetBreach } from '../../schema/budget.ts';
 import type { Lesson, LlmErrorClass, LlmStage } from '../../schema/protocol.ts';
 import type { Turn } from '../agent/bandit-state.ts';
+import type { WorstCase } from './worst-case.ts';
 
 /** What the model sees when choosing the next move. */
 export type PlanInput = {
@@ -48,8 +50,27 @@ export type CallReport = {
   response: unknown;
 };
 
-/** Why the model could not answer; `message` tells a person what to fix. */
-export type ModelFailure = { errorClass: LlmErrorClass | 'aborted'; message: string };
+/**
+ * Why a request was not sent: it could cross a cap (`breach`, the run pauses), or it needs more of the
+ * batch's dollars than this call was given (`yield`, the caller asks the batch for `needUsd` and calls again).
+ */
+export type BudgetStop =
+  | { kind: 'breach'; breach: BudgetBreach; message: string }
+  | { kind: 'yield'; needUsd: number; message: string };
+
+/**
+ * The run's caps as a model sees them: asked before each request it would send (retries included)
+ * with that request's worst case, and told of each request made, so the next is judged with it counted.
+ */
+export interface CallBudget {
+  admit(worst: WorstCase): BudgetStop | null;
+  count(report: CallReport): void;
+}
+
+/** Why the model could not answer; `message` tells a person what to fix. `budget`: nothing was sent. */
+export type ModelFailure =
+  | { errorClass: LlmErrorClass | 'aborted'; message: string }
+  | { errorClass: 'budget'; message: string; stop: BudgetStop };
 
 export type ModelAnswer<T> =
   | { ok: true; value: T; calls: CallReport[] }
@@ -57,10 +78,23 @@ export type ModelAnswer<T> =
 
 export interface AgentModel {
   readonly id: string;
-  /** `live` is handed the model's text as it is written, when the model streams. */
-  plan(input: PlanInput, signal: AbortSignal, live?: (text: string) => void): Promise<ModelAnswer<ModelDecision>>;
+  /**
+   * `live` is handed the model's text as it is written, when the model streams; `budget`, when given, is
+   * asked before each request and told of each (every method takes it last).
+   */
+  plan(
+    input: PlanInput,
+    signal: AbortSignal,
+    live?: (text: string) => void,
+    budget?: CallBudget,
+  ): Promise<ModelAnswer<ModelDecision>>;
   /** Up to three short lessons learned from a failed attempt. */
-  reflect(input: ReflectInput, signal: AbortSignal): Promise<ModelAnswer<string[]>>;
+  reflect(input: ReflectInput, signal: AbortSignal, budget?: CallBudget): Promise<ModelAnswer<string[]>>;
   /** One last best-effort command sequence after the level's retries are used up. */
-  finalAttempt(input: FinalInput, signal: AbortSignal, live?: (text: string) => void): Promise<ModelAnswer<FinalPlan>>;
+  finalAttempt(
+    input: FinalInput,
+    signal: AbortSignal,
+    live?: (text: string) => void,
+    budget?: CallBudget,
+  ): Promise<ModelAnswer<FinalPlan>>;
 }

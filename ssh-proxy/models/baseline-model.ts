@@ -6,6 +6,7 @@ import { passwordShapedTokens } from '../targets/target.ts';
 import type { Turn } from '../agent/bandit-state.ts';
 import type {
   AgentModel,
+  CallBudget,
   CallReport,
   FinalInput,
   FinalPlan,
@@ -20,6 +21,7 @@ import type { Candidate } from './baseline/follow-ups.ts';
 import { followUps } from './baseline/follow-ups.ts';
 import { goalCandidates } from './baseline/goal-rules.ts';
 import { thinkFor } from './baseline/think-time.ts';
+import { NO_COST } from './worst-case.ts';
 
 /** An output with more candidates than this is a haystack (a file of 1000 passwords), not an answer. */
 const MAX_CANDIDATES_PER_OUTPUT = 3;
@@ -42,18 +44,23 @@ export class BaselineModel implements AgentModel {
     input: PlanInput,
     signal: AbortSignal,
     live?: (text: string) => void,
+    budget?: CallBudget,
   ): Promise<ModelAnswer<ModelDecision>> {
+    const stopped = admit(budget);
+    if (stopped) return stopped;
     const started = performance.now();
     const value = decide(input);
-    const calls = () => [this.report('plan', input, value, started)];
+    const calls = () => [this.report('plan', input, value, started, budget)];
     if (!(await this.think(value.thinking, signal, live))) return { ok: false, failure: ABORTED, calls: calls() };
     return { ok: true, value, calls: calls() };
   }
 
-  async reflect(input: ReflectInput, signal: AbortSignal): Promise<ModelAnswer<string[]>> {
+  async reflect(input: ReflectInput, signal: AbortSignal, budget?: CallBudget): Promise<ModelAnswer<string[]>> {
+    const stopped = admit(budget);
+    if (stopped) return stopped;
     const started = performance.now();
     const value = lessonsFrom(input);
-    const calls = () => [this.report('reflect', input, value, started)];
+    const calls = () => [this.report('reflect', input, value, started, budget)];
     if (!(await this.think('', signal))) return { ok: false, failure: ABORTED, calls: calls() };
     return { ok: true, value, calls: calls() };
   }
@@ -63,7 +70,10 @@ export class BaselineModel implements AgentModel {
     input: FinalInput,
     signal: AbortSignal,
     live?: (text: string) => void,
+    budget?: CallBudget,
   ): Promise<ModelAnswer<FinalPlan>> {
+    const stopped = admit(budget);
+    if (stopped) return stopped;
     const started = performance.now();
     const commands = [
       ...new Set(
@@ -71,7 +81,7 @@ export class BaselineModel implements AgentModel {
       ),
     ].slice(0, FINAL_MAX_COMMANDS);
     const value = { thinking: 'Running what the hints and the goal suggest, one last time.', commands };
-    const calls = () => [this.report('final', input, value, started)];
+    const calls = () => [this.report('final', input, value, started, budget)];
     if (!(await this.think(value.thinking, signal, live))) return { ok: false, failure: ABORTED, calls: calls() };
     return { ok: true, value, calls: calls() };
   }
@@ -81,8 +91,15 @@ export class BaselineModel implements AgentModel {
     return this.paceMs > 0 ? thinkFor(this.paceMs, text, signal, live) : Promise.resolve(true);
   }
 
-  private report(stage: CallReport['stage'], input: PlanInput, value: unknown, started: number): CallReport {
-    return {
+  /** The call as an llm_call reports it (no tokens, no cost), told to the run's budget. */
+  private report(
+    stage: CallReport['stage'],
+    input: PlanInput,
+    value: unknown,
+    started: number,
+    budget: CallBudget | undefined,
+  ): CallReport {
+    const call: CallReport = {
       stage,
       promptTokens: 0,
       completionTokens: 0,
@@ -93,7 +110,15 @@ export class BaselineModel implements AgentModel {
       request: { model: this.id, level: input.level, attempt: input.attempt, turns: input.history.length },
       response: value,
     };
+    budget?.count(call);
+    return call;
   }
+}
+
+/** The baseline sends no request, but its call counts against maxModelCalls: asked like any other. */
+function admit(budget: CallBudget | undefined): Extract<ModelAnswer<never>, { ok: false }> | null {
+  const stop = budget?.admit(NO_COST) ?? null;
+  return stop ? { ok: false, failure: { errorClass: 'budget', message: stop.message, stop }, calls: [] } : null;
 }
 
 /** The baseline's next move, a pure function of what it has seen. */

@@ -1,12 +1,14 @@
 // A model behind any OpenAI-compatible endpoint, through the official `openai` SDK. The SDK's own
 // retries are off: each try is reported as an llm_call, and the backoff honours Retry-After. Calls
 // stream when the provider does, so watchers see the thinking as it is written; an endpoint that
-// refuses to stream, or answers a streaming request whole, is called plainly from then on.
+// refuses to stream, or answers a streaming request whole, is called plainly from then on. Every
+// request carries `max_tokens`, and a run's budget is asked before each one is sent (worst-case.ts).
 import OpenAI from 'openai';
 import { describeIssues } from '../../schema/issues.ts';
 import type { LlmErrorClass } from '../../schema/protocol.ts';
 import type {
   AgentModel,
+  CallBudget,
   CallReport,
   FinalInput,
   FinalPlan,
@@ -19,7 +21,8 @@ import { backoffDelay, sleep } from './backoff.ts';
 import type { ClassifiedError } from './llm-errors.ts';
 import { classifyLlmError } from './llm-errors.ts';
 import { readChatStream } from './chat-stream.ts';
-import type { Provider, ProviderModel } from './providers.ts';
+import type { Price, Provider, ProviderModel } from './providers.ts';
+import { worstCase } from './worst-case.ts';
 import {
   FINAL_TOOL,
   FINAL_TOOL_NAME,
@@ -55,6 +58,9 @@ export class OpenAiModel implements AgentModel {
   private readonly remote: string;
   private readonly provider: Provider;
   private readonly settings: CallSettings;
+  private readonly price: Price | null;
+  /** Sent as `max_tokens` with every request. */
+  private readonly maxOutputTokens: number;
   /** Cleared the first time the endpoint shows it cannot stream. */
   private streaming: boolean;
 
@@ -63,6 +69,8 @@ export class OpenAiModel implements AgentModel {
     this.remote = model.remote;
     this.provider = provider;
     this.settings = settings;
+    this.price = model.price;
+    this.maxOutputTokens = model.maxOutputTokens;
     this.streaming = provider.stream;
     // An endpoint without keys (Ollama, a local vLLM) still gets a placeholder: the SDK requires one.
     const apiKey = provider.keyEnv ? provider.apiKey : 'none';
@@ -71,14 +79,25 @@ export class OpenAiModel implements AgentModel {
       : null;
   }
 
-  plan(input: PlanInput, signal: AbortSignal, live?: TextSink): Promise<ModelAnswer<ModelDecision>> {
-    const request = { model: this.remote, messages: planMessages(input), tools: TOOLS, tool_choice: 'auto' as const };
-    return this.call('plan', request, signal, (c) => this.parseDecision(c), live);
+  plan(
+    input: PlanInput,
+    signal: AbortSignal,
+    live?: TextSink,
+    budget?: CallBudget,
+  ): Promise<ModelAnswer<ModelDecision>> {
+    const request = {
+      model: this.remote,
+      messages: planMessages(input),
+      tools: TOOLS,
+      tool_choice: 'auto' as const,
+      max_tokens: this.maxOutputTokens,
+    };
+    return this.call('plan', request, { signal, live, budget }, (c) => this.parseDecision(c));
   }
 
-  reflect(input: ReflectInput, signal: AbortSignal): Promise<ModelAnswer<string[]>> {
-    const request = { model: this.remote, messages: reflectMessages(input) };
-    return this.call('reflect', request, signal, (c) => {
+  reflect(input: ReflectInput, signal: AbortSignal, budget?: CallBudget): Promise<ModelAnswer<string[]>> {
+    const request = { model: this.remote, messages: reflectMessages(input), max_tokens: this.maxOutputTokens };
+    return this.call('reflect', request, { signal, budget }, (c) => {
       const lessons = parseLessons(c.choices[0]?.message?.content ?? '');
       return lessons.length
         ? { ok: true, value: lessons }
@@ -86,28 +105,34 @@ export class OpenAiModel implements AgentModel {
     });
   }
 
-  finalAttempt(input: FinalInput, signal: AbortSignal, live?: TextSink): Promise<ModelAnswer<FinalPlan>> {
+  finalAttempt(
+    input: FinalInput,
+    signal: AbortSignal,
+    live?: TextSink,
+    budget?: CallBudget,
+  ): Promise<ModelAnswer<FinalPlan>> {
     const request = {
       model: this.remote,
       messages: finalMessages(input),
       tools: [FINAL_TOOL],
       tool_choice: { type: 'function' as const, function: { name: FINAL_TOOL_NAME } },
+      max_tokens: this.maxOutputTokens,
     };
-    return this.call('final', request, signal, (c) => this.parseFinal(c), live);
+    return this.call('final', request, { signal, live, budget }, (c) => this.parseFinal(c));
   }
 
   private async call<T>(
     stage: CallReport['stage'],
-    request: Request,
-    signal: AbortSignal,
+    request: Request & { max_tokens: number },
+    how: { signal: AbortSignal; live?: TextSink; budget?: CallBudget },
     parse: (completion: Completion) => Parsed<T>,
-    live?: TextSink,
   ): Promise<ModelAnswer<T>> {
+    const { signal, live, budget } = how;
     const calls: CallReport[] = [];
     // The request as it was sent (streaming adds its fields), so the record matches what the endpoint got.
     let sent: Request | StreamingRequest = request;
     const report = (fields: Partial<CallReport> & Pick<CallReport, 'latencyMs' | 'errorClass' | 'response'>): void => {
-      calls.push({
+      const call: CallReport = {
         stage,
         promptTokens: 0,
         completionTokens: 0,
@@ -115,14 +140,19 @@ export class OpenAiModel implements AgentModel {
         ttftMs: null,
         request: sent,
         ...fields,
-      });
+      };
+      calls.push(call);
+      budget?.count(call);
     };
-    if (!this.client) {
-      report({ latencyMs: 0, errorClass: 'missing_key', response: null });
-      const message = `${this.provider.keyEnv} is not set in the proxy's environment; set it to use "${this.id}", or choose the "baseline" model`;
-      return { ok: false, failure: { errorClass: 'missing_key', message }, calls };
-    }
     for (let attempt = 1; ; attempt++) {
+      // Each try is judged before it is sent, with the tries before it counted: a stop sends nothing.
+      const stop = budget?.admit(worstCase(request, this.price)) ?? null;
+      if (stop) return { ok: false, failure: { errorClass: 'budget', message: stop.message, stop }, calls };
+      if (!this.client) {
+        report({ latencyMs: 0, errorClass: 'missing_key', response: null });
+        const message = `${this.provider.keyEnv} is not set in the proxy's environment; set it to use "${this.id}", or choose the "baseline" model`;
+        return { ok: false, failure: { errorClass: 'missing_key', message }, calls };
+      }
       const started = performance.now();
       let failure: ClassifiedError;
       try {
@@ -307,7 +337,7 @@ export class OpenAiModel implements AgentModel {
   }
 
   private cost(promptTokens: number, completionTokens: number): number | null {
-    const price = this.provider.models.find((m) => m.id === this.id)?.price;
+    const price = this.price;
     return price ? (promptTokens * price.input + completionTokens * price.output) / 1_000_000 : null;
   }
 }

@@ -8,8 +8,14 @@ import { describeIssues } from '../../schema/issues.ts';
 /** USD per million tokens. */
 export type Price = { input: number; output: number };
 
-/** One model of a provider: the name runs use (`provider/model`) and the name the endpoint knows. */
-export type ProviderModel = { id: string; remote: string; price: Price | null };
+/** The answer's token limit (`max_tokens`) a model is sent when its entry names none. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+
+/**
+ * One model of a provider: the name runs use (`provider/model`), the name the endpoint knows, its price,
+ * and the `max_tokens` every request to it carries (what a call's worst case counts for the answer).
+ */
+export type ProviderModel = { id: string; remote: string; price: Price | null; maxOutputTokens: number };
 
 export type Provider = {
   name: string;
@@ -29,6 +35,13 @@ const priceSchema = z.strictObject({
   input: z.number().min(0, 'must be 0 or more (USD per million input tokens)'),
   output: z.number().min(0, 'must be 0 or more (USD per million output tokens)'),
 });
+
+const maxOutputSchema = z
+  .number({ error: 'must be a whole number of tokens' })
+  .int('must be a whole number of tokens')
+  .min(1, 'must be at least 1 token')
+  .max(1_000_000, 'must be at most 1,000,000 tokens')
+  .optional();
 
 const remoteNameSchema = z
   .string()
@@ -64,7 +77,12 @@ const providerSchema = z.strictObject({
     .default(4),
   stream: z.boolean({ error: 'must be true or false' }).default(true),
   models: z
-    .array(z.union([remoteNameSchema, z.strictObject({ name: remoteNameSchema, price: priceSchema.optional() })]))
+    .array(
+      z.union([
+        remoteNameSchema,
+        z.strictObject({ name: remoteNameSchema, price: priceSchema.optional(), maxOutputTokens: maxOutputSchema }),
+      ]),
+    )
     .min(1, 'list at least one model'),
 });
 
@@ -110,8 +128,13 @@ export function parseProviders(
     maxConcurrent: p.maxConcurrent,
     stream: p.stream,
     models: p.models.map((m) => {
-      const remote = typeof m === 'string' ? m : m.name;
-      return { id: `${p.name}/${remote}`, remote, price: typeof m === 'string' ? null : (m.price ?? null) };
+      const entry = typeof m === 'string' ? { name: m } : m;
+      return {
+        id: `${p.name}/${entry.name}`,
+        remote: entry.name,
+        price: entry.price ?? null,
+        maxOutputTokens: entry.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+      };
     }),
   }));
 }
@@ -135,7 +158,12 @@ export function legacyProvider(e: {
     keyEnv: 'OPENAI_API_KEY',
     maxConcurrent: e.maxConcurrent,
     stream: true,
-    models: e.models.map((id) => ({ id, remote: id, price: e.prices[id] ?? null })),
+    models: e.models.map((id) => ({
+      id,
+      remote: id,
+      price: e.prices[id] ?? null,
+      maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
+    })),
   };
 }
 

@@ -74,7 +74,9 @@ describe('the providers file', () => {
             baseUrl: 'https://openrouter.ai/api/v1/',
             apiKeyEnv: 'OPENROUTER_API_KEY',
             maxConcurrent: 3,
-            models: [{ name: 'meta-llama/llama-3.3-70b-instruct', price: { input: 0.1, output: 0.3 } }],
+            models: [
+              { name: 'meta-llama/llama-3.3-70b-instruct', price: { input: 0.1, output: 0.3 }, maxOutputTokens: 8000 },
+            ],
           },
           { name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['qwen2.5:7b'] },
         ],
@@ -94,6 +96,7 @@ describe('the providers file', () => {
             id: 'openrouter/meta-llama/llama-3.3-70b-instruct',
             remote: 'meta-llama/llama-3.3-70b-instruct',
             price: { input: 0.1, output: 0.3 },
+            maxOutputTokens: 8000,
           },
         ],
       },
@@ -104,7 +107,7 @@ describe('the providers file', () => {
         keyEnv: null,
         maxConcurrent: 4,
         stream: true,
-        models: [{ id: 'ollama/qwen2.5:7b', remote: 'qwen2.5:7b', price: null }],
+        models: [{ id: 'ollama/qwen2.5:7b', remote: 'qwen2.5:7b', price: null, maxOutputTokens: 4096 }],
       },
     ]);
   });

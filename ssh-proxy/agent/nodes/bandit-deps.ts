@@ -11,6 +11,7 @@ import type { GameTarget } from '../../targets/target.ts';
 import { capSerialised } from '../../json-fit.ts';
 import { binaryPreview, looksBinary } from '../../../schema/terminal-text.ts';
 import { STATE_TEXT_BYTES, visibleText } from '../state-text.ts';
+import type { SpendGuard } from '../spend-guard.ts';
 
 export type BanditDeps = {
   config: RunConfig;
@@ -26,6 +27,8 @@ export type BanditDeps = {
   /** Hands the raw request and response of a model call to the worker's llm_calls table. */
   trace: (callId: string, request: unknown, response: unknown) => void;
   now: () => number;
+  /** The run's caps within this call: asked before each model request and each command. */
+  budget: SpendGuard;
 };
 
 /** What a Bandit node is given: its dependencies, the signal, and a person's answer, validated by the route. */

@@ -1,6 +1,8 @@
 // execute: run the planned command over SSH and record what it printed. The third identical
-// command in one attempt is a loop: it is not run, and the attempt ends.
+// command in one attempt is a loop: it is not run, and the attempt ends. A command that would cross a cap
+// is not run either: the run pauses here with its decision kept, and continue runs it.
 import type { BanditState } from '../bandit-state.ts';
+import { budgetFault } from '../budget-stop.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { emitOutput, historyOutput } from './bandit-deps.ts';
 
@@ -13,6 +15,8 @@ export async function execute(s: BanditState, ctx: BanditContext): Promise<Parti
   const command = decision.command.trim();
   const repeats = s.history.filter((t) => t.kind === 'command' && t.command === command).length;
   if (repeats >= LOOP_REPEATS) return { failure: 'loop_detected' };
+  const stop = ctx.budget.admitCommand();
+  if (stop) return budgetFault(stop, 'execute');
 
   const serial = s.serial + 1;
   const commandId = `cmd_${serial}`;

@@ -2,8 +2,10 @@
 // knowledge model, when one is set) gets every lesson and the last commands of each attempt and answers
 // with a short command sequence. The graph runs it; a password-shaped token in its output that logs in
 // as the next level solves the level. Otherwise the run pauses as it would have, and the question
-// says what was tried.
+// says what was tried. A cap reached between its commands pauses it; continue runs the rest.
+import type { Command } from '../../engine/command.ts';
 import type { BanditState } from '../bandit-state.ts';
+import { budgetFault, budgetStopped } from '../budget-stop.ts';
 import { FINAL_MAX_COMMANDS } from '../../models/agent-model.ts';
 import { passwordShapedTokens, passwordShapeProblem } from '../../targets/target.ts';
 import type { BanditContext } from './bandit-deps.ts';
@@ -14,36 +16,54 @@ import { STATE_TEXT_BYTES, stateText, THINKING_EVENT_BYTES } from '../state-text
 /** Candidates tried by login at most; more would be guessing, not a solution. */
 const MAX_CANDIDATES = 3;
 
-export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {
-  const live = (text: string) => ctx.live?.(s.level, 'final', text);
-  const answer = await ctx.knowledge.finalAttempt({ ...planInput(s, ctx), attempts: s.attemptTails }, ctx.signal, live);
-  let serial = reportCalls(s, ctx, answer.calls, ctx.knowledge);
-  if (!answer.ok) {
-    if (answer.failure.errorClass === 'aborted') return {};
-    const why = stateText(answer.failure.message, STATE_TEXT_BYTES.note);
-    ctx.emit({
-      type: 'error',
-      code: `llm_${answer.failure.errorClass}`,
-      message: `the final attempt got no answer: ${why}`,
-      level: s.level,
-    });
-    return {
-      serial,
-      finalReport: { commands: [], outcome: `the final attempt got no answer from ${ctx.knowledge.id}: ${why}` },
-    };
+export async function finalAttempt(
+  s: BanditState,
+  ctx: BanditContext,
+): Promise<Partial<BanditState> | Command<BanditState>> {
+  let serial = s.serial;
+  // A final attempt a cap paused between its commands goes on with the rest: its model call was made.
+  let planned = s.finalRun;
+  if (!planned) {
+    const live = (text: string) => ctx.live?.(s.level, 'final', text);
+    const input = { ...planInput(s, ctx), attempts: s.attemptTails };
+    const answer = await ctx.knowledge.finalAttempt(input, ctx.signal, live, ctx.budget);
+    serial = reportCalls(s, ctx, answer.calls, ctx.knowledge);
+    if (!answer.ok) {
+      if (answer.failure.errorClass === 'aborted') return {};
+      if (answer.failure.errorClass === 'budget')
+        return budgetStopped(answer.failure.stop, 'final_attempt', { serial });
+      const why = stateText(answer.failure.message, STATE_TEXT_BYTES.note);
+      ctx.emit({
+        type: 'error',
+        code: `llm_${answer.failure.errorClass}`,
+        message: `the final attempt got no answer: ${why}`,
+        level: s.level,
+      });
+      return {
+        serial,
+        finalReport: { commands: [], outcome: `the final attempt got no answer from ${ctx.knowledge.id}: ${why}` },
+        ...retriesSpent(s),
+      };
+    }
+    const { thinking, commands } = answer.value;
+    if (thinking)
+      ctx.emit({
+        type: 'thinking',
+        level: s.level,
+        text: capSerialised(`Final attempt: ${thinking}`, THINKING_EVENT_BYTES),
+      });
+    planned = { commands: commands.slice(0, FINAL_MAX_COMMANDS), outputs: [] };
   }
-  const { thinking, commands } = answer.value;
-  const ran = commands.slice(0, FINAL_MAX_COMMANDS);
-  if (thinking)
-    ctx.emit({
-      type: 'thinking',
-      level: s.level,
-      text: capSerialised(`Final attempt: ${thinking}`, THINKING_EVENT_BYTES),
-    });
 
-  const outputs: string[] = [];
-  for (const command of ran) {
+  const ran = planned.commands;
+  const outputs = [...planned.outputs];
+  let levelCommands = s.levelCommands;
+  for (const command of ran.slice(outputs.length)) {
+    const stop = ctx.budget.admitCommand();
+    if (stop)
+      return { serial, levelCommands, finalRun: { commands: ran, outputs }, ...budgetFault(stop, 'final_attempt') };
     serial += 1;
+    levelCommands += 1;
     const commandId = `cmd_${serial}`;
     ctx.emit({ type: 'command', level: s.level, commandId, command });
     const result = await ctx.shell.exec(s.level, s.password ?? '', command, ctx.signal);
@@ -56,7 +76,6 @@ export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<
     emitOutput(ctx, s.level, commandId, result);
     outputs.push(historyOutput(result, '\n'));
   }
-  const levelCommands = s.levelCommands + ran.length;
 
   const refused = new Set([...s.tried, s.password ?? '']);
   const candidates = [...new Set(outputs.flatMap(passwordShapedTokens))].filter(
@@ -77,6 +96,7 @@ export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<
         fault: null,
         lastError: null,
         finalReport: { commands: ran, outcome },
+        finalRun: null,
       };
     }
     tried.push(candidate);
@@ -87,5 +107,13 @@ export async function finalAttempt(s: BanditState, ctx: BanditContext): Promise<
       : candidates.length === 0
         ? `its ${ran.length} command(s) printed nothing shaped like a password`
         : `${tried.length} candidate(s) from its output did not log in as ${ctx.target.username(s.level + 1)}`;
-  return { serial, levelCommands, tried: [...s.tried, ...tried], finalReport: { commands: ran, outcome } };
+  const finalReport = { commands: ran, outcome };
+  return { serial, levelCommands, tried: [...s.tried, ...tried], finalReport, finalRun: null, ...retriesSpent(s) };
+}
+
+/** The run pauses for its spent retries; a continue after a budget pause cleared reflect's fault, so it is said again. */
+function retriesSpent(s: BanditState): Partial<BanditState> {
+  if (s.fault) return {};
+  const message = `no password after ${s.retryCount} attempts at level ${s.level}`;
+  return { fault: { reason: 'max_retries', message, resumeAt: 'connect' }, lastError: message };
 }

@@ -1,6 +1,7 @@
 // pause: ask a person, then act on the answer. First run: interrupt with the question.
 // Resumed: continue (retries reset, a hint kept as a lesson), password, or stop. A takeover's
-// continue goes on exactly where the person broke in: the pending node runs with its decision.
+// continue goes on exactly where the person broke in: the pending node runs with its decision; so does
+// the continue after a budget pause (sent once the cap was raised).
 import type { PendingAction } from '../../../schema/protocol.ts';
 import { Command } from '../../engine/command.ts';
 import { interrupt } from '../../engine/interrupt.ts';
@@ -37,6 +38,7 @@ export function pause(
       // A state saved before lessons were kept once each may still hold repeats.
       lessons: keepLessons(s.lessons),
       ...(s.finalReport ? { finalAttempt: s.finalReport } : {}),
+      ...(s.fault?.breach ? { breach: s.fault.breach } : {}),
     };
     // The stream turns the interrupt into user_action_required, as its last event (call-stream.ts).
     return interrupt(pending);
@@ -52,7 +54,7 @@ export function pause(
     }
     // The person's password takes the place of the agent's pending command or candidate: if it is
     // refused, a continue lets the agent plan again rather than run a decision that is gone.
-    const replaced = s.fault?.reason === 'takeover' && ['execute', 'validate'].includes(s.fault.resumeAt);
+    const replaced = resumesInPlace(s) && ['execute', 'validate'].includes(s.fault?.resumeAt ?? '');
     const fault = replaced && s.fault ? { ...s.fault, resumeAt: 'plan' as const } : s.fault;
     const decision = {
       kind: 'submit_password' as const,
@@ -61,13 +63,14 @@ export function pause(
       password: answer.value,
       from: 'user' as const,
     };
-    return new Command({ update: { decision, secrets, fault }, goto: 'validate' });
+    // A final attempt paused between its commands is over: the person answered instead.
+    return new Command({ update: { decision, secrets, fault, finalRun: null }, goto: 'validate' });
   }
   const hint = answer.hint
     ? [{ text: stateText(answer.hint, STATE_TEXT_BYTES.note), source: 'user' as const, level: s.level }]
     : [];
   const goto = s.fault?.resumeAt ?? 'connect';
-  if (s.fault?.reason === 'takeover') {
+  if (resumesInPlace(s)) {
     // Nothing is reset: the node that was about to run runs now, once, with the decision it had.
     return new Command({ update: { lessons: keepLessons([...s.lessons, ...hint]), fault: null }, goto });
   }
@@ -83,4 +86,9 @@ export function pause(
     },
     goto,
   });
+}
+
+/** A takeover or a budget pause: the run stopped between two steps, and continue takes the next one. */
+function resumesInPlace(s: BanditState): boolean {
+  return s.fault?.reason === 'takeover' || s.fault?.reason === 'budget_exceeded';
 }

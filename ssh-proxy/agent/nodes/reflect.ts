@@ -1,7 +1,9 @@
 // reflect: an attempt failed. Ask the model what it learned, count the retry, and either start a
 // fresh attempt with those lessons or, at maxRetries (or a loop that survived a retry), pause.
 import type { AttemptFailure } from '../../../schema/protocol.ts';
+import type { Command } from '../../engine/command.ts';
 import type { BanditState } from '../bandit-state.ts';
+import { budgetStopped } from '../budget-stop.ts';
 import { freshAttempt } from '../bandit-state.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { planInput, reportCalls } from './bandit-deps.ts';
@@ -22,7 +24,10 @@ const FAILURE_WORDS: Record<AttemptFailure, string> = {
   no_progress: 'the agent ran out of ideas',
 };
 
-export async function reflect(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState>> {
+export async function reflect(
+  s: BanditState,
+  ctx: BanditContext,
+): Promise<Partial<BanditState> | Command<BanditState>> {
   const failure = s.failure ?? 'no_progress';
   const replay = ctx.config.replay;
   if (replay) {
@@ -35,10 +40,12 @@ export async function reflect(s: BanditState, ctx: BanditContext): Promise<Parti
       finishNote: `verification stopped at level ${s.level}: ${verdict} (${detail})`,
     };
   }
-  const answer = await ctx.model.reflect({ ...planInput(s, ctx), failure: FAILURE_WORDS[failure] }, ctx.signal);
+  const input = { ...planInput(s, ctx), failure: FAILURE_WORDS[failure] };
+  const answer = await ctx.model.reflect(input, ctx.signal, ctx.budget);
   const serial = reportCalls(s, ctx, answer.calls);
   if (!answer.ok) {
     if (answer.failure.errorClass === 'aborted') return {};
+    if (answer.failure.errorClass === 'budget') return budgetStopped(answer.failure.stop, 'reflect', { serial });
     const message = stateText(answer.failure.message, STATE_TEXT_BYTES.note);
     ctx.emit({ type: 'error', code: `llm_${answer.failure.errorClass}`, message, level: s.level });
     return { serial, fault: { reason: 'llm_error', message, resumeAt: 'reflect' }, lastError: message };

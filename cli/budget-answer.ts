@@ -1,8 +1,19 @@
 // What the CLI answers when a run pauses at a budget cap (--on-budget), and how a run that stopped at
 // one is told from other stops (its exit code and summary). Pure, so the decisions are tested alone.
-import { breachText, costCapSchema, formatCapValue, LIMIT_TEXT, RUN_CAPS, runCapsSchema } from '../schema/budget.ts';
+import {
+  breachText,
+  capNameSchema,
+  costCapSchema,
+  formatCapValue,
+  LIMIT_TEXT,
+  RUN_CAPS,
+  runCapsSchema,
+  SPENT_OF_CAP,
+} from '../schema/budget.ts';
 import type { BudgetBreach, CapName, RunCap } from '../schema/budget.ts';
-import type { PendingAction, RunEvent } from '../schema/protocol.ts';
+import type { PendingAction } from '../schema/protocol.ts';
+import type { RunRecord } from '../schema/run-record.ts';
+import { spentOf } from '../schema/run-spend.ts';
 import type { RunAction } from '../schema/run.ts';
 import type { OnBudget } from './budget-flags.ts';
 import { parseDuration } from './budget-flags.ts';
@@ -55,26 +66,17 @@ export function capsRaisedBy(action: RunAction): CapName[] {
   return action.batchMaxCostUsd !== undefined ? [...caps, 'batchMaxCostUsd'] : caps;
 }
 
-/**
- * The budget pause a run stopped at, when it ended stopped there (answered stop, by a person, this CLI
- * or a hands-off run); null for every other end.
- */
-export function budgetStopOf(events: readonly RunEvent[]): { breach: BudgetBreach | null } | null {
-  let open: { breach: BudgetBreach | null } | null = null;
-  for (const event of events) {
-    if (event.type === 'user_action_required')
-      open = event.reason === 'budget_exceeded' ? { breach: event.breach ?? null } : null;
-    else if (event.type === 'user_action_resolved' && event.action !== 'stop') open = null;
-    else if (event.type === 'run_complete') return event.status === 'stopped' ? open : null;
-  }
-  return null;
+/** The cap a run stopped at, from the one fold's limit reason (schema/run-record.ts); null for every other end. */
+export function budgetCapOf(record: RunRecord): CapName | null {
+  const limit = record.place.limit;
+  return limit !== null && capNameSchema.safeParse(limit).success ? (limit as CapName) : null;
 }
 
-/** "stopped at the run's command cap: 3 commands spent of 3", for the summary. */
-export function budgetStopText(stop: { breach: BudgetBreach | null }): string {
-  const b = stop.breach;
-  if (!b) return 'stopped at a budget cap';
-  return `stopped at ${LIMIT_TEXT[b.cap]}: ${formatCapValue(b.cap, b.spent)} spent of ${formatCapValue(b.cap, b.limit)}`;
+/** "stopped at the run's command cap (3 commands spent)", for the summary; the batch's cap says no figure. */
+export function budgetStopText(cap: CapName, record: RunRecord): string {
+  if (cap === 'batchMaxCostUsd') return `stopped at ${LIMIT_TEXT[cap]}`;
+  const spent = spentOf(record, record.place.endedAt ?? record.place.lastAt ?? 0)[SPENT_OF_CAP[cap]];
+  return `stopped at ${LIMIT_TEXT[cap]} (${formatCapValue(cap, spent)} spent)`;
 }
 
 /**

@@ -11,7 +11,7 @@ import { levelResults, runTotals } from '../../schema/run-record.ts';
 import { RunSocketClient } from '../../schema/run-socket-client.ts';
 import type { RunViewState } from '../../schema/run-view-state.ts';
 import type { CapName } from '../../schema/budget.ts';
-import { budgetStopOf, budgetStopText, capsRaisedBy, decideBudget } from '../budget-answer.ts';
+import { budgetCapOf, budgetStopText, capsRaisedBy, decideBudget } from '../budget-answer.ts';
 import type { OnBudget } from '../budget-flags.ts';
 import {
   batchCostOption,
@@ -188,7 +188,7 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
     }),
   );
   display?.hold();
-  const ends = finals.map((f) => ({ status: f.view.run?.status ?? 'unknown', stop: budgetStopOf(f.view.events) }));
+  const ends = finals.map((f) => ({ status: f.view.run?.status ?? 'unknown', cap: budgetCapOf(f.view.record) }));
   if (options.json) {
     out.write(`${safeJson({ batchId, runs: finals.map(summaryOf) }, 2)}\n`);
   } else {
@@ -197,11 +197,11 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
       out.write(`${rowText({ runId: f.runId, model: f.model, view: f.view }, c)}\n`);
       const levels = outcomesText(f.view);
       if (levels) out.write(`  ${c.dim(levels)}\n`);
-      const stop = budgetStopOf(f.view.events);
-      if (stop) out.write(`  ${c.yellow(budgetStopText(stop))}\n`);
+      const cap = budgetCapOf(f.view.record);
+      if (cap) out.write(`  ${c.yellow(budgetStopText(cap, f.view.record))}\n`);
     }
   }
-  return exitForRuns(ends.map((e) => ({ status: e.status, atBudget: e.stop !== null })));
+  return exitForRuns(ends.map((e) => ({ status: e.status, atBudget: e.cap !== null })));
 }
 
 const isFinal = (s: RunViewState) => s.run !== null && FINAL_STATUSES.includes(s.run.status);
@@ -221,8 +221,8 @@ function summaryOf(f: { runId: string; model: string; view: RunViewState }) {
     completionTokens: f.view.completionTokens,
     costUsd: f.view.costUsd,
     pendingReason: f.view.pending?.reason ?? null,
-    /** The cap a run stopped at (schema/budget.ts LIMIT_REASONS), or null. */
-    stoppedAtCap: budgetStopOf(f.view.events)?.breach?.cap ?? null,
+    /** Why the run ended short (schema/budget.ts LIMIT_REASONS: a cap's name, max_retries, stopped, failed), or null. */
+    limitReason: f.view.record.place.limit,
   };
 }
 

@@ -3,7 +3,7 @@
 // from other stops in its event log.
 import { describe, expect, it } from 'vitest';
 import {
-  budgetStopOf,
+  budgetCapOf,
   budgetStopText,
   capsRaisedBy,
   decideBudget,
@@ -12,6 +12,7 @@ import {
 } from '../../cli/budget-answer.ts';
 import type { BudgetBreach, CapName } from '../../schema/budget.ts';
 import type { PendingAction, RunEvent } from '../../schema/protocol.ts';
+import { recordOf } from '../../schema/run-record.ts';
 
 const pause = (breach?: BudgetBreach): PendingAction => ({
   reason: 'budget_exceeded',
@@ -88,32 +89,45 @@ describe('limitFromText', () => {
   });
 });
 
-describe('budgetStopOf', () => {
+describe('budgetCapOf', () => {
   let seq = 0;
   const at = (event: Record<string, unknown>) =>
-    ({ seq: ++seq, ts: '2026-01-01T00:00:00.000Z', runId: 'run_x', ...event }) as unknown as RunEvent;
+    ({ seq: ++seq, ts: `2026-01-01T00:00:0${seq % 10}.000Z`, runId: 'run_x', ...event }) as unknown as RunEvent;
   const required = (reason: string, breach?: BudgetBreach) =>
     at({ type: 'user_action_required', ...pause(breach), reason });
   const resolved = (action: string) => at({ type: 'user_action_resolved', action, by: 'the CLI' });
   const end = (status: string) => at({ type: 'run_complete', status, levelsSolved: 0 });
+  const commandAt = () => at({ type: 'command', level: 0, command: 'ls' });
 
-  it('names the cap of a run stopped at its budget pause', () => {
-    const stop = budgetStopOf([required('budget_exceeded', commands), resolved('stop'), end('stopped')]);
-    expect(stop).toEqual({ breach: commands });
-    expect(budgetStopText(stop!)).toBe("stopped at the run's command cap: 3 commands spent of 3 commands");
+  it('names the cap of a run stopped at its budget pause, with what was spent', () => {
+    const record = recordOf([
+      at({ type: 'level_started', level: 0, attempt: 1, retryCount: 0 }),
+      commandAt(),
+      commandAt(),
+      commandAt(),
+      required('budget_exceeded', commands),
+      resolved('stop'),
+      end('stopped'),
+    ]);
+    expect(budgetCapOf(record)).toBe('maxCommands');
+    expect(budgetStopText('maxCommands', record)).toBe("stopped at the run's command cap (3 commands spent)");
+    expect(budgetStopText('batchMaxCostUsd', record)).toBe("stopped at the batch's cost cap");
   });
 
   it('is null for a raise that went on, another pause, or a run not stopped', () => {
     expect(
-      budgetStopOf([
-        required('budget_exceeded', commands),
-        resolved('continue'),
-        required('max_retries'),
-        resolved('stop'),
-        end('stopped'),
-      ]),
+      budgetCapOf(
+        recordOf([
+          required('budget_exceeded', commands),
+          resolved('continue'),
+          required('max_retries'),
+          resolved('stop'),
+          end('stopped'),
+        ]),
+      ),
     ).toBeNull();
-    expect(budgetStopOf([required('budget_exceeded', commands), resolved('continue'), end('completed')])).toBeNull();
-    expect(budgetStopOf([required('budget_exceeded', commands)])).toBeNull();
+    expect(
+      budgetCapOf(recordOf([required('budget_exceeded', commands), resolved('continue'), end('completed')])),
+    ).toBeNull();
   });
 });

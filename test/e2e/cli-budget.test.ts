@@ -1,0 +1,64 @@
+// The CLI's caps against the real stack (`npm start`'s own script), as a script runs it: a baseline run
+// with --max-commands 3 and --on-budget stop pauses at its fourth command and is stopped there, with the
+// budget exit code; raise=2 raises the cap once (to 6) and stops the run at its second hit; a bad cap
+// value is one usage line naming the flag.
+import { describe, expect, it } from 'vitest';
+import { EXIT } from '../../cli/exit-codes.ts';
+import type { RunEvent } from '../../schema/protocol.ts';
+import { allEvents, runCli } from '../support/cli-process.ts';
+import { stackForFile } from '../support/stack-process.ts';
+
+const stack = stackForFile('cli-budget');
+const cli = (args: string[]) => runCli(stack().url, args);
+const base = ['run', '--model', 'baseline', '--levels', '0-12', '--json'];
+
+const commandsOf = (events: RunEvent[]) => events.filter((e) => e.type === 'command').length;
+const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
+  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+
+describe('bandit-runner run with caps', () => {
+  it('--max-commands 3 --on-budget stop: the run pauses before its fourth command and stops, exit 8', async () => {
+    const result = await cli([...base, '--max-commands', '3', '--on-budget', 'stop']);
+    expect(result.code, result.stderr).toBe(EXIT.budget);
+    const out = JSON.parse(result.stdout) as { runs: { id: string; status: string; limitReason: string }[] };
+    expect(out.runs[0]).toMatchObject({ status: 'stopped', limitReason: 'maxCommands' });
+    // Said on stderr (stdout stays JSON): the breach, then the stop.
+    expect(result.stderr).toMatch(/paused at the run's command cap: 3 commands spent of 3 commands/);
+    expect(result.stderr).toMatch(/--on-budget stop: stopping the run/);
+    const events = await allEvents(stack().url, out.runs[0]!.id);
+    expect(commandsOf(events)).toBe(3);
+    const [pause] = ofType(events, 'user_action_required');
+    expect(pause).toMatchObject({ reason: 'budget_exceeded', breach: { cap: 'maxCommands', spent: 3, limit: 3 } });
+    expect(ofType(events, 'user_action_resolved').map((e) => e.action)).toEqual(['stop']);
+  });
+
+  it('--on-budget raise=2: the cap goes from 3 to 6 once, and the second hit stops the run', async () => {
+    const result = await cli([...base, '--max-commands', '3', '--on-budget', 'raise=2']);
+    expect(result.code, result.stderr).toBe(EXIT.budget);
+    expect(result.stderr).toMatch(/raised from 3 commands to 6 commands/);
+    expect(result.stderr).toMatch(/was hit again after it was raised once \(--on-budget raise=2\): stopping the run/);
+    const id = (JSON.parse(result.stdout) as { runs: { id: string }[] }).runs[0]!.id;
+    const events = await allEvents(stack().url, id);
+    expect(commandsOf(events)).toBe(6);
+    expect(ofType(events, 'caps_raised').map((e) => e.caps)).toEqual([{ maxCommands: 6 }]);
+    expect(ofType(events, 'user_action_required').map((e) => e.breach)).toEqual([
+      expect.objectContaining({ cap: 'maxCommands', spent: 3, limit: 3 }),
+      expect.objectContaining({ cap: 'maxCommands', spent: 6, limit: 6 }),
+    ]);
+    // The spend the stack reports agrees.
+    const summary = (await (await fetch(`${stack().url}/api/runs/${id}`)).json()) as {
+      spend: { caps: { maxCommands: number }; spent: { commands: number } };
+    };
+    expect(summary.spend).toMatchObject({ caps: { maxCommands: 6 }, spent: { commands: 6 } });
+  });
+
+  it('a bad cap is one usage line naming its flag, and nothing starts', async () => {
+    const result = await cli([...base, '--max-cost', '0']);
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/--max-cost must be more than 0 US dollars/);
+    const time = await cli([...base, '--max-time', 'soon']);
+    expect(time.code).toBe(EXIT.usage);
+    expect(time.stderr).toMatch(/--max-time must be seconds, or like 90s, 15m or 2h/);
+  });
+});

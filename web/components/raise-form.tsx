@@ -65,6 +65,8 @@ export function RaiseForm({
               type="number"
               inputMode="decimal"
               value={batchCap}
+              // biome-ignore lint/a11y/noAutofocus: rendered inside the pause dialog; focus goes to the cap hit.
+              autoFocus
               onChange={(e) => setBatchCap(e.target.value)}
             />
           </div>
@@ -82,6 +84,8 @@ export function RaiseForm({
               inputMode="decimal"
               value={values[cap] ?? ''}
               placeholder="no cap"
+              // biome-ignore lint/a11y/noAutofocus: rendered inside the pause dialog; focus goes to the cap hit.
+              autoFocus={breach?.cap === cap}
               onChange={(e) => setValues({ ...values, [cap]: e.target.value })}
             />
           </div>

@@ -42,6 +42,7 @@ export function UserActionModal({
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const titleId = useId();
+  const budget = pending.reason === 'budget_exceeded';
   const fieldId = useId();
 
   useEffect(() => {
@@ -119,14 +120,17 @@ export function UserActionModal({
           <dt>Level</dt>
           <dd>{pending.level}</dd>
         </div>
-        <div>
-          <dt>Retries used</dt>
-          <dd>
-            {pending.retryCount} of {pending.maxRetries}
-          </dd>
-        </div>
+        {!budget && (
+          <div>
+            <dt>Retries used</dt>
+            <dd>
+              {pending.retryCount} of {pending.maxRetries}
+            </dd>
+          </div>
+        )}
       </dl>
-      {pending.lastError && (
+      {/* At a budget pause the last error is the breach, which the Raise form says. */}
+      {pending.lastError && !budget && (
         <p className="modal-error">
           <strong>Last error:</strong> <Shown text={pending.lastError} />
         </p>
@@ -162,7 +166,7 @@ export function UserActionModal({
           </ul>
         </>
       )}
-      {pending.reason === 'budget_exceeded' ? (
+      {budget ? (
         <>
           {/* Keyed by the question: a new pause starts from its own breach. */}
           <RaiseForm

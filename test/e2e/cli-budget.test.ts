@@ -1,12 +1,15 @@
 // The CLI's caps against the real stack (`npm start`'s own script), as a script runs it: a baseline run
 // with --max-commands 3 and --on-budget stop pauses at its fourth command and is stopped there, with the
 // budget exit code; raise=2 raises the cap once (to 6) and stops the run at its second hit; a bad cap
-// value is one usage line naming the flag.
+// value is one usage line naming the flag. On a terminal (tmux) a person answers the budget prompt:
+// raise to the limit offered, then stop at the second pause.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../cli/exit-codes.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { allEvents, runCli } from '../support/cli-process.ts';
 import { stackForFile } from '../support/stack-process.ts';
+import { TmuxPane } from '../support/tmux-pane.ts';
 
 const stack = stackForFile('cli-budget');
 const cli = (args: string[]) => runCli(stack().url, args);
@@ -60,5 +63,36 @@ describe('bandit-runner run with caps', () => {
     const time = await cli([...base, '--max-time', 'soon']);
     expect(time.code).toBe(EXIT.usage);
     expect(time.stderr).toMatch(/--max-time must be seconds, or like 90s, 15m or 2h/);
+  });
+});
+
+describe('bandit-runner run with caps, on a terminal', () => {
+  it('asks at the budget pause: raise to the limit offered, then stop; exit 8', async () => {
+    const root = join(import.meta.dirname, '../..');
+    const pane = TmuxPane.start('cli-budget', { cols: 200, rows: 50 }, root, { NO_COLOR: '1' });
+    try {
+      pane.type(
+        `${process.execPath} cli/main.ts --url ${stack().url} run --model baseline --levels 0-12 --max-commands 2; echo EXIT=$?`,
+        true,
+      );
+      await pane.waitFor(/What now\?/, { timeout: 90_000 });
+      expect(pane.screen()).toMatch(/paused at the run's command cap: 2 commands spent of 2 commands/);
+      // The first choice raises; the limit offered is twice the old one.
+      pane.press('Enter');
+      await pane.waitFor(/New limit \(now 2 commands\)/);
+      expect(pane.screen()).toMatch(/\(4\)/);
+      pane.press('Enter');
+      await pane.waitFor(/4 commands spent of 4 commands/, { timeout: 60_000 });
+      await pane.waitFor(/What now\?/);
+      // The second choice stops.
+      pane.press('Down');
+      pane.press('Enter');
+      const text = await pane.waitFor(/EXIT=\d/, { history: true, timeout: 60_000 });
+      expect(text).toMatch(/▲ the run's command cap to 4 commands \(by the CLI\)/);
+      expect(text).toMatch(/stopped at the run's command cap \(4 commands spent\)/);
+      expect(text).toMatch(/EXIT=8/);
+    } finally {
+      pane.kill();
+    }
   });
 });

@@ -62,6 +62,8 @@ describe('caps in the web UI', () => {
     // The cap hit is offered at twice its limit, the other caps as they are.
     expect(await modal.getByLabel('Commands (the cap hit)').inputValue()).toBe('6');
     expect(await modal.getByLabel('Tokens').inputValue()).toBe('100000');
+    // Focus is on the cap hit, so typing a new limit needs no click.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('maxCommands');
 
     // The panel shows each cap with what is spent against it.
     const panel = page.getByTestId('budget-panel');

@@ -65,31 +65,30 @@ export function RaiseForm({
               type="number"
               inputMode="decimal"
               value={batchCap}
-              // biome-ignore lint/a11y/noAutofocus: rendered inside the pause dialog; focus goes to the cap hit.
-              autoFocus
               onChange={(e) => setBatchCap(e.target.value)}
             />
           </div>
         )}
-        {CAP_FIELDS.map(({ cap, label }) => (
-          <div className="field" key={cap} data-cap={cap} data-hit={breach?.cap === cap ? 'true' : undefined}>
-            <label htmlFor={`${id}-${cap}`}>
-              {label}
-              {breach?.cap === cap ? ' (the cap hit)' : ''}
-            </label>
-            <input
-              id={`${id}-${cap}`}
-              name={cap}
-              type="number"
-              inputMode="decimal"
-              value={values[cap] ?? ''}
-              placeholder="no cap"
-              // biome-ignore lint/a11y/noAutofocus: rendered inside the pause dialog; focus goes to the cap hit.
-              autoFocus={breach?.cap === cap}
-              onChange={(e) => setValues({ ...values, [cap]: e.target.value })}
-            />
-          </div>
-        ))}
+        {/* The cap hit comes first, so the dialog's focus lands on it. */}
+        {[...CAP_FIELDS]
+          .sort((a, b) => Number(b.cap === breach?.cap) - Number(a.cap === breach?.cap))
+          .map(({ cap, label }) => (
+            <div className="field" key={cap} data-cap={cap} data-hit={breach?.cap === cap ? 'true' : undefined}>
+              <label htmlFor={`${id}-${cap}`}>
+                {label}
+                {breach?.cap === cap ? ' (the cap hit)' : ''}
+              </label>
+              <input
+                id={`${id}-${cap}`}
+                name={cap}
+                type="number"
+                inputMode="decimal"
+                value={values[cap] ?? ''}
+                placeholder="no cap"
+                onChange={(e) => setValues({ ...values, [cap]: e.target.value })}
+              />
+            </div>
+          ))}
       </div>
       <div className="modal-actions">
         <button type="submit" className="primary" disabled={busy}>

@@ -41,6 +41,8 @@ export default defineConfig({
           include: ['test/worker/**/*.test.ts'],
           globalSetup: ['test/support/worker-global-setup.ts'],
           setupFiles: ['test/worker/apply-migrations.ts'],
+          // A test's own waits say how long it may take; the 5 s default cut a batch test short on a loaded machine.
+          testTimeout: 60_000,
         },
       },
       {

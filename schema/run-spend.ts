@@ -22,5 +22,6 @@ export function spentOf(record: RunRecord, now: number): Spent {
   const end = endedAt ?? now;
   const waiting = pausedMs + (pausedSince === null ? 0 : Math.max(0, end - pausedSince));
   const wallMs = startedAt === null ? 0 : Math.max(0, end - startedAt - waiting);
-  return { costUsd: Number(costUsd.toFixed(6)), tokens, commands, modelCalls, wallSeconds: wallMs / 1000 };
+  // Not rounded: the proxy checks caps against it, and a rounded-down sum could let a cap be passed by a hair.
+  return { costUsd, tokens, commands, modelCalls, wallSeconds: wallMs / 1000 };
 }

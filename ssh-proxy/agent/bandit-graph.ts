@@ -10,6 +10,8 @@
 //                                                       └verification run's failed level→ END
 //  pause, resumed: continue{hint?} → connect/plan/reflect   password → validate   stop → END
 //  every checkpoint: too large for its line → its largest text cut → pause (state_too_large)
+//  plan, reflect, final_attempt, execute: a step that could cross a cap → pause (budget_exceeded), continue
+//  runs it once; a model call needing more of the batch's share → the same node, on the next call
 import { advance } from './nodes/advance.ts';
 import type { BanditDeps } from './nodes/bandit-deps.ts';
 import { connect } from './nodes/connect.ts';

@@ -111,6 +111,6 @@ function crossing(cap: BudgetBreach['cap'], spent: number, next: number, limit: 
 /** A cost cap on a model with no price cannot be kept: the worker refuses it at the door; here the run pauses. */
 function unpricedStop(cap: 'maxCostUsd' | 'batchMaxCostUsd', spent: number, limit: number): BreachStop {
   const breach = { cap, spent, limit, next: 0 };
-  const message = `the run has a cost cap, but its model has no price, so the cost of its next call cannot be known; stop the run, or give the model a price in the proxy's providers file (docs/providers.md) and start it again`;
+  const message = `the ${cap === 'maxCostUsd' ? "run's" : "batch's"} cost cap cannot be kept: the model has no price, so the most its next call could cost is unknown; stop the run, or give the model a price in the proxy's providers file (docs/providers.md), restart the proxy, and raise the cap to go on`;
   return { kind: 'breach', breach, message };
 }

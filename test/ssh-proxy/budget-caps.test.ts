@@ -3,7 +3,8 @@
 // never after, and a continue with the cap raised goes on from there without repeating a step.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BudgetBreach } from '../../schema/budget.ts';
-import type { ProxyEvent } from '../../schema/protocol.ts';
+import type { Checkpoint, ProxyEvent } from '../../schema/protocol.ts';
+import { banditStateSchema } from '../../ssh-proxy/agent/bandit-state.ts';
 import type { BudgetServices, SentRequest } from './budget-fixture.ts';
 import {
   cappedBody,
@@ -28,8 +29,7 @@ beforeAll(async () => {
 afterAll(() => b.close());
 
 const runId = () => `run_budgetcaps${String(++serial).padStart(12, '0')}`;
-const stateOf = (checkpoint: unknown) =>
-  (checkpoint as { state: { fault: { resumeAt: string } | null; decision: { command?: string } | null } }).state;
+const stateOf = (checkpoint: Checkpoint | null) => banditStateSchema.parse(checkpoint?.state);
 
 /**
  * Every request sent stayed within `limit` at its worst (what was spent before it, plus its worst case),
@@ -69,8 +69,14 @@ describe('run caps, kept by the proxy', () => {
     expect(breach.spent).toBeCloseTo(spent, 12);
     expectPausedAtTheCrossing(reply.events, sent, breach, (before, worst) => before.costUsd + (worst.costUsd ?? 0));
     expect(stateOf(reply.last).fault?.resumeAt).toBe('plan');
+    const actual = spent / sent.length;
+    console.log(
+      `cost cap $${cap}: ${sent.length} calls sent, $${spent.toFixed(4)} spent (mean $${actual.toFixed(4)} a call); refused: worst $${breach.next.toFixed(4)}`,
+    );
     // Every request carried the model's answer limit.
     expect(sent.every((r) => r.max_tokens === MAX_OUTPUT_TOKENS)).toBe(true);
+    const traced = reply.lines.flatMap((l) => (l.type === 'trace' ? [l.request as { max_tokens?: number }] : []));
+    expect(traced.map((r) => r.max_tokens)).toEqual(sent.map(() => MAX_OUTPUT_TOKENS));
 
     const raised = await playCall(b, raisedBody(body, reply.last, reply.events, { maxCostUsd: 10 }));
     expect(raised.reply.end.outcome).toBe('completed');
@@ -109,6 +115,22 @@ describe('run caps, kept by the proxy', () => {
     expect(sent).toHaveLength(3);
     expect(ofType(reply.events, 'llm_call')).toHaveLength(3);
     expect(commandsOf(reply.events)).toEqual(['echo step0', 'echo step1', 'echo step2']);
+  });
+
+  it('a retry is a request like any other: it is judged before it is sent', async () => {
+    const solve = stepsThenSolve(1);
+    let n = 0;
+    b.fake.respond((request) =>
+      n++ === 0
+        ? { status: 429, headers: { 'retry-after-ms': '5' }, body: { error: { message: 'slow down' } } }
+        : solve(request),
+    );
+    const body = cappedBody(runId(), { model: PRICED, endLevel: 0 }, { maxModelCalls: 1 });
+    const { reply, sent } = await playCall(b, body);
+    expect(sent).toHaveLength(1);
+    expect(ofType(reply.events, 'llm_call').map((c) => c.errorClass)).toEqual(['rate_limited']);
+    expect(reply.end.interrupt?.breach).toEqual({ cap: 'maxModelCalls', spent: 1, limit: 1, next: 1 });
+    expect(stateOf(reply.last).fault?.resumeAt).toBe('plan');
   });
 
   it('maxModelCalls counts the baseline, which sends no request', async () => {

@@ -12,6 +12,7 @@ import { connect } from './socket-client.ts';
 
 const readRun = async (id: string) => (await (await call(`/api/runs/${id}`)).json()) as RunSummary;
 
+// The waits inside allow a minute on a loaded machine; the default 5 s test timeout would cut them short.
 describe('batches', () => {
   it('runs 3 models × 2 repeats hands-off, groups them, and the board counts their solves', async () => {
     const models = ['alpha/solver', 'beta/solver', 'baseline'];
@@ -64,7 +65,7 @@ describe('batches', () => {
 
     const list = (await (await call('/api/batches')).json()) as { batches: { id: string; runs: number }[] };
     expect(list.batches.find((b) => b.id === made.id)).toMatchObject({ runs: 6 });
-  });
+  }, 90_000);
 
   it('refuses a batch whole when one of its models is not offered, and makes no run', async () => {
     const before = (await (await call('/api/runs?limit=100')).json()) as { runs: unknown[] };
@@ -145,7 +146,7 @@ describe('run queue', () => {
       steps.every((step) => step > -50),
       `start times ${started.join(', ')}`,
     ).toBe(true);
-  });
+  }, 90_000);
 });
 
 describe('streamed thinking', () => {
@@ -187,5 +188,5 @@ describe('streamed thinking', () => {
     const log = (await (await call(`/api/runs/${run.id}/events?since=0`)).json()) as { events: { type: string }[] };
     expect(log.events.some((e) => e.type === 'thinking_delta')).toBe(false);
     await waitForStatus(run.id, 'completed', 30_000);
-  });
+  }, 90_000);
 });

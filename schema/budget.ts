@@ -149,6 +149,17 @@ export const advanceSpendSchema = z.strictObject({
 });
 export type AdvanceSpend = z.infer<typeof advanceSpendSchema>;
 
+/** What a raise asked for, as a person reads it: "the run's cost cap to $4.00, the batch's cost cap to $30.00". */
+export function raiseText(caps: RunCaps, batchMaxCostUsd?: number): string {
+  const parts = RUN_CAPS.flatMap((cap) => {
+    const value = caps[cap];
+    return value === undefined ? [] : [`${LIMIT_TEXT[cap]} to ${formatCapValue(cap, value)}`];
+  });
+  if (batchMaxCostUsd !== undefined)
+    parts.push(`${LIMIT_TEXT.batchMaxCostUsd} to ${formatCapValue('batchMaxCostUsd', batchMaxCostUsd)}`);
+  return parts.join(', ');
+}
+
 /** What the batch's owner (the run queue) grants a run for its next call; see advanceSpendSchema's `batch`. */
 export type BatchGrant = { allowanceUsd: number; exhaustive: boolean; spentUsd: number; maxCostUsd: number };
 
@@ -162,14 +173,3 @@ export const batchBudgetSchema = z.object({
   reached: z.boolean(),
 });
 export type BatchBudget = z.infer<typeof batchBudgetSchema>;
-
-/** What a raise asked for, as a person reads it: "the run's cost cap to $4.00, the batch's cost cap to $30.00". */
-export function raiseText(caps: RunCaps, batchMaxCostUsd?: number): string {
-  const parts = RUN_CAPS.flatMap((cap) => {
-    const value = caps[cap];
-    return value === undefined ? [] : [`${LIMIT_TEXT[cap]} to ${formatCapValue(cap, value)}`];
-  });
-  if (batchMaxCostUsd !== undefined)
-    parts.push(`${LIMIT_TEXT.batchMaxCostUsd} to ${formatCapValue('batchMaxCostUsd', batchMaxCostUsd)}`);
-  return parts.join(', ');
-}

@@ -151,7 +151,7 @@ function buildDocument(): Json {
         },
         responses: {
           '201': json(run, 'The run, queued'),
-          '400': error('Bad config, level range or model'),
+          '400': error('Bad config, level range or model, or a cost cap (caps.maxCostUsd) on a model with no price'),
           '413': error('Body over 64 KiB'),
           ...tooManyRuns,
           '503': error('The proxy could not list its models'),
@@ -161,9 +161,9 @@ function buildDocument(): Json {
     },
     '/api/runs/{id}': {
       get: {
-        summary: 'One run',
+        summary: 'One run, with its caps and what it has spent against them (`spend`)',
         parameters: [runId],
-        responses: { '200': json(run, 'The run'), '404': error('No such run'), ...common },
+        responses: { '200': json(run, 'The run, with `spend`'), '404': error('No such run'), ...common },
       },
     },
     '/api/runs/{id}/events': {
@@ -180,7 +180,7 @@ function buildDocument(): Json {
     },
     '/api/runs/{id}/actions': {
       post: {
-        summary: 'Answer, pause, resume or stop a run',
+        summary: 'Answer, pause, resume or stop a run, or raise its caps at a budget pause',
         parameters: [
           runId,
           {
@@ -197,9 +197,11 @@ function buildDocument(): Json {
         },
         responses: {
           '200': json(run, 'The run after the action'),
-          '400': error('Bad action'),
+          '400': error('Bad action, or a raise not above what is spent against a cap'),
           '404': error('No such run'),
-          '409': error("The action does not fit the run's state"),
+          '409': error(
+            "The action does not fit the run's state (raise away from a budget pause; continue, hint or password at one)",
+          ),
           ...common,
         },
       },

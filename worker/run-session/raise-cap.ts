@@ -5,7 +5,7 @@ import type { BudgetBreach, RunCaps, Spent } from '../../schema/budget.ts';
 import { formatCapValue, LIMIT_TEXT, RUN_CAPS, SPENT_OF_CAP } from '../../schema/budget.ts';
 import type { RunAction, RunSummary } from '../../schema/run.ts';
 import { errorText } from '../error-text.ts';
-import { batchLedger } from './batch-ledger.ts';
+import { queueFor } from '../run-queue.ts';
 
 type Raise = Extract<RunAction, { action: 'raise' }>;
 
@@ -36,9 +36,9 @@ export function raiseProblem(raise: Raise, breach: BudgetBreach | undefined, spe
 }
 
 /**
- * Checks the batch part of a raise and gives the batch its new cap. Null when done (or not asked);
- * a refusal when the run has no batch, the new cap is not above what the batch spent, or the queue
- * did not take it.
+ * Gives the run's batch the new cost cap a raise asked for. Null when done (or not asked); a refusal when
+ * the run has no batch, the batch has no cap, the new cap is not above what its runs spent, or the queue
+ * did not answer.
  */
 export async function raiseBatchCap(
   env: Env,
@@ -50,15 +50,9 @@ export async function raiseBatchCap(
   if (!batchId)
     return { code: 'invalid', message: 'batchMaxCostUsd: this run is in no batch; raise its own caps ("caps")' };
   try {
-    const ledger = batchLedger(env);
-    const budget = await ledger.batchBudget(batchId);
-    if (budget && maxCostUsd <= budget.spentUsd)
-      return {
-        code: 'invalid',
-        message: `batchMaxCostUsd: ${formatCapValue('batchMaxCostUsd', maxCostUsd)} is not above what batch ${batchId}'s runs have spent (${formatCapValue('batchMaxCostUsd', budget.spentUsd)}); ask for more than that`,
-      };
-    await ledger.raiseBatch(batchId, maxCostUsd);
-    return null;
+    // The queue checks the new cap against what the batch's runs have spent, in the step that sets it.
+    const raised = await queueFor(env).raiseBatch(batchId, maxCostUsd);
+    return raised.ok ? null : { code: 'invalid', message: raised.message };
   } catch (err) {
     return {
       code: 'conflict',

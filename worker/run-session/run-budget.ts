@@ -6,7 +6,7 @@ import { runCapsSchema } from '../../schema/budget.ts';
 import type { RunConfig, RunSummary } from '../../schema/run.ts';
 import { spentOf } from '../../schema/run-spend.ts';
 import type { LevelStats } from '../level-stats.ts';
-import { batchLedger } from './batch-ledger.ts';
+import { queueFor } from '../run-queue.ts';
 
 type BudgetRow = { caps: string | null; need_usd: number | null; batch: string | null };
 type BatchView = NonNullable<RunSpend['batch']>;
@@ -50,7 +50,7 @@ export class RunBudget {
     const batchId = run.config.batchId;
     if (!batchId) return;
     try {
-      const budget = await batchLedger(this.env).batchBudget(batchId);
+      const budget = await queueFor(this.env).batchBudget(batchId);
       this.hearBatch(budget && { id: batchId, maxCostUsd: budget.maxCostUsd, spentUsd: budget.spentUsd });
     } catch (err) {
       console.error(`run ${run.id}: the queue did not say batch ${batchId}'s budget: ${String(err)}`);
@@ -69,7 +69,7 @@ export class RunBudget {
     let batch: AdvanceSpend['batch'];
     if (batchId) {
       const need = this.row()?.need_usd ?? 0;
-      const grant = await batchLedger(this.env).reserveBatch(batchId, run.id, spent.costUsd, need);
+      const grant = await queueFor(this.env).reserveBatch(batchId, run.id, spent.costUsd, need);
       this.write('need_usd', null);
       this.hearBatch(grant && { id: batchId, maxCostUsd: grant.maxCostUsd, spentUsd: grant.spentUsd });
       batch = grant ?? undefined;
@@ -88,7 +88,7 @@ export class RunBudget {
     const batchId = run.config.batchId;
     if (!batchId) return;
     try {
-      await batchLedger(this.env).settleBatch(batchId, run.id, this.spent(now).costUsd);
+      await queueFor(this.env).settleBatch(batchId, run.id, this.spent(now).costUsd);
     } catch (err) {
       // The next reservation records the same total; the queue's reservation for this run waits until then.
       console.error(`run ${run.id}: the queue did not settle batch ${batchId}'s budget: ${String(err)}`);

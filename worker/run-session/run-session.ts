@@ -2,33 +2,27 @@
 // the agent's checkpoint) and its WebSocket clients. Its alarm drives the agent: call the proxy,
 // store each step's events with its checkpoint, broadcast them, and go again or wait for a person.
 import { ANSWERED_BY } from '../../schema/answered-by.ts';
-import { runTotals } from '../../schema/run-record.ts';
 import { DurableObject } from 'cloudflare:workers';
-import type { BreakKind, Checkpoint, CheckpointPatch, ProxyEvent, ProxyLine, RunEvent } from '../../schema/protocol.ts';
+import type { BreakKind, RunEvent } from '../../schema/protocol.ts';
 import type { RunAction, RunConfig, RunSummary } from '../../schema/run.ts';
 import { diagnose } from '../../schema/diagnose.ts';
 import { buildTimeline } from '../../schema/timeline.ts';
 import type { Timeline } from '../../schema/timeline.ts';
 import type { TroubleCard } from '../../schema/failures.ts';
-import { rowsOf } from '../d1-mirror.ts';
 import { readLimits, readSettings } from '../env.ts';
-import type { WorkerSettings } from '../env.ts';
-import { breakCall, callProxy } from './proxy-link.ts';
+import { breakCall } from './proxy-link.ts';
 import { TerminalSeat } from './terminal-seat.ts';
-import type { LinkResult } from './proxy-link.ts';
 import { refuseAction } from './run-actions.ts';
 import { applyAction } from './apply-action.ts';
 import { settleCall } from './settle-call.ts';
+import { AgentCall } from './agent-call.ts';
 import { mirrorRun } from './run-mirror.ts';
 import type { ActDeps } from './apply-action.ts';
 import { REPLAY_PAGE_BYTES } from './run-sockets.ts';
 import { hasRunTable, makeParts } from './run-session-parts.ts';
 import type { RunSessionParts } from './run-session-parts.ts';
 import { getState, parseClientMessage, send, stripType } from './sockets.ts';
-import { effectsOf } from './step-effects.ts';
 import { errorBody } from '../errors.ts';
-import { errorText } from '../error-text.ts';
-import type { AdvanceSpend } from '../../schema/budget.ts';
 
 /** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
 const DIAGNOSIS_EVENTS = 2_000;
@@ -38,14 +32,10 @@ export type ActionResult =
   | { ok: true; run: RunSummary }
   | { ok: false; code: 'conflict' | 'invalid' | 'not_found'; message: string };
 
-type Trace = { request: unknown; response: unknown };
-/** What a step saves of the agent's place: a whole checkpoint, a patch to the last one, or nothing (the end line). */
-type Saved = { checkpoint: Checkpoint } | { checkpointPatch: CheckpointPatch } | null;
-
 export class RunSession extends DurableObject<Env> {
   private built: RunSessionParts | null = null;
-  /** The proxy call in progress, so stop and pause can cut it. */
-  private inflight: AbortController | null = null;
+  /** The agent's proxy calls; the one in progress is what stop and pause cut. */
+  private callPart: AgentCall | null = null;
   /** The run's terminal (issue 30); made with the parts, so its restart check runs once per object start. */
   private seatPart: TerminalSeat | null = null;
 
@@ -57,6 +47,7 @@ export class RunSession extends DurableObject<Env> {
     if (this.built) return this.built;
     const built = makeParts(this.ctx, this.env);
     this.built = built;
+    this.callPart = new AgentCall(this.ctx.storage, built);
     const seat = new TerminalSeat({
       ctx: this.ctx,
       env: this.env,
@@ -71,6 +62,11 @@ export class RunSession extends DurableObject<Env> {
     built.sockets.terminalView = (ws) => seat.view(ws);
     seat.endStale();
     return built;
+  }
+
+  /** The proxy call in progress, or null. */
+  private get inflight(): AbortController | null {
+    return this.callPart?.inflight ?? null;
   }
 
   private get seat(): TerminalSeat {
@@ -287,7 +283,8 @@ export class RunSession extends DurableObject<Env> {
       await this.mirror();
       return;
     }
-    const result = await this.advance(run, settings.settings);
+    this.parts();
+    const result = await (this.callPart as AgentCall).run(run, settings.settings, this.seat.breakWanted);
     this.schedule.advanceDone(dueAt);
     // A call that yielded for more of its batch's money asks for it with the next reservation.
     if (result.kind === 'ended' && result.end.allowanceNeededUsd !== undefined)
@@ -297,105 +294,6 @@ export class RunSession extends DurableObject<Env> {
     settleCall({ store: this.store, life: this.life, schedule: this.schedule }, after, result, settings.settings);
     await this.mirror();
     await this.seat.afterCall();
-  }
-
-  /** One call to the proxy (POST /v1/advance): each step's events are stored with its checkpoint, all or nothing. */
-  private async advance(run: RunSummary, settings: WorkerSettings): Promise<LinkResult> {
-    let spend: AdvanceSpend | undefined;
-    try {
-      spend = await this.budget.forAdvance(run, Date.now());
-    } catch (err) {
-      return { kind: 'retry', message: `the run queue did not grant this call its batch's budget: ${errorText(err)}` };
-    }
-    const place = this.store.agentPlace();
-    const abort = new AbortController();
-    this.inflight = abort;
-    let step: ProxyEvent[] = [];
-    let traces = new Map<string, Trace>();
-    const messages = this.inbox.unread();
-    const request = {
-      runId: run.id,
-      config: run.config,
-      checkpoint: place.checkpoint,
-      checkpointPatches: true,
-      ...(place.resume ? { resume: place.resume } : {}),
-      ...(messages.length ? { messages } : {}),
-      ...(this.seat.breakWanted ? { breakIn: 'takeover' as const } : {}),
-      ...(spend ? { spend } : {}),
-    };
-    try {
-      return await callProxy(
-        settings,
-        request,
-        abort.signal,
-        (line: ProxyLine) => {
-          // stop and pause abort this call (act()); nothing after that is kept.
-          if (abort.signal.aborted) return;
-          if (line.type === 'live') {
-            this.sockets.live(line.level, line.stage, line.text);
-          } else if (line.type === 'event') {
-            step.push(line.event);
-          } else if (line.type === 'trace') {
-            traces.set(line.callId, { request: line.request, response: line.response });
-          } else {
-            const saved =
-              line.type === 'checkpoint'
-                ? { checkpoint: line.checkpoint }
-                : line.type === 'checkpoint_patch'
-                  ? { checkpointPatch: line.patch }
-                  : null;
-            this.commitStep(step, traces, saved);
-            step = [];
-            traces = new Map();
-          }
-        },
-        () => this.sockets.flush(),
-      );
-    } finally {
-      this.inflight = null;
-      this.sockets.flush();
-    }
-  }
-
-  /** Stores a step's events and checkpoint in one transaction; the events go to the sockets with their chunk. */
-  private commitStep(bodies: ProxyEvent[], traces: ReadonlyMap<string, Trace>, saved: Saved): void {
-    const run = this.store.summary();
-    if (!run) return;
-    const now = Date.now();
-    let events: RunEvent[];
-    try {
-      events = this.storeStep(run, bodies, traces, saved, now);
-    } catch (err) {
-      // The step rolled back, so the request the chain holds in memory was never stored: start over.
-      this.requests.reset();
-      throw err;
-    }
-    this.sockets.clearLive();
-    // Sent when the chunk of the stream it came in has been read (advance), with the chunk's other steps.
-    this.sockets.hold(events);
-  }
-
-  /** The step's events, roll-ups, run row, checkpoint and D1 rows, in one transaction. */
-  private storeStep(
-    run: RunSummary,
-    bodies: ProxyEvent[],
-    traces: ReadonlyMap<string, Trace>,
-    saved: Saved,
-    now: number,
-  ): RunEvent[] {
-    return this.ctx.storage.transactionSync(() => {
-      const stored = this.store.append(run.id, bodies, now);
-      for (const event of stored) this.levels.apply(event);
-      // A message is read when the step that read it is stored: never lost, never read twice.
-      this.inbox.markRead(stored);
-      this.store.update({ ...effectsOf(stored), levelsSolved: runTotals(this.levels.record).levelsSolved }, now);
-      // Once a step is saved, the answer that led to it has been delivered.
-      this.store.setLoop(saved ? { ...saved, resume: null, proxyFailures: 0 } : {});
-      // The D1 rows these events imply go in with them: stored together or not at all. Each model
-      // request is kept as a delta against the run's previous one.
-      this.outbox.add(rowsOf(stored, this.requests.encodeTraces(stored, traces)));
-      return stored;
-    });
   }
 
   /** WebSocket upgrade from the worker; `?since=N` replays at once without waiting for hello. */

@@ -1,6 +1,7 @@
 // Caps in the web UI, in real Chromium against the real stack (baseline model): a run started from the
 // form with a command cap shows the Budget panel, pauses at the cap with the breach in the dialog
-// (Raise and Stop only), a raise from the dialog takes it on to the new cap, and the panel follows.
+// (Raise and Stop only), a raise from the dialog takes it on to the new cap, and the panel follows; the
+// batch form sends its cost cap as the batch's maxCostUsd.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,5 +111,30 @@ describe('caps in the web UI', () => {
     expect(ofType(events, 'caps_raised')).toEqual([expect.objectContaining({ caps: { maxCommands: 5 } })]);
     expect(ofType(events, 'caps_raised')[0]!.by).toMatch(/web/);
     await context.close();
+  });
+
+  it("the batch form's cost cap becomes the batch's maxCostUsd", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${stack.url}/batch`);
+    const form = page.getByRole('region', { name: 'Start a batch' });
+    await form.getByLabel('baseline').waitFor(WAIT);
+    for (const box of await form.locator('input[name="models"]').all())
+      await box.setChecked((await box.getAttribute('value')) === 'baseline');
+    await form.getByLabel('To level').fill('1');
+    await form.getByLabel('Runs per model').fill('1');
+    const cap = form.getByLabel(/Batch cost cap/);
+    await cap.fill('0');
+    await form.getByRole('button', { name: 'Start batch' }).click();
+    await form.getByRole('alert').waitFor(WAIT);
+    expect(await form.getByRole('alert').textContent()).toMatch(/maxCostUsd: must be more than 0 US dollars/);
+    await cap.fill('5');
+    await form.getByRole('button', { name: 'Start batch' }).click();
+    await page.waitForURL(/\/batch\?id=batch_[0-9a-z]+$/, WAIT);
+    const batchId = new URL(page.url()).searchParams.get('id')!;
+    const batch = (await (await fetch(`${stack.url}/api/batches/${batchId}`)).json()) as {
+      spend: { maxCostUsd: number } | null;
+    };
+    expect(batch.spend).toMatchObject({ maxCostUsd: 5 });
+    await page.close();
   });
 });

@@ -2,7 +2,7 @@
 // --max-commands, --max-model-calls), each checked by the schema's own rule for its cap, and
 // --on-budget, what the CLI answers when a run pauses at a cap.
 import { InvalidArgumentError } from 'commander';
-import { costCapSchema, runCapsSchema } from '../schema/budget.ts';
+import { costCapSchema, formatCapValue, RUN_CAPS, runCapsSchema } from '../schema/budget.ts';
 import type { RunCap, RunCaps } from '../schema/budget.ts';
 
 /** Each cap's flag, in RUN_CAPS order; a refusal names the flag a person typed. */
@@ -96,4 +96,10 @@ export function batchCostOption(text: string): number {
  */
 export function defaultOnBudget(onPause: string, interactive: boolean): OnBudget {
   return onPause === 'stop' || !interactive ? { kind: 'stop' } : { kind: 'ask' };
+}
+
+/** "caps 3 commands, $2.00" for --dry-run; empty when there is none. */
+export function capsText(caps: RunCaps | undefined): string {
+  const parts = RUN_CAPS.flatMap((cap) => (caps?.[cap] === undefined ? [] : [formatCapValue(cap, caps[cap])]));
+  return parts.length ? `caps ${parts.join(', ')}` : '';
 }

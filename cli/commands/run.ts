@@ -17,6 +17,7 @@ import {
   batchCostOption,
   capOption,
   capsFrom,
+  capsText,
   defaultOnBudget,
   durationOption,
   onBudgetOption,
@@ -247,8 +248,8 @@ function paceOption(value: string): number {
 function describePlan(plan: RunPlan): string {
   if (plan.kind === 'run') {
     const c = plan.config;
-    return `would start 1 run: ${c.model} on ${c.target} levels ${c.startLevel}-${c.endLevel}, ${c.maxRetries} retries, budget ${c.budget}${c.paceMs ? `, pace ${c.paceMs} ms` : ''}, on pause: ${c.onPause}\n(nothing was started)\n`;
+    return `would start 1 run: ${c.model} on ${c.target} levels ${c.startLevel}-${c.endLevel}, ${c.maxRetries} retries, budget ${c.budget}${c.paceMs ? `, pace ${c.paceMs} ms` : ''}${c.caps ? `, ${capsText(c.caps)}` : ''}, on pause: ${c.onPause}\n(nothing was started)\n`;
   }
   const b = plan.batch;
-  return `would start a batch of ${b.models.length * b.repeats} runs: ${b.models.join(', ')} × ${b.repeats} on ${b.target} levels ${b.startLevel}-${b.endLevel}${b.maxRunning ? `, at most ${b.maxRunning} at once` : ''}, on pause: ${b.onPause}\n(nothing was started)\n`;
+  return `would start a batch of ${b.models.length * b.repeats} runs: ${b.models.join(', ')} × ${b.repeats} on ${b.target} levels ${b.startLevel}-${b.endLevel}${b.maxRunning ? `, at most ${b.maxRunning} at once` : ''}${b.maxCostUsd ? `, batch cost cap $${b.maxCostUsd}` : ''}, on pause: ${b.onPause}\n(nothing was started)\n`;
 }

@@ -7,6 +7,7 @@ import {
   batchCostOption,
   capOption,
   capsFrom,
+  capsText,
   defaultOnBudget,
   durationOption,
   onBudgetOption,
@@ -61,6 +62,11 @@ describe('cap flags', () => {
     expect(batchCostOption('20')).toBe(20);
     expect(refusal(() => batchCostOption('0'))).toMatch(/^--batch-max-cost must be more than 0 US dollars/);
     expect(refusal(() => batchCostOption('x'))).toBe('--batch-max-cost must be a number of US dollars, e.g. 20');
+  });
+
+  it('says the caps for --dry-run in RUN_CAPS order', () => {
+    expect(capsText({ maxCommands: 3, maxCostUsd: 2, maxWallSeconds: 900 })).toBe('caps $2.00, 900 s, 3 commands');
+    expect(capsText(undefined)).toBe('');
   });
 
   it('gathers the given caps, and none when none is given', () => {

@@ -69,13 +69,13 @@ export function registerRun(program: Command, globals: () => GlobalOptions, exit
     )
     .option(
       '--max-cost <usd>',
-      "each run's cost cap in US dollars (a priced model only), e.g. 2",
+      "the run's cost cap in US dollars (a priced model only), e.g. 2",
       capOption('maxCostUsd'),
     )
-    .option('--max-tokens <n>', "each run's cap on prompt + completion tokens", capOption('maxTokens'))
-    .option('--max-time <duration>', "each run's cap on running time: seconds, or 90s, 15m, 2h", durationOption)
-    .option('--max-commands <n>', "each run's cap on commands run", capOption('maxCommands'))
-    .option('--max-model-calls <n>', "each run's cap on requests to the model", capOption('maxModelCalls'))
+    .option('--max-tokens <n>', "the run's cap on prompt + completion tokens", capOption('maxTokens'))
+    .option('--max-time <duration>', "the run's cap on running time: seconds, or 90s, 15m, 2h", durationOption)
+    .option('--max-commands <n>', "the run's cap on commands run", capOption('maxCommands'))
+    .option('--max-model-calls <n>', "the run's cap on requests to the model", capOption('maxModelCalls'))
     .option('--batch-max-cost <usd>', "a batch's cost cap over all its runs, in US dollars", batchCostOption)
     .option(
       '--on-budget <what>',

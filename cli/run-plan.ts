@@ -22,7 +22,7 @@ export type RunFlags = {
   /** The baseline's think time per step, ms (`--pace`); unset is full speed. */
   pace?: number;
   onPause: OnPauseFlag;
-  /** Each run's caps (--max-cost, --max-tokens, …; cli/budget-flags.ts). */
+  /** The run's caps (--max-cost, --max-tokens, …; cli/budget-flags.ts). */
   caps?: RunCaps;
   /** A batch's cost cap over all its runs (--batch-max-cost). */
   batchMaxCost?: number;

@@ -1,6 +1,6 @@
 // `bandit-runner run`: start one run, or a batch when several models or repeats are asked for, show
-// each run's progress live, answer a pause in the terminal (or stop or wait, as --on-pause says),
-// and end with a summary table and an exit code that says how the runs ended.
+// each run's progress live, answer a pause in the terminal (or stop or wait, as --on-pause says) and a
+// budget pause as --on-budget says, and end with a summary table and an exit code that says how the runs ended.
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { safeJson } from '../../schema/terminal-text.ts';

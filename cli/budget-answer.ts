@@ -36,16 +36,28 @@ export function raiseAction(cap: CapName, value: number): RunAction {
 }
 
 /**
- * The answer --on-budget gives at a budget pause. `raised` holds the caps this CLI already raised for
- * this run: raise=X raises each cap once, and a second hit of the same cap stops the run.
+ * The answer --on-budget gives at a budget pause. `raised` holds the limits this CLI already raised caps
+ * to: raise=X raises each cap once, and a second hit of the same cap stops the run. A batch's cost cap is
+ * one for all its runs: a run that paused at it before another run's raise is answered with that raise.
  */
-export function decideBudget(policy: OnBudget, pending: PendingAction, raised: ReadonlySet<CapName>): BudgetDecision {
+export function decideBudget(
+  policy: OnBudget,
+  pending: PendingAction,
+  raised: ReadonlyMap<CapName, number>,
+): BudgetDecision {
   const breach = pending.breach;
   if (policy.kind === 'ask') return { kind: 'ask' };
   const said = breach ? breachText(breach) : 'paused at a budget cap';
   if (policy.kind === 'stop' || !breach)
     return { kind: 'answer', action: { action: 'stop' }, note: `${said}. --on-budget stop: stopping the run.` };
-  if (raised.has(breach.cap))
+  const before = raised.get(breach.cap);
+  if (before !== undefined && breach.limit < before)
+    return {
+      kind: 'answer',
+      action: raiseAction(breach.cap, before),
+      note: `${said}. ${LIMIT_TEXT[breach.cap]} was already raised to ${formatCapValue(breach.cap, before)}: going on.`,
+    };
+  if (before !== undefined)
     return {
       kind: 'answer',
       action: { action: 'stop' },
@@ -59,11 +71,14 @@ export function decideBudget(policy: OnBudget, pending: PendingAction, raised: R
   };
 }
 
-/** The cap answered by `action`, when it is a raise (the caps it sets), for the once-per-cap count. */
-export function capsRaisedBy(action: RunAction): CapName[] {
+/** The caps a raise sets and their new limits, for the once-per-cap count. */
+export function raisedBy(action: RunAction): [CapName, number][] {
   if (action.action !== 'raise') return [];
-  const caps: CapName[] = RUN_CAPS.filter((cap) => action.caps?.[cap] !== undefined);
-  return action.batchMaxCostUsd !== undefined ? [...caps, 'batchMaxCostUsd'] : caps;
+  const caps: [CapName, number][] = RUN_CAPS.flatMap((cap) => {
+    const value = action.caps?.[cap];
+    return value === undefined ? [] : [[cap, value] as [CapName, number]];
+  });
+  return action.batchMaxCostUsd !== undefined ? [...caps, ['batchMaxCostUsd', action.batchMaxCostUsd]] : caps;
 }
 
 /** The cap a run stopped at, from the one fold's limit reason (schema/run-record.ts); null for every other end. */

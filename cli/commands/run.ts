@@ -11,7 +11,7 @@ import { levelResults, runTotals } from '../../schema/run-record.ts';
 import { RunSocketClient } from '../../schema/run-socket-client.ts';
 import type { RunViewState } from '../../schema/run-view-state.ts';
 import type { CapName } from '../../schema/budget.ts';
-import { budgetCapOf, budgetStopText, capsRaisedBy, decideBudget } from '../budget-answer.ts';
+import { budgetCapOf, budgetStopText, decideBudget, raisedBy } from '../budget-answer.ts';
 import type { OnBudget } from '../budget-flags.ts';
 import {
   batchCostOption,
@@ -144,6 +144,8 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
   const interactive = options.onPause === 'ask' && Boolean(process.stdin.isTTY && out.isTTY);
   const story = options.verbose || (started.length === 1 && !options.json);
   const display = story || options.json ? null : new ProgressDisplay(out, c);
+  // The batch's cost cap is one for all its runs: a raise of it by --on-budget counts for every run.
+  const batchRaised = new Map<CapName, number>();
   // One prompt at a time: runs that pause together are answered in turn.
   let asking: Promise<void> = Promise.resolve();
   const finals = await Promise.all(
@@ -158,8 +160,8 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
         onState: (view) => display?.update({ runId, model, view }),
       });
       follower.start();
-      // The caps --on-budget raise=X raised for this run: each is raised once, then the run stops.
-      const raised = new Set<CapName>();
+      // The limits --on-budget raise=X raised this run's caps to: each is raised once, then the run stops.
+      const raised = new Map<CapName, number>();
       for (;;) {
         // With --on-pause stop the server ends the run at its pause: only the end counts.
         const view = await follower.waitFor((s) => isFinal(s) || (s.pending !== null && options.onPause !== 'stop'));
@@ -168,7 +170,10 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
           return { runId, model, view };
         }
         const pending = view.pending!;
-        const decision = pending.reason === 'budget_exceeded' ? decideBudget(onBudget, pending, raised) : null;
+        const decision =
+          pending.reason === 'budget_exceeded'
+            ? decideBudget(onBudget, pending, new Map([...raised, ...batchRaised]))
+            : null;
         if (decision?.kind !== 'answer' && !interactive) {
           follower.close();
           return { runId, model, view };
@@ -179,7 +184,7 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
           if (decision?.kind === 'answer') {
             (options.json ? process.stderr : out).write(`${c.magenta(safe(decision.note))}\n`);
             action = decision.action;
-            for (const cap of capsRaisedBy(action)) raised.add(cap);
+            for (const [cap, to] of raisedBy(action)) (cap === 'batchMaxCostUsd' ? batchRaised : raised).set(cap, to);
           } else action = await askPause(pending, c, out);
           await client.post(`/api/runs/${runId}/actions`, action, runSummarySchema);
         }));

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   budgetCapOf,
   budgetStopText,
-  capsRaisedBy,
+  raisedBy,
   decideBudget,
   limitFromText,
   raisedLimit,
@@ -24,7 +24,7 @@ const pause = (breach?: BudgetBreach): PendingAction => ({
   ...(breach ? { breach } : {}),
 });
 const commands: BudgetBreach = { cap: 'maxCommands', spent: 3, limit: 3, next: 1 };
-const none = new Set<CapName>();
+const none = new Map<CapName, number>();
 
 describe('decideBudget', () => {
   it('stop answers stop and says the breach', () => {
@@ -34,12 +34,12 @@ describe('decideBudget', () => {
   });
 
   it('raise=X raises the cap hit by X, then stops at its second hit', () => {
-    const raised = new Set<CapName>();
+    const raised = new Map<CapName, number>();
     const first = decideBudget({ kind: 'raise', factor: 2 }, pause(commands), raised);
     expect(first).toMatchObject({ kind: 'answer', action: { action: 'raise', caps: { maxCommands: 6 } } });
     expect(first.kind === 'answer' && first.note).toMatch(/raised from 3 commands to 6 commands/);
-    for (const cap of first.kind === 'answer' ? capsRaisedBy(first.action) : []) raised.add(cap);
-    expect([...raised]).toEqual(['maxCommands']);
+    for (const [cap, to] of first.kind === 'answer' ? raisedBy(first.action) : []) raised.set(cap, to);
+    expect([...raised]).toEqual([['maxCommands', 6]]);
 
     const again = decideBudget({ kind: 'raise', factor: 2 }, pause({ ...commands, spent: 6, limit: 6 }), raised);
     expect(again).toMatchObject({ kind: 'answer', action: { action: 'stop' } });
@@ -61,7 +61,17 @@ describe('decideBudget', () => {
       none,
     );
     expect(d).toMatchObject({ action: { action: 'raise', batchMaxCostUsd: 2 } });
-    expect(d.kind === 'answer' && capsRaisedBy(d.action)).toEqual(['batchMaxCostUsd']);
+    expect(d.kind === 'answer' && raisedBy(d.action)).toEqual([['batchMaxCostUsd', 2]]);
+  });
+
+  it("answers a run that paused at the batch's cap before another run's raise with that raise", () => {
+    const batch = (limit: number) => pause({ cap: 'batchMaxCostUsd', spent: limit, limit, next: 0.2 });
+    const raised = new Map<CapName, number>([['batchMaxCostUsd', 2]]);
+    const behind = decideBudget({ kind: 'raise', factor: 2 }, batch(1), raised);
+    expect(behind).toMatchObject({ action: { action: 'raise', batchMaxCostUsd: 2 } });
+    expect(behind.kind === 'answer' && behind.note).toMatch(/was already raised to \$2\.00: going on/);
+    // At the raised cap itself, the cap was hit again: stop.
+    expect(decideBudget({ kind: 'raise', factor: 2 }, batch(2), raised)).toMatchObject({ action: { action: 'stop' } });
   });
 
   it('ask leaves it to the prompt; a pause with no breach is stopped rather than raised blind', () => {

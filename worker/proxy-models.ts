@@ -31,21 +31,13 @@ export async function offeredModels(env: Env): Promise<ModelInfo[]> {
   return parsed.data.models;
 }
 
-/** What else a model must have: a price, when a cost cap ("maxCostUsd", or a batch's "batchMaxCostUsd") bounds it. */
-export type ModelNeeds = { costCap?: 'maxCostUsd' | 'batchMaxCostUsd' };
-
 /**
  * Refuses (400) a config whose model or knowledge model the proxy does not offer, or offers but cannot
- * run now, or has no price when a cost cap (the config's maxCostUsd, or `needs.costCap`) would bound it.
- * A verification run's "replay" model is the proxy's own and needs no question; the baseline costs nothing.
+ * run now, or has no price when the config's cost cap (caps.maxCostUsd) would bound it. A verification
+ * run's "replay" model is the proxy's own and needs no question; the baseline costs nothing.
  */
-export async function checkModel(
-  env: Env,
-  config: RunConfig,
-  listed?: ModelInfo[],
-  needs: ModelNeeds = {},
-): Promise<ModelInfo | null> {
-  const costCap = needs.costCap ?? (config.caps?.maxCostUsd !== undefined ? 'maxCostUsd' : undefined);
+export async function checkModel(env: Env, config: RunConfig, listed?: ModelInfo[]): Promise<ModelInfo | null> {
+  const costCap = config.caps?.maxCostUsd !== undefined ? 'maxCostUsd' : undefined;
   // Every proxy runs the offline baseline; it needs no question, so a brief proxy outage cannot stop it.
   const asked = [...new Set([config.model, config.knowledgeModel])].filter(
     (id): id is string => id !== undefined && id !== BASELINE_MODEL && id !== REPLAY_MODEL,

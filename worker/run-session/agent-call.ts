@@ -36,10 +36,14 @@ export class AgentCall {
   async run(run: RunSummary, settings: WorkerSettings, breakIn: boolean): Promise<LinkResult> {
     let spend: AdvanceSpend | undefined;
     try {
-      spend = await this.p.budget.forAdvance(run, Date.now());
+      const granted = await this.p.budget.forAdvance(run, Date.now());
+      if ('waitUsd' in granted) return { kind: 'wait_for_batch', needUsd: granted.waitUsd };
+      spend = granted.spend;
     } catch (err) {
       return { kind: 'retry', message: `the run queue did not grant this call its batch's budget: ${errorText(err)}` };
     }
+    // A stop or a pause that came while the queue answered has no call to cut: none is made.
+    if (this.p.store.summary()?.status !== 'running') return { kind: 'aborted' };
     const place = this.p.store.agentPlace();
     const abort = new AbortController();
     this.inflight = abort;

@@ -17,7 +17,9 @@ export type LinkResult =
   | { kind: 'retry'; message: string; pause?: 'state_too_large' }
   | { kind: 'refused'; status: number; code: string; message: string }
   | { kind: 'store_failed'; message: string }
-  | { kind: 'aborted' };
+  | { kind: 'aborted' }
+  /** No call was made: the run's batch could not yet spare what its next model call could cost (issue 31). */
+  | { kind: 'wait_for_batch'; needUsd: number };
 
 /** Calls the proxy and hands each line to `onLine` in order; returns how the call ended. */
 export async function callProxy(

@@ -58,11 +58,12 @@ export class RunBudget {
   }
 
   /**
-   * What to hand the proxy with the next advance, or undefined when the run has no cap and its batch
-   * none. For a run of a batch this reserves the call's share (with what a yielded call asked for);
-   * it throws when the queue does not answer, and the call is then not made.
+   * What to hand the proxy with the next advance (`spend` undefined: the run has no cap and its batch
+   * none). For a run of a batch this reserves the call's share, at least what a yielded call asked for;
+   * when the batch cannot spare that yet (its other runs hold the rest for their calls) the answer is to
+   * wait, and no call is made. Throws when the queue does not answer.
    */
-  async forAdvance(run: RunSummary, now: number): Promise<AdvanceSpend | undefined> {
+  async forAdvance(run: RunSummary, now: number): Promise<{ spend: AdvanceSpend | undefined } | { waitUsd: number }> {
     const caps = this.caps(run.config);
     const spent = this.spent(now);
     const batchId = run.config.batchId;
@@ -70,12 +71,14 @@ export class RunBudget {
     if (batchId) {
       const need = this.row()?.need_usd ?? 0;
       const grant = await queueFor(this.env).reserveBatch(batchId, run.id, spent.costUsd, need);
-      this.write('need_usd', null);
       this.hearBatch(grant && { id: batchId, maxCostUsd: grant.maxCostUsd, spentUsd: grant.spentUsd });
+      // A call given less than it said it needs would only yield again; one the batch can never fund pauses there.
+      if (grant && !grant.exhaustive && grant.allowanceUsd < need) return { waitUsd: need };
+      this.write('need_usd', null);
       batch = grant ?? undefined;
     }
-    if (!batch && Object.keys(caps).length === 0) return undefined;
-    return { caps, spent, ...(batch ? { batch } : {}) };
+    if (!batch && Object.keys(caps).length === 0) return { spend: undefined };
+    return { spend: { caps, spent, ...(batch ? { batch } : {}) } };
   }
 
   /** A call yielded for more of its batch's money: the next reservation asks for `usd`. */

@@ -69,6 +69,11 @@ export class RunSession extends DurableObject<Env> {
     return this.callPart?.inflight ?? null;
   }
 
+  private get call(): AgentCall {
+    this.parts();
+    return this.callPart as AgentCall;
+  }
+
   private get seat(): TerminalSeat {
     this.parts();
     return this.seatPart as TerminalSeat;
@@ -133,7 +138,8 @@ export class RunSession extends DurableObject<Env> {
     if (!this.store.create(runId, config, now)) return null;
     this.store.setLoop({});
     this.life.record({ type: 'run_created', config }, now);
-    return this.mirrorAndArm();
+    const run = await this.mirrorAndArm();
+    return { ...run, spend: this.budget.view(run, now) };
   }
 
   /** The queue gave this run a slot: its loop starts. False when it no longer waits (stopped meanwhile). */
@@ -283,13 +289,13 @@ export class RunSession extends DurableObject<Env> {
       await this.mirror();
       return;
     }
-    this.parts();
-    const result = await (this.callPart as AgentCall).run(run, settings.settings, this.seat.breakWanted);
+    const result = await this.call.run(run, settings.settings, this.seat.breakWanted);
     this.schedule.advanceDone(dueAt);
     // A call that yielded for more of its batch's money asks for it with the next reservation.
     if (result.kind === 'ended' && result.end.allowanceNeededUsd !== undefined)
       this.budget.needMore(result.end.allowanceNeededUsd);
-    await this.budget.settle(run, Date.now());
+    // The call's reservation is freed and its spend recorded; a run that made no call holds nothing to free.
+    if (result.kind !== 'wait_for_batch') await this.budget.settle(run, Date.now());
     const after = this.store.summary() ?? run;
     settleCall({ store: this.store, life: this.life, schedule: this.schedule }, after, result, settings.settings);
     await this.mirror();

@@ -7,6 +7,9 @@ import type { RunLifecycle } from './run-lifecycle.ts';
 import type { RunSchedule } from './run-schedule.ts';
 import type { RunStore } from './run-store.ts';
 
+/** How long a run whose batch cannot yet spare its next call's worst case waits before asking again. */
+export const BATCH_WAIT_MS = 200;
+
 /** The parts of a run's object that the end of a call changes. */
 export type SettleDeps = { store: RunStore; life: RunLifecycle; schedule: RunSchedule };
 
@@ -15,6 +18,8 @@ export function settleCall(d: SettleDeps, run: RunSummary, result: LinkResult, s
   const now = Date.now();
   if (run.status !== 'running') return;
   if (result.kind === 'aborted') return;
+  // The batch's other runs hold what is left of its cap for their calls; they free it when those end.
+  if (result.kind === 'wait_for_batch') return d.schedule.nextAdvance(now + BATCH_WAIT_MS);
   if (result.kind === 'store_failed') {
     // Nothing of the step was kept (its transaction rolled back); going on would hit the same bug.
     console.error(`run ${run.id}: storing a step failed: ${result.message}`);

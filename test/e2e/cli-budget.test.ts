@@ -2,16 +2,32 @@
 // with --max-commands 3 and --on-budget stop pauses at its fourth command and is stopped there, with the
 // budget exit code; raise=2 raises the cap once (to 6) and stops the run at its second hit; a bad cap
 // value is one usage line naming the flag. On a terminal (tmux) a person answers the budget prompt:
-// raise to the limit offered, then stop at the second pause.
+// raise to the limit offered, then stop at the second pause. A batch of a priced model (a fake
+// OpenAI-compatible endpoint) with --batch-max-cost stops at the batch's cap, its runs' calls within it.
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../cli/exit-codes.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
+import { baselineResponder } from '../../scripts/fake-llm/baseline-responder.ts';
 import { allEvents, runCli } from '../support/cli-process.ts';
+import type { FakeOpenAi } from '../support/fake-openai.ts';
+import { startFakeOpenAi } from '../support/fake-openai.ts';
 import { stackForFile } from '../support/stack-process.ts';
 import { TmuxPane } from '../support/tmux-pane.ts';
 
-const stack = stackForFile('cli-budget');
+// A priced model behind a fake endpoint; the stack reads PROVIDERS when it starts, after this.
+let fake: FakeOpenAi;
+const env: Record<string, string> = {};
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  fake.respond(baselineResponder({ pieceDelayMs: 0, persona: 'Quick' }));
+  const model = { name: 'mini', price: { input: 0.15, output: 0.6 } };
+  env.PROVIDERS = JSON.stringify({ providers: [{ name: 'quick', baseUrl: fake.baseUrl, models: [model] }] });
+});
+afterAll(async () => {
+  await fake?.close();
+});
+const stack = stackForFile('cli-budget', env);
 const cli = (args: string[]) => runCli(stack().url, args);
 const base = ['run', '--model', 'baseline', '--levels', '0-12', '--json'];
 
@@ -94,5 +110,49 @@ describe('bandit-runner run with caps, on a terminal', () => {
     } finally {
       pane.kill();
     }
+  });
+});
+
+describe('bandit-runner run, a batch with a cost cap', () => {
+  it('--batch-max-cost: the runs pause at the batch cap, the CLI stops them, their calls within it, exit 8', async () => {
+    // Each call of the fake costs $0.00006 (200 + 50 tokens), a run of 13 levels about $0.0011; the worst case
+    // the proxy must keep room for is about $0.003 a call (4,096 tokens of answer at $0.60/Mtok, and the prompt),
+    // so the batch runs until what is left is below that, well before both runs end.
+    const CAP = 0.005;
+    const result = await cli([
+      'run',
+      '--model',
+      'quick/mini',
+      '--repeats',
+      '2',
+      '--levels',
+      '0-12',
+      '--on-pause',
+      'wait',
+      '--batch-max-cost',
+      String(CAP),
+      '--on-budget',
+      'stop',
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(EXIT.budget);
+    const out = JSON.parse(result.stdout) as { batchId: string; runs: { id: string; limitReason: string }[] };
+    // A run may have finished before the cap came near; the others stopped at it.
+    const reasons = out.runs.map((r) => r.limitReason);
+    expect(reasons).toContain('batchMaxCostUsd');
+    for (const reason of reasons) expect([null, 'batchMaxCostUsd']).toContain(reason);
+    expect(result.stderr).toMatch(/paused at the batch's cost cap: .* spent of \$0\.0050/);
+    let spent = 0;
+    for (const run of out.runs) {
+      const events = await allEvents(stack().url, run.id);
+      spent += ofType(events, 'llm_call').reduce((sum, e) => sum + (e.costUsd ?? 0), 0);
+    }
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThanOrEqual(CAP);
+    const batch = (await (await fetch(`${stack().url}/api/batches/${out.batchId}`)).json()) as {
+      spend: { maxCostUsd: number; spentUsd: number };
+    };
+    expect(batch.spend.maxCostUsd).toBe(CAP);
+    expect(batch.spend.spentUsd).toBeCloseTo(spent, 9);
   });
 });

@@ -3,6 +3,7 @@
 // raises the cap (or is refused, saying why) and the run goes on where it paused; a restart of the
 // run's object keeps the spent figures and the raised caps; a hands-off run stops at the cap.
 import { env, runInDurableObject } from 'cloudflare:test';
+import { unzipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiError } from '../../schema/api.ts';
 import { runSpendSchema } from '../../schema/budget.ts';
@@ -147,7 +148,36 @@ describe('a run at its cap', () => {
     events = await budgetPause(run.id, 3);
     expect(ofType(events, 'command')).toHaveLength(8);
     await act(run.id, { action: 'stop' });
+    // The archive's summary.json has the caps as last raised (kept in the object, not the log) and the raises logged.
+    const zip = unzipSync(new Uint8Array(await (await call(`/api/runs/${run.id}/artifacts`)).arrayBuffer()));
+    const name = Object.keys(zip).find((path) => path.endsWith('summary.json')) as string;
+    const summary = JSON.parse(new TextDecoder().decode(zip[name])) as { caps: unknown; spent: { commands: number } };
+    expect(summary.caps).toEqual({ maxCommands: 8 });
+    expect(summary.spent.commands).toBe(8);
+    const logName = Object.keys(zip).find((path) => path.endsWith('run.log')) as string;
+    expect(new TextDecoder().decode(zip[logName])).toContain(
+      "an API client raised the run's command cap to 8 commands",
+    );
   }, 90_000);
+
+  it('pauses at its time cap, the clock stopped while it waits for a person, and a raise gives it more time', async () => {
+    // The baseline thinks 200 ms per call, so a second of running time is a few commands.
+    const run = await createRun({ model: 'baseline', endLevel: 20, paceMs: 200, caps: { maxWallSeconds: 1 } });
+    let events = await budgetPause(run.id, 1);
+    expect(pauseOf(events)?.breach).toMatchObject({ cap: 'maxWallSeconds', limit: 1, next: 0 });
+    expect(pauseOf(events)?.breach?.spent).toBeGreaterThanOrEqual(1);
+    const paused = await spendOf(run.id);
+    expect(paused.spent.wallSeconds).toBeGreaterThanOrEqual(1);
+    // Waiting for a person is not running time: the figure holds still while it waits.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await spendOf(run.id)).spent.wallSeconds).toBe(paused.spent.wallSeconds);
+    expect((await act(run.id, { action: 'raise', caps: { maxWallSeconds: 1 } })).status).toBe(400);
+    expect((await act(run.id, { action: 'raise', caps: { maxWallSeconds: 3 } })).status).toBe(200);
+    events = await budgetPause(run.id, 2);
+    expect(pauseOf(events)?.breach).toMatchObject({ cap: 'maxWallSeconds', limit: 3 });
+    expect((await spendOf(run.id)).spent.wallSeconds).toBeGreaterThanOrEqual(3);
+    await act(run.id, { action: 'stop' });
+  }, 60_000);
 
   it('stops a hands-off run at its cap, the cap named in why it ended', async () => {
     const run = await createRun({ model: 'baseline', endLevel: 20, onPause: 'stop', caps: { maxModelCalls: 2 } });

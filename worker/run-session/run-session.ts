@@ -205,10 +205,11 @@ export class RunSession extends DurableObject<Env> {
 
   /** What the archive and the verification routes read: the run, its whole log and its verifications. */
   async fullRecord(): Promise<{ run: RunSummary; events: RunEvent[]; verifications: string[] } | null> {
-    const run = this.current();
-    return run
-      ? { run, events: this.store.lastEvents(Number.MAX_SAFE_INTEGER), verifications: this.store.verifications() }
-      : null;
+    const found = this.current();
+    if (!found) return null;
+    // The caps as raised live in the object, not the log: the archive's summary.json reads them here.
+    const run = { ...found, spend: this.budget.view(found, Date.now()) };
+    return { run, events: this.store.lastEvents(Number.MAX_SAFE_INTEGER), verifications: this.store.verifications() };
   }
 
   /** Notes a verification run of this run, for its archive and its page. */

@@ -17,6 +17,8 @@ export const EXIT = {
   held: 6,
   /** `attach`/`play`: the terminal was closed by the server (idle, restart, stop, the shell ended). */
   terminalClosed: 7,
+  /** A run was stopped at a budget cap (--on-budget stop, a second hit after raise=X, or a hands-off run). */
+  budget: 8,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -32,8 +34,20 @@ export class CliError extends Error {
 
 /** The exit code for a set of runs: the worst of their ends (failed > stopped > paused > completed). */
 export function exitForStatuses(statuses: readonly string[]): ExitCode {
-  if (statuses.includes('failed')) return EXIT.failed;
-  if (statuses.includes('stopped')) return EXIT.stopped;
-  if (statuses.some((s) => s === 'paused_for_user_action' || s === 'queued' || s === 'running')) return EXIT.paused;
+  return exitForRuns(statuses.map((status) => ({ status, atBudget: false })));
+}
+
+/** How a run ended, for its exit code: its status, and whether it was stopped at a budget cap. */
+export type RunEnd = { status: string; atBudget: boolean };
+
+/**
+ * The worst of the runs' ends: failed > stopped (other than at a budget) > stopped at a budget > paused
+ * > completed, so a script tells a cap that held from a person's stop.
+ */
+export function exitForRuns(ends: readonly RunEnd[]): ExitCode {
+  if (ends.some((e) => e.status === 'failed')) return EXIT.failed;
+  if (ends.some((e) => e.status === 'stopped' && !e.atBudget)) return EXIT.stopped;
+  if (ends.some((e) => e.status === 'stopped')) return EXIT.budget;
+  if (ends.some((e) => ['paused_for_user_action', 'queued', 'running'].includes(e.status))) return EXIT.paused;
   return EXIT.completed;
 }

@@ -36,12 +36,13 @@ const program = new Command('bandit-runner')
     'after',
     `
 Exit codes: 0 completed, 1 failed, 2 bad usage, 3 paused (nobody answered), 4 stopped, 5 stack unreachable,
-6 terminal held by another client, 7 terminal closed by the stack.
+6 terminal held by another client, 7 terminal closed by the stack, 8 stopped at a budget cap.
 
 Examples:
   $ bandit-runner list models
   $ bandit-runner run --levels 0-15 --model baseline --max-retries 1
   $ bandit-runner run --model quick/mini,ponder/deep --repeats 3 --parallel 3 --on-pause stop
+  $ bandit-runner run --model quick/mini --max-cost 2 --max-time 15m --on-budget raise=2
   $ bandit-runner watch run_0mwttwzkcgphqalgd6x27up1o
   $ bandit-runner message run_0mwttwzkcgphqalgd6x27up1o "look for a file of 1033 bytes"
   $ bandit-runner attach run_0mwttwzkcgphqalgd6x27up1o

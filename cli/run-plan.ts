@@ -6,6 +6,7 @@ import type { CreateBatch } from '../schema/board.ts';
 import { describeIssues } from '../schema/issues.ts';
 import { runConfigSchema } from '../schema/run.ts';
 import type { RunConfig } from '../schema/run.ts';
+import type { RunCaps } from '../schema/budget.ts';
 import { CliError, EXIT } from './exit-codes.ts';
 
 export type OnPauseFlag = 'ask' | 'stop' | 'wait';
@@ -21,6 +22,10 @@ export type RunFlags = {
   /** The baseline's think time per step, ms (`--pace`); unset is full speed. */
   pace?: number;
   onPause: OnPauseFlag;
+  /** The run's caps (--max-cost, --max-tokens, …; cli/budget-flags.ts). */
+  caps?: RunCaps;
+  /** A batch's cost cap over all its runs (--batch-max-cost). */
+  batchMaxCost?: number;
 };
 
 export type RunPlan = { kind: 'run'; config: RunConfig } | { kind: 'batch'; batch: CreateBatch };
@@ -50,18 +55,32 @@ export function planRun(flags: RunFlags): RunPlan {
     onPause,
   };
   if (models.length === 1 && flags.repeats === 1) {
+    if (flags.batchMaxCost !== undefined)
+      throw new CliError(
+        '--batch-max-cost caps a batch (several models or --repeats); for one run use --max-cost',
+        EXIT.usage,
+      );
     const pace = flags.pace !== undefined ? { paceMs: flags.pace } : {};
-    const parsed = runConfigSchema.safeParse({ ...common, model: models[0], ...pace });
+    const caps = flags.caps ? { caps: flags.caps } : {};
+    const parsed = runConfigSchema.safeParse({ ...common, model: models[0], ...pace, ...caps });
     if (!parsed.success) throw new CliError(`the run is invalid: ${describeIssues(parsed.error)}`, EXIT.usage);
     return { kind: 'run', config: parsed.data };
   }
   if (flags.pace !== undefined)
     throw new CliError('--pace slows a single baseline run to watch it; drop it for a batch', EXIT.usage);
+  // A batch takes one cost cap over all its runs; the API has no caps for each of a batch's runs.
+  if (flags.caps)
+    throw new CliError(
+      '--max-cost, --max-tokens, --max-time, --max-commands and --max-model-calls cap a single run; ' +
+        'for a batch use --batch-max-cost',
+      EXIT.usage,
+    );
   const parsed = createBatchSchema.safeParse({
     ...common,
     models,
     repeats: flags.repeats,
     ...(flags.parallel !== undefined ? { maxRunning: flags.parallel } : {}),
+    ...(flags.batchMaxCost !== undefined ? { maxCostUsd: flags.batchMaxCost } : {}),
   });
   if (!parsed.success) throw new CliError(`the batch is invalid: ${describeIssues(parsed.error)}`, EXIT.usage);
   return { kind: 'batch', batch: parsed.data };

@@ -129,8 +129,10 @@ function fold(state: RunViewState, event: RunEvent): RunViewState {
     case 'llm_call':
       return withLive(state, endsLive(state, event));
     case 'user_action_required': {
-      const { reason, level, retryCount, maxRetries, lastError, lessons } = event;
-      return { ...state, pending: { reason, level, retryCount, maxRetries, lastError, lessons } };
+      const { reason, level, retryCount, maxRetries, lastError, lessons, breach } = event;
+      // A budget pause's breach (the cap, spent, limit) is part of the question: the dialog and the CLI show it.
+      const question = { reason, level, retryCount, maxRetries, lastError, lessons, ...(breach ? { breach } : {}) };
+      return { ...state, pending: question };
     }
     case 'user_action_resolved':
       return { ...state, pending: null };

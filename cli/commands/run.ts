@@ -1,6 +1,6 @@
 // `bandit-runner run`: start one run, or a batch when several models or repeats are asked for, show
-// each run's progress live, answer a pause in the terminal (or stop or wait, as --on-pause says),
-// and end with a summary table and an exit code that says how the runs ended.
+// each run's progress live, answer a pause in the terminal (or stop or wait, as --on-pause says) and a
+// budget pause as --on-budget says, and end with a summary table and an exit code that says how the runs ended.
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { safeJson } from '../../schema/terminal-text.ts';
@@ -10,7 +10,19 @@ import { FINAL_STATUSES, runSummarySchema } from '../../schema/run.ts';
 import { levelResults, runTotals } from '../../schema/run-record.ts';
 import { RunSocketClient } from '../../schema/run-socket-client.ts';
 import type { RunViewState } from '../../schema/run-view-state.ts';
-import { CliError, EXIT, exitForStatuses } from '../exit-codes.ts';
+import type { CapName } from '../../schema/budget.ts';
+import { budgetCapOf, budgetStopText, decideBudget, raisedBy } from '../budget-answer.ts';
+import type { OnBudget } from '../budget-flags.ts';
+import {
+  batchCostOption,
+  capOption,
+  capsFrom,
+  capsText,
+  defaultOnBudget,
+  durationOption,
+  onBudgetOption,
+} from '../budget-flags.ts';
+import { CliError, EXIT, exitForRuns } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf, intOption } from '../global-options.ts';
@@ -22,8 +34,14 @@ import { forecastOf } from './forecast-print.ts';
 import { eventLines, safe } from '../render/event-line.ts';
 import { outcomesText, ProgressDisplay, rowText } from '../render/progress.ts';
 
-type RunOptions = Omit<RunFlags, 'onPause'> & {
+type RunOptions = Omit<RunFlags, 'onPause' | 'caps'> & {
   onPause: OnPauseFlag;
+  maxCost?: number;
+  maxTokens?: number;
+  maxTime?: number;
+  maxCommands?: number;
+  maxModelCalls?: number;
+  onBudget?: OnBudget;
   dryRun?: boolean;
   follow?: boolean;
   verbose?: boolean;
@@ -51,7 +69,22 @@ export function registerRun(program: Command, globals: () => GlobalOptions, exit
       'ask (answer here; wait when not interactive), stop, or wait',
       process.env.BANDIT_RUNNER_ON_PAUSE ?? 'ask',
     )
-    .option('--dry-run', 'print what would start, and its cost and time forecast, and start nothing')
+    .option(
+      '--max-cost <usd>',
+      "the run's cost cap in US dollars (a priced model only), e.g. 2",
+      capOption('maxCostUsd'),
+    )
+    .option('--max-tokens <n>', "the run's cap on prompt + completion tokens", capOption('maxTokens'))
+    .option('--max-time <duration>', "the run's cap on running time: seconds, or 90s, 15m, 2h", durationOption)
+    .option('--max-commands <n>', "the run's cap on commands run", capOption('maxCommands'))
+    .option('--max-model-calls <n>', "the run's cap on requests to the model", capOption('maxModelCalls'))
+    .option('--batch-max-cost <usd>', "a batch's cost cap over all its runs, in US dollars", batchCostOption)
+    .option(
+      '--on-budget <what>',
+      'at a cap: ask (the default on a terminal), stop (the default otherwise), or raise=X (the cap hit × X, once)',
+      onBudgetOption,
+    )
+    .option('--dry-run', 'print what would start, its caps, and its cost and time forecast, and start nothing')
     .option('--follow', 'follow the runs live until they end (the default)')
     .option('--no-follow', 'start and print the run ids, without following them')
     .option('--verbose', "print every event (a single run's story, or each run's)")
@@ -63,6 +96,7 @@ Examples:
   $ bandit-runner run --levels 0-15 --model baseline --max-retries 1
   $ bandit-runner run --levels 0-5 --pace 700
   $ bandit-runner run --model quick/mini,ponder/deep --repeats 3 --parallel 3 --on-pause stop
+  $ bandit-runner run --model quick/mini --max-cost 2 --max-time 15m --on-budget raise=2
   $ bandit-runner run --levels 0-3 --dry-run --json`,
     )
     .action(async (options: RunOptions) => exit(await run(options, globals())));
@@ -71,7 +105,15 @@ Examples:
 async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
   if (!['ask', 'stop', 'wait'].includes(options.onPause))
     throw new CliError(`--on-pause: "${options.onPause}" is not ask, stop or wait`, EXIT.usage);
-  const plan = planRun(options);
+  const caps = capsFrom({
+    maxCostUsd: options.maxCost,
+    maxTokens: options.maxTokens,
+    maxWallSeconds: options.maxTime,
+    maxCommands: options.maxCommands,
+    maxModelCalls: options.maxModelCalls,
+  });
+  const plan = planRun({ ...options, ...(caps ? { caps } : {}) });
+  const onBudget = budgetPolicy(options);
   const out = process.stdout;
   const c = colorsOf(g, out);
   const client = clientFrom(g);
@@ -106,6 +148,8 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
   const interactive = options.onPause === 'ask' && Boolean(process.stdin.isTTY && out.isTTY);
   const story = options.verbose || (started.length === 1 && !options.json);
   const display = story || options.json ? null : new ProgressDisplay(out, c);
+  // The batch's cost cap is one for all its runs: a raise of it by --on-budget counts for every run.
+  const batchRaised = new Map<CapName, number>();
   // One prompt at a time: runs that pause together are answered in turn.
   let asking: Promise<void> = Promise.resolve();
   const finals = await Promise.all(
@@ -120,17 +164,32 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
         onState: (view) => display?.update({ runId, model, view }),
       });
       follower.start();
+      // The limits --on-budget raise=X raised this run's caps to: each is raised once, then the run stops.
+      const raised = new Map<CapName, number>();
       for (;;) {
         // With --on-pause stop the server ends the run at its pause: only the end counts.
         const view = await follower.waitFor((s) => isFinal(s) || (s.pending !== null && options.onPause !== 'stop'));
-        if (isFinal(view) || !interactive) {
+        if (isFinal(view)) {
           follower.close();
           return { runId, model, view };
         }
         const pending = view.pending!;
+        const decision =
+          pending.reason === 'budget_exceeded'
+            ? decideBudget(onBudget, pending, new Map([...raised, ...batchRaised]))
+            : null;
+        if (decision?.kind !== 'answer' && !interactive) {
+          follower.close();
+          return { runId, model, view };
+        }
         const answered = (asking = asking.then(async () => {
           display?.hold();
-          const action: RunAction = await askPause(pending, c, out);
+          let action: RunAction;
+          if (decision?.kind === 'answer') {
+            (options.json ? process.stderr : out).write(`${c.magenta(safe(decision.note))}\n`);
+            action = decision.action;
+            for (const [cap, to] of raisedBy(action)) (cap === 'batchMaxCostUsd' ? batchRaised : raised).set(cap, to);
+          } else action = await askPause(pending, c, out);
           await client.post(`/api/runs/${runId}/actions`, action, runSummarySchema);
         }));
         await answered;
@@ -139,7 +198,7 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
     }),
   );
   display?.hold();
-  const statuses = finals.map((f) => f.view.run?.status ?? 'unknown');
+  const ends = finals.map((f) => ({ status: f.view.run?.status ?? 'unknown', cap: budgetCapOf(f.view.record) }));
   if (options.json) {
     out.write(`${safeJson({ batchId, runs: finals.map(summaryOf) }, 2)}\n`);
   } else {
@@ -148,9 +207,11 @@ async function run(options: RunOptions, g: GlobalOptions): Promise<ExitCode> {
       out.write(`${rowText({ runId: f.runId, model: f.model, view: f.view }, c)}\n`);
       const levels = outcomesText(f.view);
       if (levels) out.write(`  ${c.dim(levels)}\n`);
+      const cap = budgetCapOf(f.view.record);
+      if (cap) out.write(`  ${c.yellow(budgetStopText(cap, f.view.record))}\n`);
     }
   }
-  return exitForStatuses(statuses);
+  return exitForRuns(ends.map((e) => ({ status: e.status, atBudget: e.cap !== null })));
 }
 
 const isFinal = (s: RunViewState) => s.run !== null && FINAL_STATUSES.includes(s.run.status);
@@ -170,7 +231,21 @@ function summaryOf(f: { runId: string; model: string; view: RunViewState }) {
     completionTokens: f.view.completionTokens,
     costUsd: f.view.costUsd,
     pendingReason: f.view.pending?.reason ?? null,
+    /** Why the run ended short (schema/budget.ts LIMIT_REASONS: a cap's name, max_retries, stopped, failed), or null. */
+    limitReason: f.view.record.place.limit,
   };
+}
+
+/** --on-budget, or its default; a raise or a prompt cannot answer a run the server stops at its pause. */
+function budgetPolicy(options: RunOptions): OnBudget {
+  const tty = options.onPause === 'ask' && Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  const policy = options.onBudget ?? defaultOnBudget(options.onPause, tty);
+  if (options.onPause === 'stop' && policy.kind !== 'stop')
+    throw new CliError(
+      '--on-budget ask or raise=X needs the run to wait at its budget pause: drop --on-pause stop (or use --on-budget stop)',
+      EXIT.usage,
+    );
+  return policy;
 }
 
 /** `--pace`: a whole number of milliseconds, 0 or more (the schema checks the upper bound). */
@@ -182,8 +257,8 @@ function paceOption(value: string): number {
 function describePlan(plan: RunPlan): string {
   if (plan.kind === 'run') {
     const c = plan.config;
-    return `would start 1 run: ${c.model} on ${c.target} levels ${c.startLevel}-${c.endLevel}, ${c.maxRetries} retries, budget ${c.budget}${c.paceMs ? `, pace ${c.paceMs} ms` : ''}, on pause: ${c.onPause}\n(nothing was started)\n`;
+    return `would start 1 run: ${c.model} on ${c.target} levels ${c.startLevel}-${c.endLevel}, ${c.maxRetries} retries, budget ${c.budget}${c.paceMs ? `, pace ${c.paceMs} ms` : ''}${c.caps ? `, ${capsText(c.caps)}` : ''}, on pause: ${c.onPause}\n(nothing was started)\n`;
   }
   const b = plan.batch;
-  return `would start a batch of ${b.models.length * b.repeats} runs: ${b.models.join(', ')} × ${b.repeats} on ${b.target} levels ${b.startLevel}-${b.endLevel}${b.maxRunning ? `, at most ${b.maxRunning} at once` : ''}, on pause: ${b.onPause}\n(nothing was started)\n`;
+  return `would start a batch of ${b.models.length * b.repeats} runs: ${b.models.join(', ')} × ${b.repeats} on ${b.target} levels ${b.startLevel}-${b.endLevel}${b.maxRunning ? `, at most ${b.maxRunning} at once` : ''}${b.maxCostUsd ? `, batch cost cap $${b.maxCostUsd}` : ''}, on pause: ${b.onPause}\n(nothing was started)\n`;
 }

@@ -5,7 +5,8 @@ import type { Command } from 'commander';
 import { safeJson } from '../../schema/terminal-text.ts';
 import { FINAL_STATUSES, runIdSchema, runSummarySchema } from '../../schema/run.ts';
 import { RunSocketClient } from '../../schema/run-socket-client.ts';
-import { CliError, EXIT, exitForStatuses } from '../exit-codes.ts';
+import { budgetCapOf } from '../budget-answer.ts';
+import { CliError, EXIT, exitForRuns } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf } from '../global-options.ts';
@@ -72,7 +73,7 @@ async function watch(runId: string, options: WatchOptions, g: GlobalOptions): Pr
       // How each level ended, from the one fold (docs/outcomes.md), once the run is over.
       const levels = outcomesText(view);
       if (!options.json && view.pending === null && levels) out.write(`${c.bold('Levels')} ${levels}\n`);
-      return exitForStatuses([view.run!.status]);
+      return exitForRuns([{ status: view.run!.status, atBudget: budgetCapOf(view.record) !== null }]);
     }
     const action = await askPause(view.pending, c, out);
     await client.post(`/api/runs/${runId}/actions`, action, runSummarySchema);

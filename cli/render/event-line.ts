@@ -2,6 +2,7 @@
 // lessons, pauses and answers), one or a few lines each; scheduling detail stays out unless verbose.
 // Every line goes through terminalText: what a target or a model wrote is shown, never obeyed.
 import { answererText } from '../../schema/answered-by.ts';
+import { breachText, raiseText } from '../../schema/budget.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { terminalText } from '../../schema/terminal-text.ts';
 import type { Colors } from './colors.ts';
@@ -57,6 +58,10 @@ function rawLines(event: RunEvent, c: Colors, verbose: boolean): string[] {
     case 'error':
       return [c.red(`error ${event.code}: ${event.message}`)];
     case 'user_action_required':
+      if (event.reason === 'budget_exceeded')
+        return [
+          c.magenta(`⏸ level ${event.level}: ${event.breach ? breachText(event.breach) : 'paused at a budget cap'}`),
+        ];
       return [
         c.magenta(
           `⏸ paused at level ${event.level}: ${event.reason.replaceAll('_', ' ')}${event.lastError ? ` — ${event.lastError}` : ''}`,
@@ -65,6 +70,10 @@ function rawLines(event: RunEvent, c: Colors, verbose: boolean): string[] {
     case 'user_action_resolved':
       return [
         c.magenta(`▶ ${event.action}${event.hint ? ` with hint "${event.hint}"` : ''} (by ${answererText(event.by)})`),
+      ];
+    case 'caps_raised':
+      return [
+        c.magenta(`▲ ${raiseText(event.caps, event.batchMaxCostUsd) || 'caps raised'} (by ${answererText(event.by)})`),
       ];
     case 'message_sent':
       return [c.magenta(`✉ message "${event.text}" (by ${answererText(event.by)})`)];

@@ -2,11 +2,14 @@
 // Starts a run. The fields are checked with runConfigSchema — the schema the API itself uses — so a
 // message here is the message the API would give. Models come from /api/models. A person's first run
 // (no run listed yet) is paced by default, so a newcomer sees thinking, commands and output arrive.
+// The optional Caps group bounds what the run may spend (issue 31): it pauses before crossing one.
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
+import type { RunCap } from '../../schema/budget.ts';
 import type { ModelInfo } from '../../schema/protocol.ts';
 import { BASELINE_MODEL, HUMAN_MODEL, READABLE_PACE_MS, runConfigSchema, targetSchema } from '../../schema/run.ts';
 import { ApiFailure, createRun, fetchModels, listRuns } from '../lib/api.ts';
+import { CAP_FIELDS, capsOfFields } from '../lib/budget.ts';
 
 const FIELDS = ['target', 'startLevel', 'endLevel', 'model', 'maxRetries', 'budget'] as const;
 type Field = (typeof FIELDS)[number];
@@ -39,9 +42,11 @@ const HELP: Partial<Record<Field, string>> = {
 };
 
 /** Form strings → the config candidate; an empty number field stays empty so the schema names it. */
-function candidate(values: Values, paced: boolean): Record<string, unknown> {
+function candidate(values: Values, paced: boolean, capValues: CapValues): Record<string, unknown> {
   const number = (s: string) => (s.trim() === '' ? undefined : Number(s));
+  const caps = capsOfFields(capValues);
   return {
+    ...(Object.keys(caps).length ? { caps } : {}),
     ...(paced && values.model === BASELINE_MODEL ? { paceMs: READABLE_PACE_MS } : {}),
     target: values.target,
     startLevel: number(values.startLevel),
@@ -52,7 +57,11 @@ function candidate(values: Values, paced: boolean): Record<string, unknown> {
   };
 }
 
+type CapValues = Partial<Record<RunCap, string>>;
+
 export function NewRunForm() {
+  const [capValues, setCapValues] = useState<CapValues>({});
+  const [capErrors, setCapErrors] = useState<CapValues>({});
   const [values, setValues] = useState<Values>(DEFAULTS);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [problem, setProblem] = useState<string | null>(null);
@@ -88,17 +97,20 @@ export function NewRunForm() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setProblem(null);
-    const parsed = runConfigSchema.safeParse(candidate(values, paced === true));
+    const parsed = runConfigSchema.safeParse(candidate(values, paced === true, capValues));
     if (!parsed.success) {
       const found: Partial<Record<Field, string>> = {};
+      const capsFound: CapValues = {};
       for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field;
-        found[field] ??= issue.code === 'invalid_type' ? 'enter a whole number' : issue.message;
+        if (issue.path[0] === 'caps') capsFound[issue.path[1] as RunCap] ??= issue.message;
+        else found[issue.path[0] as Field] ??= issue.code === 'invalid_type' ? 'enter a whole number' : issue.message;
       }
       setErrors(found);
+      setCapErrors(capsFound);
       return;
     }
     setErrors({});
+    setCapErrors({});
     setBusy(true);
     try {
       const run = await createRun(parsed.data);
@@ -170,6 +182,34 @@ export function NewRunForm() {
         )}
         {row('maxRetries', <input type="number" inputMode="numeric" {...field('maxRetries')} />)}
         {row('budget', <input type="number" inputMode="numeric" {...field('budget')} />)}
+        <fieldset className="caps-group" data-testid="caps-group">
+          <legend>Caps (optional)</legend>
+          <p className="field-help">
+            The run pauses before a step that could cross one, and asks you to raise it or stop. Empty is no cap. A cost
+            cap needs a priced model.
+          </p>
+          {CAP_FIELDS.map(({ cap, label }) => (
+            <div className="field" key={cap}>
+              <label htmlFor={`${id}-${cap}`}>{label}</label>
+              <input
+                id={`${id}-${cap}`}
+                name={cap}
+                type="number"
+                inputMode="decimal"
+                min="0"
+                value={capValues[cap] ?? ''}
+                onChange={(e) => setCapValues({ ...capValues, [cap]: e.target.value })}
+                aria-invalid={capErrors[cap] ? true : undefined}
+                aria-describedby={capErrors[cap] ? `${id}-${cap}-error` : undefined}
+              />
+              {capErrors[cap] && (
+                <p id={`${id}-${cap}-error`} className="field-error">
+                  {label} {capErrors[cap]}
+                </p>
+              )}
+            </div>
+          ))}
+        </fieldset>
         {/* Shown once the run list has answered, so its default never changes under a person's hand. */}
         {values.model === BASELINE_MODEL && paced !== null && (
           <div className="field field-check">

@@ -13,6 +13,8 @@ import { useRunSocket } from '../lib/use-run-socket.ts';
 import { useRunTerminal } from '../lib/use-run-terminal.ts';
 import { useSettled } from '../lib/use-settled.ts';
 import type { Jump } from './chat-log.tsx';
+import { capsInForce } from '../lib/budget.ts';
+import { BudgetPanel } from './budget-panel.tsx';
 import { ChatLog } from './chat-log.tsx';
 import { ConnectionIndicator } from './connection-indicator.tsx';
 import { Shown } from './shown-text.tsx';
@@ -168,6 +170,7 @@ export function RunView({ runId }: { runId: string | null }) {
       {run && <RunArtifacts run={run} />}
       {card && <TroubleCard card={card} />}
       <RunCounters view={view} />
+      {run && <BudgetPanel run={run} view={view} />}
       {run && !ended && run.config.model !== HUMAN_MODEL && <MessageBox runId={run.id} />}
       {run && (
         <LevelStrip
@@ -200,6 +203,7 @@ export function RunView({ runId }: { runId: string | null }) {
           runId={runId!}
           pending={pending}
           card={card}
+          caps={run ? capsInForce(run, view.events) : {}}
           open={modalOpen}
           onDismiss={() => {
             setDismissed(pending);

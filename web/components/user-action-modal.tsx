@@ -2,14 +2,17 @@
 // The question a paused run asks a person: why it stopped (reason, level, retries, last error,
 // lessons), and the four answers. Every open tab shows it; it closes everywhere once the run records
 // an answer (user_action_resolved). A refused answer is explained in the dialog, never swallowed.
+// At a budget pause the answers are Raise (raise-form.tsx) and Stop: continue, hint and password are not.
 import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
+import type { RunCaps } from '../../schema/budget.ts';
 import type { PendingAction } from '../../schema/protocol.ts';
 import { passwordUserOf } from '../../schema/pause-password.ts';
 import { runActionSchema } from '../../schema/run.ts';
 import type { RunAction } from '../../schema/run.ts';
 import { ApiFailure, sendAction } from '../lib/api.ts';
 import { pauseReasonText } from '../lib/format.ts';
+import { RaiseForm } from './raise-form.tsx';
 import { StopButton } from './stop-button.tsx';
 import { TroubleCard } from './trouble-card.tsx';
 import { Shown } from './shown-text.tsx';
@@ -21,12 +24,15 @@ export function UserActionModal({
   runId,
   pending,
   card,
+  caps,
   open,
   onDismiss,
 }: {
   runId: string;
   pending: PendingAction;
   card: Card | null;
+  /** The run's caps in force, for the Raise form at a budget pause. */
+  caps: RunCaps;
   open: boolean;
   onDismiss: () => void;
 }) {
@@ -36,6 +42,7 @@ export function UserActionModal({
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const titleId = useId();
+  const budget = pending.reason === 'budget_exceeded';
   const fieldId = useId();
 
   useEffect(() => {
@@ -113,14 +120,17 @@ export function UserActionModal({
           <dt>Level</dt>
           <dd>{pending.level}</dd>
         </div>
-        <div>
-          <dt>Retries used</dt>
-          <dd>
-            {pending.retryCount} of {pending.maxRetries}
-          </dd>
-        </div>
+        {!budget && (
+          <div>
+            <dt>Retries used</dt>
+            <dd>
+              {pending.retryCount} of {pending.maxRetries}
+            </dd>
+          </div>
+        )}
       </dl>
-      {pending.lastError && (
+      {/* At a budget pause the last error is the breach, which the Raise form says. */}
+      {pending.lastError && !budget && (
         <p className="modal-error">
           <strong>Last error:</strong> <Shown text={pending.lastError} />
         </p>
@@ -156,7 +166,21 @@ export function UserActionModal({
           </ul>
         </>
       )}
-      {mode === 'choose' ? (
+      {budget ? (
+        <>
+          {/* Keyed by the question: a new pause starts from its own breach. */}
+          <RaiseForm
+            key={question}
+            breach={pending.breach}
+            caps={caps}
+            busy={busy}
+            onRaise={(action) => void answer(action)}
+          />
+          <div className="modal-actions">
+            <StopButton key={question} label="Stop" disabled={busy} onStop={() => void answer({ action: 'stop' })} />
+          </div>
+        </>
+      ) : mode === 'choose' ? (
         <div className="modal-actions">
           <button type="button" className="primary" disabled={busy} onClick={() => void answer({ action: 'continue' })}>
             Continue

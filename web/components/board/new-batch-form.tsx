@@ -24,6 +24,7 @@ export function NewBatchForm() {
     maxRetries: '2',
     budget: '10',
     onPause: 'stop',
+    maxCostUsd: '',
   });
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -57,6 +58,7 @@ export function NewBatchForm() {
       maxRetries: num(values.maxRetries),
       budget: num(values.budget),
       onPause: values.onPause,
+      ...(values.maxCostUsd.trim() ? { maxCostUsd: Number(values.maxCostUsd) } : {}),
     });
     if (!parsed.success)
       return setProblem(parsed.error.issues.map((i) => `${i.path.join('.') || 'batch'}: ${i.message}`).join('; '));
@@ -110,6 +112,7 @@ export function NewBatchForm() {
         {input('repeats', 'Runs per model')}
         {input('maxRetries', 'Max retries')}
         {input('budget', 'Commands per attempt')}
+        {input('maxCostUsd', 'Batch cost cap $ (optional, over all its runs)')}
         <div className="field">
           <label htmlFor={`${id}-onPause`}>When a run would pause</label>
           <select

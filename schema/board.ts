@@ -136,6 +136,9 @@ export const createBatchSchema = z
   });
 export type CreateBatch = z.infer<typeof createBatchSchema>;
 
+/** POST /api/batches/:id/raise: a new cost cap over all the batch's runs (above what they have spent). */
+export const raiseBatchSchema = z.strictObject({ maxCostUsd: costCapSchema });
+
 /** A batch and its runs, newest run last. */
 export const batchSchema = z.object({
   id: batchIdSchema,

@@ -4,6 +4,7 @@
 import {
   analyticsFailuresSchema,
   analyticsLevelsSchema,
+  analyticsLimitsSchema,
   analyticsModelsSchema,
   analyticsQuerySchema,
   analyticsSeriesSchema,
@@ -15,7 +16,14 @@ import {
 } from '../schema/analytics.ts';
 import { apiErrorSchema, healthSchema } from '../schema/api.ts';
 import { modelListSchema } from '../schema/protocol.ts';
-import { batchListSchema, batchSchema, boardQuerySchema, boardSchema, createBatchSchema } from '../schema/board.ts';
+import {
+  batchListSchema,
+  batchSchema,
+  boardQuerySchema,
+  boardSchema,
+  createBatchSchema,
+  raiseBatchSchema,
+} from '../schema/board.ts';
 import { queueStatusSchema } from '../schema/queue.ts';
 import { forecastRequestSchema } from '../schema/forecast-request.ts';
 import { forecastSchema } from '../schema/forecast.ts';
@@ -123,6 +131,18 @@ function buildDocument(): Json {
         },
       },
     },
+    '/api/analytics/limits': {
+      get: {
+        summary: 'Runs and levels that ended short, counted by why (a cap, the retries, a stop, a failure)',
+        parameters: query(analyticsQuerySchema),
+        responses: {
+          '200': json(component('AnalyticsLimits', analyticsLimitsSchema), 'Most first'),
+          '400': error('Bad query'),
+          '503': error('D1 did not answer'),
+          ...common,
+        },
+      },
+    },
     '/api/batches': {
       get: {
         summary: 'Batches, newest first',
@@ -156,6 +176,23 @@ function buildDocument(): Json {
           '200': json({ $ref: '#/components/schemas/Batch' }, 'The batch'),
           '404': error('No such batch'),
           '503': error('D1 did not answer'),
+          ...common,
+        },
+      },
+    },
+    '/api/batches/{id}/raise': {
+      post: {
+        summary: "Raise a batch's cost cap; its waiting runs may start again",
+        parameters: [batchId],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: component('RaiseBatch', raiseBatchSchema, 'input') } },
+        },
+        responses: {
+          '200': json({ $ref: '#/components/schemas/Batch' }, 'The batch with its new cap'),
+          '400': error('Bad cap'),
+          '404': error('No such batch'),
+          '409': error('The batch has no cap, or the new cap is not above what its runs spent'),
           ...common,
         },
       },

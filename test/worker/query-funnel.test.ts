@@ -29,6 +29,7 @@ const BAD_VALUES: Record<string, [string, string]> = {
   '/api/analytics/failures': ['limit', 'many'],
   '/api/analytics/slow': ['overMs', '-5'],
   '/api/analytics/series': ['bucket', 'week'],
+  '/api/analytics/limits': ['from', 'yesterday'],
   '/api/board': ['target', 'moon'],
 };
 

@@ -1,10 +1,8 @@
 // /api/batches: several models on the same levels, each run `repeats` times, grouped. Every config
 // of a batch is checked before the first run is made, so a bad batch is refused whole.
 import { Hono } from 'hono';
-import { z } from 'zod';
-import { costCapSchema } from '../../schema/budget.ts';
 import type { Context } from 'hono';
-import { batchSchema, createBatchSchema } from '../../schema/board.ts';
+import { batchSchema, createBatchSchema, raiseBatchSchema } from '../../schema/board.ts';
 import { actualSpend } from '../../schema/forecast.ts';
 import type { Batch, BatchList } from '../../schema/board.ts';
 import { describeIssues, issueList } from '../../schema/issues.ts';
@@ -93,9 +91,6 @@ export const batchRoutes = new Hono<{ Bindings: Env }>()
     return c.json(await batchOf(c, id));
   })
   .all('/:id/raise', methodNotAllowed(['POST']));
-
-/** POST /api/batches/:id/raise */
-const raiseBatchSchema = z.strictObject({ maxCostUsd: costCapSchema });
 
 /** A cost cap is refused on a batch with a model whose price the proxy does not know: it could not be enforced. */
 function refuseUnpriced(models: readonly string[], infos: readonly (ModelInfo | null)[]): void {

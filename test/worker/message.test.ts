@@ -40,6 +40,12 @@ describe('message a running agent', () => {
       timeout: 20_000,
       interval: 50,
     });
+    // The read is stored with the step that made the model call; a stop before that step ends would cut it, and
+    // the message would rightly stay unread. So the stop waits for the stored read.
+    await vi.waitFor(async () => expect(ofType(await eventsOf(run.id), 'message_read')).not.toEqual([]), {
+      timeout: 20_000,
+      interval: 50,
+    });
     await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
     const events = await eventsOf(run.id);
     const messages = ofType(events, 'message_sent');

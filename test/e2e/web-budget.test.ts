@@ -1,14 +1,19 @@
 // Caps in the web UI, in real Chromium against the real stack (baseline model): a run started from the
 // form with a command cap shows the Budget panel, pauses at the cap with the breach in the dialog
 // (Raise and Stop only), a raise from the dialog takes it on to the new cap, and the panel follows; the
-// batch form sends its cost cap as the batch's maxCostUsd.
+// batch form sends its cost cap as the batch's maxCostUsd; a batch of a priced model (a fake endpoint) shows its
+// cost cap on its page, and raising it there lets the runs paused at it go on.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../schema/protocol.ts';
+import { baselineResponder } from '../../scripts/fake-llm/baseline-responder.ts';
+import type { Batch } from '../../schema/board.ts';
 import { launchChromium, screenshot } from '../support/browser.ts';
+import type { FakeOpenAi } from '../support/fake-openai.ts';
+import { startFakeOpenAi } from '../support/fake-openai.ts';
 import { allEvents } from '../support/cli-process.ts';
 import type { StackProcess } from '../support/stack-process.ts';
 import { startStackProcess } from '../support/stack-process.ts';
@@ -18,12 +23,18 @@ const WAIT = { timeout: 60_000 };
 const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-web-budget-'));
 let stack: StackProcess;
 let browser: Browser;
+let fake: FakeOpenAi;
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStackProcess(stateDir), launchChromium()]);
+  fake = await startFakeOpenAi();
+  fake.respond(baselineResponder({ pieceDelayMs: 0, persona: 'Quick' }));
+  const model = { name: 'mini', price: { input: 0.15, output: 0.6 } };
+  const env = { PROVIDERS: JSON.stringify({ providers: [{ name: 'quick', baseUrl: fake.baseUrl, models: [model] }] }) };
+  [stack, browser] = await Promise.all([startStackProcess(stateDir, undefined, env), launchChromium()]);
 });
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
+  await fake?.close();
   rmSync(stateDir, { recursive: true, force: true });
 });
 
@@ -135,6 +146,51 @@ describe('caps in the web UI', () => {
       spend: { maxCostUsd: number } | null;
     };
     expect(batch.spend).toMatchObject({ maxCostUsd: 5 });
+    await page.close();
+  });
+
+  it("a batch's page shows its cost cap, and a raise there lets the runs paused at it go on", async () => {
+    // Each call of the fake costs $0.00006, and the proxy keeps room for a call's worst case (about $0.003): two
+    // runs sharing $0.005 pause at the cap long before they end.
+    const made = await fetch(`${stack.url}/api/batches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ models: ['quick/mini'], repeats: 2, endLevel: 12, onPause: 'wait', maxCostUsd: 0.005 }),
+    });
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as Batch;
+    const read = async () => (await (await fetch(`${stack.url}/api/batches/${id}`)).json()) as Batch;
+    await expect.poll(async () => (await read()).spend?.reached, { timeout: 60_000, interval: 250 }).toBe(true);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${stack.url}/batch?id=${id}`);
+    const panel = page.getByRole('region', { name: 'Cost cap' });
+    await panel.waitFor(WAIT);
+    expect(await panel.getAttribute('data-reached')).toBe('true');
+    expect(await panel.textContent()).toMatch(/spent of \$0\.0050.*The cap is reached/);
+    await screenshot(page, 'budget-batch-cap-reached');
+    const paused = (await read()).runs.filter((r) => r.status === 'paused_for_user_action').map((r) => r.id);
+    const callsBefore = await Promise.all(
+      paused.map(async (runId) => ofType(await allEvents(stack.url, runId), 'llm_call').length),
+    );
+    await panel.getByLabel('New cap $').fill('1');
+    await panel.getByRole('button', { name: 'Raise the cap' }).click();
+    await page.getByText('spent of $1.00').waitFor(WAIT);
+    expect(await panel.getAttribute('data-reached')).toBe('false');
+    // Every run that was paused at the cap was answered by the one raise and made calls again.
+    for (const [i, runId] of paused.entries()) {
+      await expect
+        .poll(async () => ofType(await allEvents(stack.url, runId), 'llm_call').length, { timeout: 30_000 })
+        .toBeGreaterThan(callsBefore[i]!);
+      const raised = ofType(await allEvents(stack.url, runId), 'caps_raised');
+      expect(raised).toEqual([expect.objectContaining({ batchMaxCostUsd: 1 })]);
+    }
+    await screenshot(page, 'budget-batch-raised');
+    for (const run of (await read()).runs)
+      await fetch(`${stack.url}/api/runs/${run.id}/actions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action: 'stop' }),
+      });
     await page.close();
   });
 });

@@ -8,6 +8,7 @@ import type { ApiError } from '../../schema/api.ts';
 import type { Batch } from '../../schema/board.ts';
 import { runSpendSchema } from '../../schema/budget.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
+import { queueStatusSchema } from '../../schema/queue.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import type { RunSession } from '../../worker/run-session/run-session.ts';
 import { call, eventsOf, ofType, postJson, waitForStatus } from './http.ts';
@@ -83,6 +84,56 @@ describe("a batch's cost cap, from its runs", () => {
     const after = await Promise.all(ids.map((id) => eventsOf(id)));
     expect(after.reduce((sum, events) => sum + costOf(events), 0)).toBeLessThanOrEqual(0.05);
   }, 90_000);
+
+  it('once reached, starts no more of its runs; one raise of the batch lets its paused and waiting runs go on', async () => {
+    // One run at a time: the first pauses at the cap, the second waits in the line, held by the cap.
+    const created = await postJson('/api/batches', {
+      models: ['beta/solver'],
+      repeats: 2,
+      maxRunning: 1,
+      endLevel: 10,
+      maxRetries: 10,
+      onPause: 'wait',
+      maxCostUsd: 0.0105,
+    });
+    expect(created.status).toBe(201);
+    const batch = (await created.json()) as Batch;
+    const [a, b] = batch.runs.map((r) => r.id) as [string, string];
+    await vi.waitFor(async () => expect((await read(a)).status).toBe('paused_for_user_action'), {
+      timeout: 60_000,
+      interval: 100,
+    });
+    expect(ofType(await eventsOf(a), 'user_action_required').at(-1)?.breach?.cap).toBe('batchMaxCostUsd');
+    // The slot the pause gave back goes to no run of the batch: the second is still queued, and says why.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await read(b)).status).toBe('queued');
+    const line = queueStatusSchema.parse(await (await call('/api/queue')).json());
+    expect(line.waiting.find((m) => m.runId === b)?.held).toContain("its batch's cost cap is reached");
+    expect(ofType(await eventsOf(b), 'llm_call')).toEqual([]);
+
+    const before = ofType(await eventsOf(a), 'llm_call').length;
+    const raised = await postJson(`/api/batches/${batch.id}/raise`, { maxCostUsd: 0.05 });
+    expect(raised.status).toBe(200);
+    expect(((await raised.json()) as Batch).spend).toMatchObject({ maxCostUsd: 0.05, reached: false });
+    // The paused run was answered by the batch's raise, and went on.
+    await vi.waitFor(async () => expect(ofType(await eventsOf(a), 'llm_call').length).toBeGreaterThan(before), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    expect(ofType(await eventsOf(a), 'caps_raised')).toEqual([expect.objectContaining({ batchMaxCostUsd: 0.05 })]);
+    await postJson(`/api/runs/${a}/actions`, { action: 'stop' });
+    // Its slot free again, the waiting run starts and spends from the raised cap.
+    await vi.waitFor(async () => expect(ofType(await eventsOf(b), 'llm_call').length).toBeGreaterThan(0), {
+      timeout: 30_000,
+      interval: 100,
+    });
+    await postJson(`/api/runs/${b}/actions`, { action: 'stop' });
+    const spent = (await eventsOf(a)).concat(await eventsOf(b));
+    expect(costOf(spent)).toBeLessThanOrEqual(0.05);
+    // A raise not above what was spent is refused, and a batch without a cap has none to raise.
+    expect((await postJson(`/api/batches/${batch.id}/raise`, { maxCostUsd: 0.0001 })).status).toBe(409);
+    expect((await postJson(`/api/batches/${batch.id}/raise`, { maxCostUsd: 0 })).status).toBe(400);
+  }, 120_000);
 
   it('is not asked of the queue again once it says the batch has none', async () => {
     const created = await postJson('/api/batches', { models: ['baseline'], repeats: 1, endLevel: 2 });

@@ -212,6 +212,14 @@ export function fetchBatch(id: string, signal?: AbortSignal): Promise<Batch> {
   return request(`/api/batches/${encodeURIComponent(id)}`, batchSchema, { signal });
 }
 
+/** POST /api/batches/:id/raise: a new cost cap for the batch; its runs paused at the cap go on. */
+export function raiseBatch(id: string, maxCostUsd: number): Promise<Batch> {
+  return request(`/api/batches/${encodeURIComponent(id)}/raise`, batchSchema, {
+    method: 'POST',
+    body: JSON.stringify({ maxCostUsd }),
+  });
+}
+
 export function listBatches(signal?: AbortSignal): Promise<BatchList> {
   return request('/api/batches', batchListSchema, { signal });
 }

@@ -20,6 +20,7 @@ import { takeCreations } from '../creation-limit.ts';
 import { sessionFor } from '../run-lookup.ts';
 import { queueFor } from '../run-queue.ts';
 import { readJson } from '../validate.ts';
+import { CLIENT_HEADER, answeredBy } from '../../schema/answered-by.ts';
 
 function unknownBatch(id: string): ApiError {
   return new ApiError(
@@ -88,6 +89,20 @@ export const batchRoutes = new Hono<{ Bindings: Env }>()
     const body = await readJson(c, raiseBatchSchema);
     const raised = await queueFor(c.env).raiseBatch(id, body.maxCostUsd);
     if (!raised.ok) throw new ApiError(409, 'conflict', raised.message);
+    // Every run paused at the batch's cap goes on with it: one raise answers them all. A run paused for any
+    // other reason refuses the raise and keeps waiting for its own answer.
+    const runs = await fromD1(listBatchRuns(c.env, id));
+    const by = answeredBy(c.req.header(CLIENT_HEADER));
+    await Promise.all(
+      runs
+        // The index may lag a run's object; each object says for itself whether it waits at the cap.
+        .filter((r) => !FINAL_STATUSES.includes(r.status))
+        .map((r) =>
+          sessionFor(c.env, r.id)
+            .act({ action: 'raise', batchMaxCostUsd: body.maxCostUsd }, by)
+            .catch(() => undefined),
+        ),
+    );
     return c.json(await batchOf(c, id));
   })
   .all('/:id/raise', methodNotAllowed(['POST']));

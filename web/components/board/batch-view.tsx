@@ -9,6 +9,7 @@ import { formatCost } from '../../lib/format.ts';
 import { StatusBadge } from '../status-badge.tsx';
 import { BoardView } from './board-view.tsx';
 import { ForecastVsActual } from './forecast-vs-actual.tsx';
+import { BatchBudget } from './batch-budget.tsx';
 
 const REFRESH_MS = 2_000;
 
@@ -97,6 +98,7 @@ export function BatchView({ batchId }: { batchId: string }) {
           </table>
         </div>
       </section>
+      <BatchBudget batch={batch} onRaised={setBatch} />
       <ForecastVsActual batch={batch} />
       <BoardView batch={batch.id} />
     </>

@@ -61,6 +61,12 @@ export class BatchLedger {
   raise(batchId: string, maxCostUsd: number): { ok: true } | { ok: false; message: string } {
     const cap = this.cap(batchId);
     if (!cap) return { ok: false, message: `batch ${batchId} has no cost cap to raise` };
+    // Never lower: dollars already reserved under the cap in force may be spent in full.
+    if (maxCostUsd < cap.max_cost_usd)
+      return {
+        ok: false,
+        message: `batchMaxCostUsd: a raise cannot lower the cap; it is $${cap.max_cost_usd} now, asked $${maxCostUsd}`,
+      };
     const { spent } = this.totals(batchId);
     if (!(maxCostUsd > spent))
       return {

@@ -86,6 +86,12 @@ describe('a batch cost cap at its owner', () => {
     expect(await queue.raiseBatch(batchId, 0.9)).toMatchObject({ ok: false });
     expect(await queue.raiseBatch(batchId, 2)).toEqual({ ok: true });
     expect(await queue.batchBudget(batchId)).toMatchObject({ maxCostUsd: 2, reached: false });
+    // A raise never lowers the cap (what was reserved under it may be spent); the same cap again changes nothing.
+    expect(await queue.raiseBatch(batchId, 1.5)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('lower'),
+    });
+    expect(await queue.raiseBatch(batchId, 2)).toEqual({ ok: true });
     expect(await queue.reserveBatch(newBatchId(), a, 0, 0.1)).toBeNull();
   });
 });

@@ -56,8 +56,17 @@ export async function applyAction(
     case 'raise': {
       const problem = raiseProblem(action, d.store.pendingAction()?.breach, d.budget.spent(now));
       if (problem) return { code: 'invalid', message: problem };
+      const pausedAt = JSON.stringify(d.store.pendingAction());
       const batchRefused = await raiseBatchCap(d.env, run, action.batchMaxCostUsd);
       if (batchRefused) return batchRefused;
+      // The queue's answer was awaited: another answer (a stop, a second raise) may have been applied
+      // meanwhile, and this one must not bring back a run that was stopped or answer its pause twice.
+      const still = d.store.summary()?.status === 'paused_for_user_action';
+      if (!still || JSON.stringify(d.store.pendingAction()) !== pausedAt)
+        return {
+          code: 'conflict',
+          message: 'the pause was answered meanwhile: the batch cap was raised, nothing else changed',
+        };
       const caps = raisedCaps(d.budget.caps(run.config), action);
       d.ctx.storage.transactionSync(() => {
         d.budget.setCaps(caps);

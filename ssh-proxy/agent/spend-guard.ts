@@ -14,9 +14,12 @@ export class SpendGuard implements CallBudget {
   /** What this call has spent (its wall time is the clock's). */
   private readonly call = { costUsd: 0, tokens: 0, commands: 0, modelCalls: 0 };
   private needUsd: number | null = null;
+  /** A run with caps, or in a capped batch: its requests carry an answer limit so each has a worst case. */
+  readonly bounded: boolean;
 
   constructor(spend: AdvanceSpend | undefined, now: () => number = Date.now) {
     this.spend = spend ?? null;
+    this.bounded = this.spend !== null;
     this.now = now;
     this.startedAt = now();
   }

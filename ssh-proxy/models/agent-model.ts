@@ -63,6 +63,8 @@ export type BudgetStop =
  * with that request's worst case, and told of each request made, so the next is judged with it counted.
  */
 export interface CallBudget {
+  /** Whether the call is under a cap: only then does a request carry a limit on its answer (and need one). */
+  readonly bounded: boolean;
   admit(worst: WorstCase): BudgetStop | null;
   count(report: CallReport): void;
 }

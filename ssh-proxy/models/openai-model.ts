@@ -1,8 +1,9 @@
 // A model behind any OpenAI-compatible endpoint, through the official `openai` SDK. The SDK's own
 // retries are off: each try is reported as an llm_call, and the backoff honours Retry-After. Calls
 // stream when the provider does, so watchers see the thinking as it is written; an endpoint that
-// refuses to stream, or answers a streaming request whole, is called plainly from then on. Every
-// request carries `max_tokens`, and a run's budget is asked before each one is sent (worst-case.ts).
+// refuses to stream, or answers a streaming request whole, is called plainly from then on. A run under
+// a cap limits each answer (the provider's outputLimit field) and is asked before each request is sent
+// (worst-case.ts); a run without caps sends no limit, so the model's own holds.
 import OpenAI from 'openai';
 import { describeIssues } from '../../schema/issues.ts';
 import type { LlmErrorClass } from '../../schema/protocol.ts';
@@ -90,13 +91,12 @@ export class OpenAiModel implements AgentModel {
       messages: planMessages(input),
       tools: TOOLS,
       tool_choice: 'auto' as const,
-      max_tokens: this.maxOutputTokens,
     };
     return this.call('plan', request, { signal, live, budget }, (c) => this.parseDecision(c));
   }
 
   reflect(input: ReflectInput, signal: AbortSignal, budget?: CallBudget): Promise<ModelAnswer<string[]>> {
-    const request = { model: this.remote, messages: reflectMessages(input), max_tokens: this.maxOutputTokens };
+    const request = { model: this.remote, messages: reflectMessages(input) };
     return this.call('reflect', request, { signal, budget }, (c) => {
       const lessons = parseLessons(c.choices[0]?.message?.content ?? '');
       return lessons.length
@@ -116,18 +116,22 @@ export class OpenAiModel implements AgentModel {
       messages: finalMessages(input),
       tools: [FINAL_TOOL],
       tool_choice: { type: 'function' as const, function: { name: FINAL_TOOL_NAME } },
-      max_tokens: this.maxOutputTokens,
     };
     return this.call('final', request, { signal, live, budget }, (c) => this.parseFinal(c));
   }
 
   private async call<T>(
     stage: CallReport['stage'],
-    request: Request & { max_tokens: number },
+    unbounded: Request,
     how: { signal: AbortSignal; live?: TextSink; budget?: CallBudget },
     parse: (completion: Completion) => Parsed<T>,
   ): Promise<ModelAnswer<T>> {
     const { signal, live, budget } = how;
+    // Under a cap the answer is limited, so the request has a worst case; otherwise the model's own limit holds.
+    const request: Request = budget?.bounded
+      ? { ...unbounded, [this.provider.outputLimit]: this.maxOutputTokens }
+      : unbounded;
+    const worst = worstCase({ ...request, max_tokens: this.maxOutputTokens }, this.price);
     const calls: CallReport[] = [];
     // The request as it was sent (streaming adds its fields), so the record matches what the endpoint got.
     let sent: Request | StreamingRequest = request;
@@ -146,7 +150,7 @@ export class OpenAiModel implements AgentModel {
     };
     for (let attempt = 1; ; attempt++) {
       // Each try is judged before it is sent, with the tries before it counted: a stop sends nothing.
-      const stop = budget?.admit(worstCase(request, this.price)) ?? null;
+      const stop = budget?.admit(worst) ?? null;
       if (stop) return { ok: false, failure: { errorClass: 'budget', message: stop.message, stop }, calls };
       if (!this.client) {
         report({ latencyMs: 0, errorClass: 'missing_key', response: null });

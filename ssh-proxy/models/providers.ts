@@ -8,12 +8,12 @@ import { describeIssues } from '../../schema/issues.ts';
 /** USD per million tokens. */
 export type Price = { input: number; output: number };
 
-/** The answer's token limit (`max_tokens`) a model is sent when its entry names none. */
+/** The answer's token limit a call under a cap is sent when the model's entry names none. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
 /**
  * One model of a provider: the name runs use (`provider/model`), the name the endpoint knows, its price,
- * and the `max_tokens` every request to it carries (what a call's worst case counts for the answer).
+ * and the answer's token limit a call under a cap carries (what its worst case counts for the answer).
  */
 export type ProviderModel = { id: string; remote: string; price: Price | null; maxOutputTokens: number };
 
@@ -28,8 +28,22 @@ export type Provider = {
   maxConcurrent: number;
   /** Whether plan calls stream; a provider that turns out not to stream falls back by itself. */
   stream: boolean;
+  /**
+   * The request field that limits the answer, sent only on calls under a cap: OpenAI's current models refuse
+   * `max_tokens` and take `max_completion_tokens`; most other endpoints take `max_tokens`.
+   */
+  outputLimit: OutputLimitField;
   models: ProviderModel[];
 };
+
+/** The names OpenAI-compatible endpoints give the answer's token limit. */
+export type OutputLimitField = 'max_tokens' | 'max_completion_tokens';
+
+/** OpenAI's own API and Azure's take `max_completion_tokens`; other endpoints `max_tokens`. */
+export function defaultOutputLimit(baseUrl: string): OutputLimitField {
+  const host = new URL(baseUrl).hostname;
+  return host === 'api.openai.com' || host.endsWith('.openai.azure.com') ? 'max_completion_tokens' : 'max_tokens';
+}
 
 const priceSchema = z.strictObject({
   input: z.number().min(0, 'must be 0 or more (USD per million input tokens)'),
@@ -76,6 +90,10 @@ const providerSchema = z.strictObject({
     .max(256, 'must be at most 256')
     .default(4),
   stream: z.boolean({ error: 'must be true or false' }).default(true),
+  /** The field that limits the answer on calls under a cap; by default from the base URL (defaultOutputLimit). */
+  outputLimit: z
+    .enum(['max_tokens', 'max_completion_tokens'], { error: 'must be "max_tokens" or "max_completion_tokens"' })
+    .optional(),
   models: z
     .array(
       z.union([
@@ -127,6 +145,7 @@ export function parseProviders(
     keyEnv: p.apiKeyEnv,
     maxConcurrent: p.maxConcurrent,
     stream: p.stream,
+    outputLimit: p.outputLimit ?? defaultOutputLimit(p.baseUrl),
     models: p.models.map((m) => {
       const entry = typeof m === 'string' ? { name: m } : m;
       return {
@@ -158,6 +177,7 @@ export function legacyProvider(e: {
     keyEnv: 'OPENAI_API_KEY',
     maxConcurrent: e.maxConcurrent,
     stream: true,
+    outputLimit: defaultOutputLimit(e.baseUrl),
     models: e.models.map((id) => ({
       id,
       remote: id,

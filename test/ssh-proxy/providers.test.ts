@@ -10,6 +10,7 @@ import { modelListSchema } from '../../schema/protocol.ts';
 import { LiveThinking } from '../../ssh-proxy/live-thinking.ts';
 import { Redactor } from '../../ssh-proxy/redactor.ts';
 import { readProxySettings } from '../../ssh-proxy/settings.ts';
+import { defaultOutputLimit, parseProviders } from '../../ssh-proxy/models/providers.ts';
 import { baselineResponder } from '../../scripts/fake-llm/baseline-responder.ts';
 import { advance, advanceBody } from '../support/advance-client.ts';
 import type { FakeOpenAi } from '../support/fake-openai.ts';
@@ -91,6 +92,7 @@ describe('the providers file', () => {
         keyEnv: 'OPENROUTER_API_KEY',
         maxConcurrent: 3,
         stream: true,
+        outputLimit: 'max_tokens',
         models: [
           {
             id: 'openrouter/meta-llama/llama-3.3-70b-instruct',
@@ -107,6 +109,7 @@ describe('the providers file', () => {
         keyEnv: null,
         maxConcurrent: 4,
         stream: true,
+        outputLimit: 'max_tokens',
         models: [{ id: 'ollama/qwen2.5:7b', remote: 'qwen2.5:7b', price: null, maxOutputTokens: 4096 }],
       },
     ]);
@@ -209,6 +212,11 @@ describe('providers playing', () => {
       stream: true,
       stream_options: { include_usage: true },
     });
+    // A run without caps limits no answer: the model's own limit holds (a reasoning model is not cut short).
+    for (const request of streaming.requests) {
+      expect(request.body).not.toHaveProperty('max_tokens');
+      expect(request.body).not.toHaveProperty('max_completion_tokens');
+    }
     expect(JSON.stringify(reply.lines)).not.toContain('sk-quick-must-not-leak');
   });
 
@@ -230,5 +238,31 @@ describe('providers playing', () => {
     expect(plain.requests.slice(2).every((r) => r.body.stream === undefined)).toBe(true);
     const calls = reply.lines.flatMap((l) => (l.type === 'event' && l.event.type === 'llm_call' ? [l.event] : []));
     expect(calls.every((c) => c.errorClass === null && c.ttftMs === undefined)).toBe(true);
+  });
+});
+
+describe('the answer limit a call under a cap carries', () => {
+  it("is max_completion_tokens for OpenAI's own API and Azure, max_tokens elsewhere, unless the provider says", () => {
+    expect(defaultOutputLimit('https://api.openai.com/v1')).toBe('max_completion_tokens');
+    expect(defaultOutputLimit('https://my-east.openai.azure.com/openai/v1')).toBe('max_completion_tokens');
+    expect(defaultOutputLimit('https://openrouter.ai/api/v1')).toBe('max_tokens');
+    expect(defaultOutputLimit('http://127.0.0.1:11434/v1')).toBe('max_tokens');
+    const [own] = parseProviders(
+      JSON.stringify({
+        providers: [{ name: 'oai', baseUrl: 'https://api.openai.com/v1', outputLimit: 'max_tokens', models: ['m'] }],
+      }),
+      'PROVIDERS',
+      {},
+    );
+    expect(own?.outputLimit).toBe('max_tokens');
+    expect(() =>
+      parseProviders(
+        JSON.stringify({
+          providers: [{ name: 'x', baseUrl: 'http://h/v1', outputLimit: 'max_output', models: ['m'] }],
+        }),
+        'PROVIDERS',
+        {},
+      ),
+    ).toThrow(/outputLimit: must be "max_tokens" or "max_completion_tokens"/);
   });
 });

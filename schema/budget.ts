@@ -24,7 +24,7 @@ export const runCapsSchema = z.strictObject({
   maxCostUsd: costCapSchema.optional(),
   /** Prompt plus completion tokens over every model call of the run. */
   maxTokens: positiveWhole('tokens').optional(),
-  /** Seconds the run has been running: from its start, less the time it waited for a person. */
+  /** Seconds the run has been running: from its start, less each pause until it runs again. */
   maxWallSeconds: positiveWhole('seconds').optional(),
   /** Commands the agent ran (the final attempt's included). */
   maxCommands: positiveWhole('commands').optional(),

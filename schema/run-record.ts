@@ -60,7 +60,10 @@ export const recordPlaceSchema = z.object({
   openCap: capNameSchema.nullable().default(null),
   /** Why the run ended without completing, once it has (schema/budget.ts LIMIT_REASONS). Additive. */
   limit: limitReasonSchema.nullable().default(null),
-  /** Ms the run waited for a person in pauses that are over, and when the open one began (issue 31). Additive. */
+  /**
+   * Ms the run was not running after a pause (waiting for a person, then for its place in the queue), and
+   * when the open such wait began (issue 31). Additive.
+   */
   pausedMs: count.default(0),
   pausedSince: z.number().nullable().default(null),
 });
@@ -132,6 +135,9 @@ export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
   switch (event.type) {
     case 'status_changed':
       if (event.to === 'running' && place.startedAt === null) place = { ...place, startedAt: at };
+      // Time waiting for a person ends when the run runs again, not at the answer: a run continued into a
+      // full queue is still not running (issue 31's wall time).
+      if (event.to === 'running') place = closePause(place, at);
       break;
     case 'level_started':
       touch(event.level, (f) => ({ attempts: f.attempts + 1 }));
@@ -168,7 +174,7 @@ export function foldRecord(record: RunRecord, event: RunEvent): RunRecord {
       // password a run started above level 0 logs in with is the level before's, not help with this one.
       const level = place.openReason === 'password_required' ? null : place.openPause;
       if (event.action === 'stop') place = { ...place, limit: limitAtPause(place) };
-      place = { ...closePause(place, at), openPause: null, openReason: null, openCap: null };
+      place = { ...place, openPause: null, openReason: null, openCap: null };
       if (level === null || event.action === 'stop') break;
       if (event.action === 'password') touch(level, (f) => ({ passwords: f.passwords + 1 }));
       else if (event.hint) touch(level, (f) => ({ hints: f.hints + 1 }));

@@ -39,7 +39,10 @@ describe('spentOf', () => {
     at(2, { type: 'command', level: 0, commandId: 'x1', command: 'ls' }),
     call(3, 0, 150, 30, null),
     pause(10, 0),
-    at(70, { type: 'user_action_resolved', action: 'continue', by: 'rest' }),
+    at(60, { type: 'user_action_resolved', action: 'continue', by: 'rest' }),
+    // Answered at 60, back in the queue until 70: still not running.
+    at(60, { type: 'status_changed', from: 'paused_for_user_action', to: 'queued' }),
+    at(70, { type: 'status_changed', from: 'queued', to: 'running' }),
     at(71, { type: 'command', level: 1, commandId: 'x2', command: 'cat readme' }),
     call(75, 1, 200, 40, 0.002),
     pause(80, 1),
@@ -51,12 +54,14 @@ describe('spentOf', () => {
     expect(spent).toMatchObject({ costUsd: 0.003, tokens: 540, commands: 2, modelCalls: 3 });
   });
 
-  it('counts wall time from the start, less closed pauses and the open one', () => {
-    // 0→10 running, 10→70 paused, 70→80 running, 80→now paused: 20 s.
+  it('counts wall time from the start, less pauses (until the run runs again) and the open one', () => {
+    // 0→10 running, 10→70 paused then queued, 70→80 running, 80→now paused: 20 s.
     expect(spentOf(record, T0 + 100_000).wallSeconds).toBe(20);
     expect(spentOf(record, T0 + 500_000).wallSeconds).toBe(20);
-    const resumed = recordOf([at(90, { type: 'user_action_resolved', action: 'continue', by: 'rest' })], record);
-    expect(spentOf(resumed, T0 + 95_000).wallSeconds).toBe(25);
+    const answered = recordOf([at(90, { type: 'user_action_resolved', action: 'continue', by: 'rest' })], record);
+    expect(spentOf(answered, T0 + 95_000).wallSeconds).toBe(20);
+    const resumed = recordOf([at(92, { type: 'status_changed', from: 'queued', to: 'running' })], answered);
+    expect(spentOf(resumed, T0 + 95_000).wallSeconds).toBe(23);
   });
 
   it('is zero for a run that never started', () => {

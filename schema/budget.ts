@@ -126,7 +126,9 @@ export function formatCapValue(cap: CapName, value: number): string {
 /** The sentence a budget pause says: which cap, how much was spent, the limit, what the next step needed. */
 export function breachText(b: BudgetBreach): string {
   const what = LIMIT_TEXT[b.cap];
-  return `paused at ${what}: ${formatCapValue(b.cap, b.spent)} spent of ${formatCapValue(b.cap, b.limit)}, and the next step could add ${formatCapValue(b.cap, b.next)}; raise the cap to go on, or stop`;
+  // A time cap, or a run the queue held at its batch's cap, has no known next step.
+  const next = b.next > 0 ? `, and the next step could add ${formatCapValue(b.cap, b.next)}` : '';
+  return `paused at ${what}: ${formatCapValue(b.cap, b.spent)} spent of ${formatCapValue(b.cap, b.limit)}${next}; raise the cap to go on, or stop`;
 }
 
 /**

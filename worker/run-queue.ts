@@ -51,7 +51,25 @@ export class RunQueue extends DurableObject<Env> {
    * synchronous step (batch-ledger.ts). Null: the batch has no cap.
    */
   async reserveBatch(batchId: string, runId: string, spentUsd: number, needUsd: number): Promise<BatchGrant | null> {
-    return this.ledger.reserve(batchId, runId, spentUsd, needUsd, this.line.runningInBatch(batchId));
+    const grant = this.ledger.reserve(batchId, runId, spentUsd, needUsd, this.line.runningInBatch(batchId));
+    if (grant?.exhaustive) this.ctx.waitUntil(this.holdWaiting(batchId));
+    return grant;
+  }
+
+  /** The batch's cap is reached: each of its runs still in line pauses at it, saying why, instead of waiting on. */
+  private async holdWaiting(batchId: string): Promise<void> {
+    const budget = this.ledger.budget(batchId);
+    if (!budget) return;
+    const waiting = this.line.members().filter((m) => m.state === 'waiting' && m.batchId === batchId);
+    await Promise.all(
+      waiting.map((m) =>
+        sessionFor(this.env, m.runId)
+          .holdAtBatchCap(budget)
+          .catch((err: unknown) =>
+            console.error(`queue: holding ${m.runId} at its batch's cap failed: ${String(err)}`),
+          ),
+      ),
+    );
   }
 
   /** After a run's call, or at its end: its spend recorded, its reservation freed. */

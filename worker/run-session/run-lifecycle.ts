@@ -10,6 +10,7 @@ import type { RunSchedule } from './run-schedule.ts';
 import type { RunSockets } from './run-sockets.ts';
 import type { RunStore } from './run-store.ts';
 import type { RunBudget } from './run-budget.ts';
+import type { BudgetBreach } from '../../schema/budget.ts';
 import { formatCapValue } from '../../schema/budget.ts';
 
 export type LifecycleParts = {
@@ -105,9 +106,9 @@ export class RunLifecycle {
   }
 
   /** Pauses for a reason the worker itself found (the proxy stays down, bad settings). */
-  pauseRun(run: RunSummary, reason: PendingAction['reason'], message: string): void {
+  pauseRun(run: RunSummary, reason: PendingAction['reason'], message: string, breach?: BudgetBreach): void {
     const now = Date.now();
-    const pending = this.pauseFor(run, reason, message);
+    const pending = { ...this.pauseFor(run, reason, message), ...(breach ? { breach } : {}) };
     this.store.update({ pendingAction: pending, lastError: message }, now);
     this.transition(run.status, 'paused_for_user_action', now, reason);
     this.record({ type: 'user_action_required', ...pending }, now);

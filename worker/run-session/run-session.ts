@@ -4,6 +4,8 @@
 import { ANSWERED_BY } from '../../schema/answered-by.ts';
 import { DurableObject } from 'cloudflare:workers';
 import type { BreakKind, RunEvent } from '../../schema/protocol.ts';
+import type { BatchBudget } from '../../schema/budget.ts';
+import { breachText } from '../../schema/budget.ts';
 import type { RunAction, RunConfig, RunSummary } from '../../schema/run.ts';
 import { diagnose } from '../../schema/diagnose.ts';
 import { buildTimeline } from '../../schema/timeline.ts';
@@ -150,6 +152,20 @@ export class RunSession extends DurableObject<Env> {
     // Asked again (the queue's check, after a start cut short by a restart): an advance already due stays as it is.
     if (this.schedule.due(Date.now()).advanceAt === null) this.schedule.nextAdvance(Date.now());
     await this.schedule.arm();
+    return true;
+  }
+
+  /**
+   * The queue holds this run in line: its batch's cost cap is reached. A run not yet started pauses at the cap
+   * (a hands-off one stops there), so a person, the CLI or a batch raise answers it like any budget pause.
+   */
+  async holdAtBatchCap(batch: BatchBudget): Promise<boolean> {
+    const run = this.current();
+    if (run?.status !== 'queued') return false;
+    const breach = { cap: 'batchMaxCostUsd' as const, spent: batch.spentUsd, limit: batch.maxCostUsd, next: 0 };
+    const message = `${breachText(breach)} (this run had not started)`;
+    this.life.pauseRun(run, 'budget_exceeded', message, breach);
+    await this.mirrorAndArm();
     return true;
   }
 

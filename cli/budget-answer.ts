@@ -7,6 +7,7 @@ import {
   formatCapValue,
   LIMIT_TEXT,
   RUN_CAPS,
+  raisedLimit,
   runCapsSchema,
   SPENT_OF_CAP,
 } from '../schema/budget.ts';
@@ -20,14 +21,6 @@ import { parseDuration } from './budget-flags.ts';
 
 /** Ask a person (the pause prompt), or answer with `action`, saying `note` on the terminal. */
 export type BudgetDecision = { kind: 'ask' } | { kind: 'answer'; action: RunAction; note: string };
-
-const WHOLE: readonly CapName[] = ['maxTokens', 'maxWallSeconds', 'maxCommands', 'maxModelCalls'];
-
-/** `limit` × `factor`, rounded up to what the cap takes (whole units, or a millionth of a dollar). */
-export function raisedLimit(cap: CapName, limit: number, factor: number): number {
-  const raised = limit * factor;
-  return WHOLE.includes(cap) ? Math.ceil(raised) : Math.ceil(raised * 1e6) / 1e6;
-}
 
 /** The raise action setting one cap (a run's cap, or its batch's cost cap) to `value`; the others stay. */
 export function raiseAction(cap: CapName, value: number): RunAction {
@@ -63,7 +56,7 @@ export function decideBudget(
       action: { action: 'stop' },
       note: `${LIMIT_TEXT[breach.cap]} was hit again after it was raised once (--on-budget raise=${policy.factor}): stopping the run. ${said}.`,
     };
-  const value = raisedLimit(breach.cap, breach.limit, policy.factor);
+  const value = raisedLimit(breach, policy.factor);
   return {
     kind: 'answer',
     action: raiseAction(breach.cap, value),

@@ -2,12 +2,12 @@
 // password (typed without echo) or stop — the same answers the web UI's dialog offers. A budget pause
 // offers what the dialog does there: raise the cap that was hit (to a limit typed here) or stop.
 import { input, password, select } from '@inquirer/prompts';
-import { breachText, formatCapValue } from '../schema/budget.ts';
+import { breachText, formatCapValue, raisedLimit } from '../schema/budget.ts';
 import { passwordUserOf } from '../schema/pause-password.ts';
 import type { PendingAction } from '../schema/protocol.ts';
 import type { RunAction } from '../schema/run.ts';
 import type { Colors } from './render/colors.ts';
-import { limitFromText, raiseAction, raisedLimit } from './budget-answer.ts';
+import { limitFromText, raiseAction } from './budget-answer.ts';
 import { safe } from './render/event-line.ts';
 
 /** Asks a person at the terminal how to answer `pending`, and returns the answer to send. */
@@ -58,7 +58,7 @@ async function askBudget(pending: PendingAction, c: Colors, out: NodeJS.WriteStr
   out.write(`\n${c.magenta(c.bold(`The run is waiting for you at level ${pending.level}`))} (budget exceeded)\n`);
   out.write(`  ${safe(breach ? breachText(breach) : 'paused at a budget cap; raise it to go on, or stop')}\n`);
   if (!breach) return { action: 'stop' };
-  const suggested = raisedLimit(breach.cap, breach.limit, 2);
+  const suggested = raisedLimit(breach, 2);
   const choice = await select({
     message: 'What now?',
     choices: [

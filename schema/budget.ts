@@ -123,6 +123,26 @@ export function formatCapValue(cap: CapName, value: number): string {
   return `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : 's'}`;
 }
 
+/** Caps counted in whole units (tokens, seconds, commands, calls); the cost caps are dollars. */
+const WHOLE_CAPS: readonly CapName[] = ['maxTokens', 'maxWallSeconds', 'maxCommands', 'maxModelCalls'];
+
+/**
+ * The limit a raise by `factor` gives the cap a pause named: the limit × factor, and at least what is spent
+ * plus what the held-back step could add (so the raise lets that step run), rounded up to what the cap takes
+ * (whole units, or a millionth of a dollar). The CLI's raise=X, its prompt's offer and the web form's first
+ * value all come from here.
+ */
+export function raisedLimit(breach: BudgetBreach, factor: number): number {
+  const raised = Math.max(breach.limit * factor, breach.spent + breach.next);
+  const rounded = WHOLE_CAPS.includes(breach.cap) ? Math.ceil(raised) : Math.ceil(raised * 1e6) / 1e6;
+  // Above what is spent, which a raise must be (a time cap can be passed by a step that had begun).
+  return rounded > breach.spent
+    ? rounded
+    : WHOLE_CAPS.includes(breach.cap)
+      ? Math.floor(breach.spent) + 1
+      : rounded * 2;
+}
+
 /** The sentence a budget pause says: which cap, how much was spent, the limit, what the next step needed. */
 export function breachText(b: BudgetBreach): string {
   const what = LIMIT_TEXT[b.cap];

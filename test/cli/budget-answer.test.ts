@@ -2,15 +2,9 @@
 // second hit, ask a person; the limit a person types; and how a run that stopped at a cap is told
 // from other stops in its event log.
 import { describe, expect, it } from 'vitest';
-import {
-  budgetCapOf,
-  budgetStopText,
-  raisedBy,
-  decideBudget,
-  limitFromText,
-  raisedLimit,
-} from '../../cli/budget-answer.ts';
+import { budgetCapOf, budgetStopText, raisedBy, decideBudget, limitFromText } from '../../cli/budget-answer.ts';
 import type { BudgetBreach, CapName } from '../../schema/budget.ts';
+import { raisedLimit } from '../../schema/budget.ts';
 import type { PendingAction, RunEvent } from '../../schema/protocol.ts';
 import { recordOf } from '../../schema/run-record.ts';
 
@@ -80,9 +74,14 @@ describe('decideBudget', () => {
   });
 
   it('rounds a raise up to what the cap takes', () => {
-    expect(raisedLimit('maxWallSeconds', 45, 1.5)).toBe(68);
-    expect(raisedLimit('maxCostUsd', 0.0003, 3)).toBe(0.0009);
-    expect(raisedLimit('maxCostUsd', 1 / 3, 2)).toBe(0.666667);
+    const b = (cap: CapName, limit: number, spent = limit, next = 0) => ({ cap, limit, spent, next });
+    expect(raisedLimit(b('maxWallSeconds', 45), 1.5)).toBe(68);
+    expect(raisedLimit(b('maxCostUsd', 0.0003), 3)).toBe(0.0009);
+    expect(raisedLimit(b('maxCostUsd', 1 / 3), 2)).toBe(0.666667);
+    // Never less than what lets the held-back step run: a $0.02 cap whose next request could cost $0.041.
+    expect(raisedLimit(b('maxCostUsd', 0.02, 0.001, 0.041), 2)).toBe(0.042);
+    // A time cap passed by a long step: still above what is spent, as a raise must be.
+    expect(raisedLimit(b('maxWallSeconds', 10, 31), 2)).toBe(32);
   });
 });
 

@@ -3,16 +3,16 @@
 // limit and the run's other caps editable, sent as the raise action; the dialog's Stop is the other answer.
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { breachText } from '../../schema/budget.ts';
+import { breachText, raisedLimit } from '../../schema/budget.ts';
 import type { BudgetBreach, RunCap, RunCaps } from '../../schema/budget.ts';
 import type { RunAction } from '../../schema/run.ts';
 import { CAP_FIELDS, capsOfFields } from '../lib/budget.ts';
 
-/** The fields' first values: each cap in force, the one hit doubled (a batch's cost cap is its own field). */
+/** The fields' first values: each cap in force, the one hit raised (schema/budget.ts raisedLimit; a batch's cost cap is its own field). */
 function firstValues(breach: BudgetBreach | undefined, caps: RunCaps): Partial<Record<RunCap, string>> {
   const values: Partial<Record<RunCap, string>> = {};
   for (const { cap, ofCap } of CAP_FIELDS) {
-    const limit = breach?.cap === cap ? breach.limit * 2 : caps[cap];
+    const limit = breach?.cap === cap ? raisedLimit(breach, 2) : caps[cap];
     if (limit !== undefined) values[cap] = String(ofCap(limit));
   }
   return values;
@@ -36,7 +36,7 @@ export function RaiseForm({
   const id = useId();
   const [values, setValues] = useState(() => firstValues(breach, caps));
   const batchHit = breach?.cap === 'batchMaxCostUsd';
-  const [batchCap, setBatchCap] = useState(() => (batchHit ? String(breach.limit * 2) : ''));
+  const [batchCap, setBatchCap] = useState(() => (batchHit ? String(raisedLimit(breach, 2)) : ''));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

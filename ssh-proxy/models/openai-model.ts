@@ -23,7 +23,7 @@ import type { ClassifiedError } from './llm-errors.ts';
 import { classifyLlmError } from './llm-errors.ts';
 import { readChatStream } from './chat-stream.ts';
 import type { Price, Provider, ProviderModel } from './providers.ts';
-import { worstCase } from './worst-case.ts';
+import { promptBound, worstCase } from './worst-case.ts';
 import {
   FINAL_TOOL,
   FINAL_TOOL_NAME,
@@ -169,8 +169,11 @@ export class OpenAiModel implements AgentModel {
           (r) => (sent = r),
         );
         const parsed = parse(completion);
-        const promptTokens = completion.usage?.prompt_tokens ?? 0;
-        const completionTokens = completion.usage?.completion_tokens ?? 0;
+        // An endpoint that reports no usage: under a cap the request is charged its worst case (what it could
+        // have cost), so a cap still binds; without one it counts nothing, as before.
+        const unreported = !completion.usage && budget?.bounded === true;
+        const promptTokens = completion.usage?.prompt_tokens ?? (unreported ? promptBound(request) : 0);
+        const completionTokens = completion.usage?.completion_tokens ?? (unreported ? this.maxOutputTokens : 0);
         report({
           latencyMs: Math.round(performance.now() - started),
           promptTokens,

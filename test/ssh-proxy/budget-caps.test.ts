@@ -170,3 +170,23 @@ describe('run caps, kept by the proxy', () => {
     expect(free.end.outcome).toBe('completed');
   });
 });
+
+describe('an endpoint that reports no usage', () => {
+  it('is charged each request at its worst case under a cap, so the cap still binds', async () => {
+    // The same player, its usage stripped: the proxy cannot know what a request cost.
+    const player = stepsThenSolve(12);
+    b.fake.respond((request) => {
+      const reply = player(request);
+      delete (reply.body as { usage?: unknown }).usage;
+      return reply;
+    });
+    const cap = 0.1;
+    const { reply, sent } = await playCall(b, cappedBody(runId(), { model: PRICED, endLevel: 0 }, { maxCostUsd: cap }));
+    const calls = ofType(reply.events, 'llm_call');
+    expect(calls.length).toBeGreaterThan(0);
+    // Each call is counted as what it could have cost, to the last digit, and the run pauses within the cap.
+    for (const [i, call] of calls.entries()) expect(call.costUsd).toBeCloseTo(worstOf(sent[i]!).costUsd ?? -1, 12);
+    expect(calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0)).toBeLessThanOrEqual(cap);
+    expect(reply.end.interrupt?.breach?.cap).toBe('maxCostUsd');
+  });
+});

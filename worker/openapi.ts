@@ -190,9 +190,8 @@ function buildDocument(): Json {
         },
         responses: {
           '200': json({ $ref: '#/components/schemas/Batch' }, 'The batch with its new cap'),
-          '400': error('Bad cap'),
+          '400': error('Bad cap: below the cap in force or what its runs spent, or the batch has no cap'),
           '404': error('No such batch'),
-          '409': error('The batch has no cap, or the new cap is not above what its runs spent'),
           ...common,
         },
       },

@@ -30,6 +30,19 @@ describe('budgets at the door', () => {
     for (const run of [priced, baseline]) await postJson(`/api/runs/${run.id}/actions`, { action: 'stop' });
   }, 30_000);
 
+  it('refuses a batch cost cap when one of its models has no price, and makes none of its runs', async () => {
+    const before = ((await (await call('/api/batches')).json()) as { batches: unknown[] }).batches.length;
+    const refused = await postJson('/api/batches', { models: ['beta/solver', 'fake-model'], maxCostUsd: 1 });
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as ApiError;
+    expect(body.error.code).toBe('unpriced_model');
+    expect(body.error.message).toContain('fake-model has no price, so a cost cap could not be enforced');
+    expect(((await (await call('/api/batches')).json()) as { batches: unknown[] }).batches).toHaveLength(before);
+    const zero = await postJson('/api/batches', { models: ['beta/solver'], maxCostUsd: 0 });
+    expect(zero.status).toBe(400);
+    expect(((await zero.json()) as ApiError).error.message).toContain('maxCostUsd');
+  });
+
   it('refuses a cap of zero or below with a message naming it', async () => {
     const zero = await postJson('/api/runs', { model: 'baseline', caps: { maxCommands: 0 } });
     expect(zero.status).toBe(400);

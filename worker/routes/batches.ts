@@ -88,7 +88,8 @@ export const batchRoutes = new Hono<{ Bindings: Env }>()
     if (!batchIdSchema.safeParse(id).success) throw unknownBatch(id);
     const body = await readJson(c, raiseBatchSchema);
     const raised = await queueFor(c.env).raiseBatch(id, body.maxCostUsd);
-    if (!raised.ok) throw new ApiError(409, 'conflict', raised.message);
+    // Lower than the cap in force, not above what was spent, or no cap at all: the body asks what cannot be.
+    if (!raised.ok) throw new ApiError(400, 'invalid_input', raised.message);
     // Every run paused at the batch's cap goes on with it: one raise answers them all. A run paused for any
     // other reason refuses the raise and keeps waiting for its own answer.
     const runs = await fromD1(listBatchRuns(c.env, id));
@@ -116,7 +117,7 @@ function refuseUnpriced(models: readonly string[], infos: readonly (ModelInfo | 
   if (unpriced.length === 0) return;
   throw new ApiError(
     400,
-    'invalid_input',
+    'unpriced_model',
     `maxCostUsd: ${unpriced.join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} no price, so a cost cap could not be enforced; set the price in the proxy's PROVIDERS (or OPENAI_PRICES), or drop maxCostUsd`,
     ['maxCostUsd: a model of the batch has no price'],
   );

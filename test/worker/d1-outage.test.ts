@@ -7,8 +7,14 @@ import type { RunEvent } from '../../schema/protocol.ts';
 import { findRun } from '../../worker/db.ts';
 import { call, createRun, postJson, waitForStatus } from './http.ts';
 
-const TABLES = ['commands', 'executions', 'llm_calls', 'llm_hourly', 'run_levels', 'runs', 'd1_migrations'];
-const breakD1 = () => env.DB.exec(TABLES.map((t) => `DROP TABLE IF EXISTS ${t};`).join(' '));
+/** Drops every table the migrations made (read from the database, so a new migration's table is dropped too), runs last. */
+const breakD1 = async () => {
+  const { results } = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+  ).all<{ name: string }>();
+  const tables = results.map((r) => r.name).sort((a, b) => Number(a === 'runs') - Number(b === 'runs'));
+  await env.DB.exec(tables.map((t) => `DROP TABLE IF EXISTS ${t};`).join(' '));
+};
 const repairD1 = () => applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 const count = async (table: string, runId: string) =>
   (await env.DB.prepare(`SELECT count(*) AS n, count(DISTINCT seq) AS seqs FROM ${table} WHERE run_id = ?`)

@@ -25,7 +25,8 @@ export const OUTCOME_TEXT: Record<LevelOutcome, { label: string; means: string }
   },
   solved_after_more_attempts: {
     label: 'more attempts',
-    means: 'solved after a person answered a pause at this level with a bare continue (or a password that failed)',
+    means:
+      'solved after a person answered a pause at this level with a bare continue (or a password that failed, or a raised budget cap)',
   },
   solved_with_hint: { label: 'hint', means: 'solved after a person gave a hint or a message at this level' },
   solved_with_password: { label: 'password', means: "proved by the person's password" },

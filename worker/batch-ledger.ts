@@ -26,7 +26,8 @@ export class BatchLedger {
   /**
    * The run's spend so far is recorded (it only grows), its old reservation freed, and a new one taken
    * for its next call: at least `needUsd` when the batch has that much unreserved, else nothing. Each of
-   * the `running` runs of the batch may take an equal share of what is left. Null: the batch has no cap.
+   * the `running` runs of the batch (holding a slot or waiting for one) may take an equal share of what is
+   * left, so one run starting first does not hold all of it while the others wait. Null: the batch has no cap.
    */
   reserve(batchId: string, runId: string, spentUsd: number, needUsd: number, running: number): BatchGrant | null {
     const cap = this.cap(batchId);

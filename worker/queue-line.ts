@@ -147,10 +147,10 @@ export class QueueLine {
       .map((r) => r.run_id);
   }
 
-  /** How many runs of the batch hold a slot. */
-  runningInBatch(batchId: string): number {
+  /** How many runs of the batch hold a slot or wait for one: those a batch's dollars are shared among. */
+  activeInBatch(batchId: string): number {
     return this.sql
-      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM members WHERE state = 'running' AND batch_id = ?", batchId)
+      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM members WHERE state != 'idle' AND batch_id = ?", batchId)
       .one().n;
   }
 

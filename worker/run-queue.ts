@@ -51,7 +51,7 @@ export class RunQueue extends DurableObject<Env> {
    * synchronous step (batch-ledger.ts). Null: the batch has no cap.
    */
   async reserveBatch(batchId: string, runId: string, spentUsd: number, needUsd: number): Promise<BatchGrant | null> {
-    const grant = this.ledger.reserve(batchId, runId, spentUsd, needUsd, this.line.runningInBatch(batchId));
+    const grant = this.ledger.reserve(batchId, runId, spentUsd, needUsd, this.line.activeInBatch(batchId));
     if (grant?.exhaustive) this.ctx.waitUntil(this.holdWaiting(batchId));
     return grant;
   }

@@ -34,7 +34,16 @@ const RUN_CAPS = { maxCostUsd: 100, maxTokens: 1e9, maxWallSeconds: 3600, maxCom
 const BATCH_CAP_USD = 100;
 
 type Mode = { key: string; name: string; start: (stack: StackProcess, n: number) => Promise<string[]> };
-type Sample = { id: string; wallMs: number; calls: number; status: string; solved: number; costUsd: number };
+type Sample = {
+  id: string;
+  wallMs: number;
+  calls: number;
+  /** startedAt → the first llm_call event: a run of a capped batch that waits for its share waits here. */
+  firstCallMs: number;
+  status: string;
+  solved: number;
+  costUsd: number;
+};
 
 const fake = await startFakeOpenAi();
 fake.respond(baselineResponder({ pieceDelayMs: 0, persona: 'Quick' }));
@@ -105,10 +114,12 @@ async function finish(stack: StackProcess, ids: string[]): Promise<Sample[]> {
   return Promise.all(
     runs.map(async (run) => {
       const calls = (await eventsOf(stack, run.id)).filter((e) => e.type === 'llm_call');
+      const startedAt = Date.parse(run.startedAt ?? '');
       return {
         id: run.id,
-        wallMs: Date.parse(run.endedAt ?? '') - Date.parse(run.startedAt ?? ''),
+        wallMs: Date.parse(run.endedAt ?? '') - startedAt,
         calls: calls.length,
+        firstCallMs: calls[0] ? Date.parse(calls[0].ts) - startedAt : Number.NaN,
         status: run.status,
         solved: run.levelsSolved,
         costUsd: calls.reduce((sum, e) => sum + (e.costUsd ?? 0), 0),
@@ -184,7 +195,10 @@ try {
       counts.set(`${x.status}, ${x.solved} solved`, (counts.get(`${x.status}, ${x.solved} solved`) ?? 0) + 1);
     const statuses = [...counts].map(([k, v]) => `${v}× ${k}`).join('; ');
     const cost = Math.max(...s.map((x) => x.costUsd));
-    console.log(`  ${mode.name.padEnd(26)} ${statuses}; at most $${cost.toFixed(5)} a run`);
+    const first = s.map((x) => x.firstCallMs);
+    console.log(
+      `  ${mode.name.padEnd(26)} ${statuses}; at most $${cost.toFixed(5)} a run; first model call ${median(first).toFixed(0)} ms after the start (p50), ${Math.max(...first).toFixed(0)} ms (max)`,
+    );
   }
 
   // GET /api/runs/:id on one ended run of each mode; a capped batch's run asks the queue for the batch's spend.

@@ -2,7 +2,8 @@
 // fake OpenAI endpoint (the baseline's moves, streamed with no delay) plays levels 0–12 in four modes: no caps,
 // generous run caps, a batch without a cap, a batch with a generous cost cap; per run, the wall time (startedAt →
 // endedAt, stamped by its Durable Object) and that over its llm_call count. Then GET /api/runs/:id, whose
-// `spend` a capped batch's run asks of the queue. Prints figures and asserts nothing.
+// `spend` a capped batch's run asks of the queue. Prints figures and asserts nothing. --at-once 1 leaves each run
+// alone on the stack (the caps' own cost); 2, the default, lets a capped batch's runs contend for their shares.
 // Usage: node bench/budget.ts [--runs 8] [--at-once 2] [--gets 200]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,9 +142,9 @@ async function timeSummaries(stack: StackProcess, ids: Record<string, string>): 
   return times;
 }
 
-const ms = (n: number) => `${n.toFixed(0)} ms`.padStart(9);
-const delta = (n: number, base: number) =>
-  `${n - base >= 0 ? '+' : ''}${(n - base).toFixed(0)} ms (${n - base >= 0 ? '+' : ''}${((100 * (n - base)) / base).toFixed(1)}%)`;
+const ms = (n: number, digits = 0) => `${n.toFixed(digits)} ms`.padStart(9);
+const delta = (n: number, base: number, digits = 0) =>
+  `${n - base >= 0 ? '+' : ''}${(n - base).toFixed(digits)} ms (${n - base >= 0 ? '+' : ''}${((100 * (n - base)) / base).toFixed(1)}%)`;
 
 console.log(`bench/budget (${new Date().toISOString()})`);
 console.log(
@@ -181,10 +182,10 @@ try {
     const wall = s.map((x) => x.wallMs);
     const base = i % 2 === 1 ? samples[MODES[i - 1]!.key]! : null;
     const vs = base
-      ? `(${i})  ${delta(median(wall), median(base.map((x) => x.wallMs))).padEnd(22)} ${delta(median(perCall(s)), median(perCall(base)))}`
+      ? `(${i})  ${delta(median(wall), median(base.map((x) => x.wallMs))).padEnd(22)} ${delta(median(perCall(s)), median(perCall(base)), 1)}`
       : '';
     console.log(
-      `  ${mode.name.padEnd(26)} ${String(s.length).padStart(4)}  ${String(median(s.map((x) => x.calls))).padStart(5)}  ${ms(median(wall))} ${ms(percentile(wall, 90))}  ${ms(median(perCall(s)))} ${ms(percentile(perCall(s), 90))}  ${vs}`,
+      `  ${mode.name.padEnd(26)} ${String(s.length).padStart(4)}  ${String(median(s.map((x) => x.calls))).padStart(5)}  ${ms(median(wall))} ${ms(percentile(wall, 90))}  ${ms(median(perCall(s)), 1)} ${ms(percentile(perCall(s), 90), 1)}  ${vs}`,
     );
   }
   console.log("  (calls: the median llm_call count of a run; /call: a run's wall time over its llm_call count)");

@@ -3,7 +3,7 @@
 // the last dollars can never be granted more, in total, than the cap leaves.
 import type { BatchGrant, BatchBudget } from '../schema/budget.ts';
 
-type CapRow = { max_cost_usd: number; reached: number };
+type CapRow = { max_cost_usd: number; reached: number; runs: number };
 
 /** The batch's money in one place: its cap, each run's settled spend and its reservation for the call in progress. */
 export class BatchLedger {
@@ -13,30 +13,39 @@ export class BatchLedger {
     this.sql = sql;
   }
 
-  /** Gives a new batch its cap. */
-  open(batchId: string, maxCostUsd: number, now: number): void {
+  /** Gives a new batch of `runs` runs its cap. */
+  open(batchId: string, maxCostUsd: number, runs: number, now: number): void {
     this.sql.exec(
-      'INSERT OR IGNORE INTO batch_caps (batch_id, max_cost_usd, reached, created_at) VALUES (?, ?, 0, ?)',
+      'INSERT OR IGNORE INTO batch_caps (batch_id, max_cost_usd, reached, runs, created_at) VALUES (?, ?, 0, ?, ?)',
       batchId,
       maxCostUsd,
+      runs,
       now,
     );
   }
 
   /**
-   * The run's spend so far is recorded (it only grows), its old reservation freed, and a new one taken
-   * for its next call: at least `needUsd` when the batch has that much unreserved, else nothing. Each of
-   * the `running` runs of the batch (holding a slot or waiting for one) may take an equal share of what is
-   * left, so one run starting first does not hold all of it while the others wait. Null: the batch has no cap.
+   * The run's spend so far is recorded (it only grows), its old reservation freed, and a new one taken for its
+   * next call: at least `needUsd` when the batch has that much unreserved, else nothing. What is left is shared
+   * among the runs that can spend at once: those holding a slot (`running`), and at least as many of the runs
+   * not ended as may run together (`concurrency`), so the run that starts first does not take it all while the
+   * others are still being made. Null: the batch has no cap.
    */
-  reserve(batchId: string, runId: string, spentUsd: number, needUsd: number, running: number): BatchGrant | null {
+  reserve(
+    batchId: string,
+    runId: string,
+    spentUsd: number,
+    needUsd: number,
+    slots: { running: number; concurrency: number },
+  ): BatchGrant | null {
     const cap = this.cap(batchId);
     if (!cap) return null;
     this.settle(batchId, runId, spentUsd);
-    const { spent, reserved } = this.totals(batchId);
+    const { spent, reserved, ended } = this.totals(batchId);
     const left = Math.max(0, cap.max_cost_usd - spent);
     const available = Math.max(0, left - reserved);
-    const share = left / Math.max(1, running);
+    const sharers = Math.max(1, slots.running, Math.min(cap.runs - ended, slots.concurrency));
+    const share = left / sharers;
     // A grant short of the need is no grant: a partial reservation held while waiting could starve another run.
     const grant = available >= needUsd ? Math.min(available, Math.max(needUsd, share)) : 0;
     this.sql.exec('UPDATE batch_spend SET reserved_usd = ? WHERE batch_id = ? AND run_id = ?', grant, batchId, runId);
@@ -46,15 +55,17 @@ export class BatchLedger {
     return { allowanceUsd: grant, exhaustive, spentUsd: spent, maxCostUsd: cap.max_cost_usd };
   }
 
-  /** The run's call ended: its spend recorded, its reservation freed. */
-  settle(batchId: string, runId: string, spentUsd: number): void {
+  /** The run's call ended (or the run did): its spend recorded, its reservation freed. */
+  settle(batchId: string, runId: string, spentUsd: number, ended = false): void {
     if (!this.cap(batchId)) return;
     this.sql.exec(
-      `INSERT INTO batch_spend (batch_id, run_id, spent_usd, reserved_usd) VALUES (?, ?, ?, 0)
-       ON CONFLICT (batch_id, run_id) DO UPDATE SET spent_usd = MAX(spent_usd, excluded.spent_usd), reserved_usd = 0`,
+      `INSERT INTO batch_spend (batch_id, run_id, spent_usd, reserved_usd, ended) VALUES (?, ?, ?, 0, ?)
+       ON CONFLICT (batch_id, run_id) DO UPDATE SET spent_usd = MAX(spent_usd, excluded.spent_usd), reserved_usd = 0,
+       ended = MAX(ended, excluded.ended)`,
       batchId,
       runId,
       spentUsd,
+      ended ? 1 : 0,
     );
   }
 
@@ -98,14 +109,14 @@ export class BatchLedger {
 
   private cap(batchId: string): CapRow | undefined {
     return this.sql
-      .exec<CapRow>('SELECT max_cost_usd, reached FROM batch_caps WHERE batch_id = ?', batchId)
+      .exec<CapRow>('SELECT max_cost_usd, reached, runs FROM batch_caps WHERE batch_id = ?', batchId)
       .toArray()[0];
   }
 
-  private totals(batchId: string): { spent: number; reserved: number } {
+  private totals(batchId: string): { spent: number; reserved: number; ended: number } {
     return this.sql
-      .exec<{ spent: number; reserved: number }>(
-        'SELECT COALESCE(SUM(spent_usd), 0) AS spent, COALESCE(SUM(reserved_usd), 0) AS reserved FROM batch_spend WHERE batch_id = ?',
+      .exec<{ spent: number; reserved: number; ended: number }>(
+        'SELECT COALESCE(SUM(spent_usd), 0) AS spent, COALESCE(SUM(reserved_usd), 0) AS reserved, COALESCE(SUM(ended), 0) AS ended FROM batch_spend WHERE batch_id = ?',
         batchId,
       )
       .one();

@@ -147,11 +147,19 @@ export class QueueLine {
       .map((r) => r.run_id);
   }
 
-  /** How many runs of the batch hold a slot or wait for one: those a batch's dollars are shared among. */
-  activeInBatch(batchId: string): number {
+  /** How many runs of the batch hold a slot. */
+  runningInBatch(batchId: string): number {
     return this.sql
-      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM members WHERE state != 'idle' AND batch_id = ?", batchId)
+      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM members WHERE state = 'running' AND batch_id = ?", batchId)
       .one().n;
+  }
+
+  /** The batch's own limit on its running runs (its maxRunning), if it set one. */
+  batchLimit(batchId: string): number | null {
+    return (
+      this.sql.exec<{ n: number | null }>('SELECT MAX(batch_limit) AS n FROM members WHERE batch_id = ?', batchId).one()
+        .n ?? null
+    );
   }
 
   /** Whether anything waits or runs, so the alarm is worth keeping. */

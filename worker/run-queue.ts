@@ -42,8 +42,8 @@ export class RunQueue extends DurableObject<Env> {
   }
 
   /** Gives a new batch its cost cap (POST /api/batches), before its runs are made. */
-  async openBatch(batchId: string, maxCostUsd: number): Promise<void> {
-    this.ledger.open(batchId, maxCostUsd, Date.now());
+  async openBatch(batchId: string, maxCostUsd: number, runs: number): Promise<void> {
+    this.ledger.open(batchId, maxCostUsd, runs, Date.now());
   }
 
   /**
@@ -51,7 +51,10 @@ export class RunQueue extends DurableObject<Env> {
    * synchronous step (batch-ledger.ts). Null: the batch has no cap.
    */
   async reserveBatch(batchId: string, runId: string, spentUsd: number, needUsd: number): Promise<BatchGrant | null> {
-    const grant = this.ledger.reserve(batchId, runId, spentUsd, needUsd, this.line.activeInBatch(batchId));
+    const grant = this.ledger.reserve(batchId, runId, spentUsd, needUsd, {
+      running: this.line.runningInBatch(batchId),
+      concurrency: this.line.batchLimit(batchId) ?? maxRunningRuns(this.env),
+    });
     if (grant?.exhaustive) this.ctx.waitUntil(this.holdWaiting(batchId));
     return grant;
   }
@@ -73,8 +76,8 @@ export class RunQueue extends DurableObject<Env> {
   }
 
   /** After a run's call, or at its end: its spend recorded, its reservation freed. */
-  async settleBatch(batchId: string, runId: string, spentUsd: number): Promise<void> {
-    this.ledger.settle(batchId, runId, spentUsd);
+  async settleBatch(batchId: string, runId: string, spentUsd: number, ended = false): Promise<void> {
+    this.ledger.settle(batchId, runId, spentUsd, ended);
   }
 
   /** A person raised the batch's cap: its waiting runs may start again. */

@@ -14,14 +14,16 @@ function seeded(seed: number): () => number {
   };
 }
 
+const runsOf12 = 12;
+
 describe('a batch cost cap at its owner', () => {
   it('is never exceeded in total by runs that reserve, spend and settle at once', async () => {
     const queue = queueFor(env);
     const cap = 0.5;
     const batchId = newBatchId();
-    await queue.openBatch(batchId, cap);
+    await queue.openBatch(batchId, cap, runsOf12);
     const random = seeded(31);
-    const runs = Array.from({ length: 12 }, () => ({ id: newRunId(), spent: 0, calls: 0, waits: 0 }));
+    const runs = Array.from({ length: runsOf12 }, () => ({ id: newRunId(), spent: 0, calls: 0, waits: 0 }));
     let stoppedAtCap = 0;
     await Promise.all(
       runs.map(async (run) => {
@@ -65,17 +67,19 @@ describe('a batch cost cap at its owner', () => {
     const queue = queueFor(env);
     const batchId = newBatchId();
     const [a, b] = [newRunId(), newRunId()];
-    await queue.openBatch(batchId, 1);
-    // Two runs in the batch: each may hold half of what is left, or its need if more.
+    await queue.openBatch(batchId, 1, 2);
+    // Two runs in the batch, neither holding a slot yet: each may hold half of what is left, or its need if more.
     const first = await queue.reserveBatch(batchId, a, 0, 0.1);
-    expect(first).toMatchObject({ allowanceUsd: 1, exhaustive: false, spentUsd: 0, maxCostUsd: 1 });
-    // a holds the lot (it is the only running run the queue knows of here); b's need does not fit until a settles.
-    expect(await queue.reserveBatch(batchId, b, 0, 0.2)).toMatchObject({ allowanceUsd: 0, exhaustive: false });
+    expect(first).toMatchObject({ allowanceUsd: 0.5, exhaustive: false, spentUsd: 0, maxCostUsd: 1 });
+    // b's need of 0.6 does not fit in the half a does not hold: nothing, until a settles (not the cap: not exhaustive).
+    expect(await queue.reserveBatch(batchId, b, 0, 0.6)).toMatchObject({ allowanceUsd: 0, exhaustive: false });
     await queue.settleBatch(batchId, a, 0.7);
+    // 0.3 left: b's share would be 0.15, but it needs 0.2, so it gets its need.
     const second = await queue.reserveBatch(batchId, b, 0, 0.2);
-    expect(second?.allowanceUsd).toBeCloseTo(0.3, 9);
+    expect(second?.allowanceUsd).toBeCloseTo(0.2, 9);
     expect(second?.exhaustive).toBe(false);
-    await queue.settleBatch(batchId, b, 0.25);
+    // b ends: from now on a shares what is left with no one.
+    await queue.settleBatch(batchId, b, 0.25, true);
     // 0.05 left: a need of 0.06 cannot be met even with every reservation back.
     const last = await queue.reserveBatch(batchId, a, 0.7, 0.06);
     expect(last).toMatchObject({ allowanceUsd: 0, exhaustive: true });
@@ -92,6 +96,8 @@ describe('a batch cost cap at its owner', () => {
       message: expect.stringContaining('lower'),
     });
     expect(await queue.raiseBatch(batchId, 2)).toEqual({ ok: true });
+    const alone = await queue.reserveBatch(batchId, a, 0.7, 0.01);
+    expect(alone?.allowanceUsd).toBeCloseTo(1.05, 9);
     expect(await queue.reserveBatch(newBatchId(), a, 0, 0.1)).toBeNull();
   });
 });

@@ -29,10 +29,10 @@ const batchBudgets: ObjectMigration = {
   name: '0002_batch_budgets',
   up(sql) {
     sql.exec(
-      'CREATE TABLE batch_caps (batch_id TEXT PRIMARY KEY, max_cost_usd REAL NOT NULL, reached INTEGER NOT NULL, created_at INTEGER NOT NULL)',
+      'CREATE TABLE batch_caps (batch_id TEXT PRIMARY KEY, max_cost_usd REAL NOT NULL, reached INTEGER NOT NULL, runs INTEGER NOT NULL, created_at INTEGER NOT NULL)',
     );
     sql.exec(
-      'CREATE TABLE batch_spend (batch_id TEXT NOT NULL, run_id TEXT NOT NULL, spent_usd REAL NOT NULL, reserved_usd REAL NOT NULL, PRIMARY KEY (batch_id, run_id))',
+      'CREATE TABLE batch_spend (batch_id TEXT NOT NULL, run_id TEXT NOT NULL, spent_usd REAL NOT NULL, reserved_usd REAL NOT NULL, ended INTEGER NOT NULL, PRIMARY KEY (batch_id, run_id))',
     );
   },
 };

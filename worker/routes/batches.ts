@@ -64,7 +64,8 @@ export const batchRoutes = new Hono<{ Bindings: Env }>()
     // The whole batch is taken from the client's allowance, or none of it is made.
     await takeCreations(c, configs.length * body.repeats);
     // The cap exists before any run can start, so no run spends against a batch that has none yet.
-    if (body.maxCostUsd !== undefined) await queueFor(c.env).openBatch(id, body.maxCostUsd);
+    if (body.maxCostUsd !== undefined)
+      await queueFor(c.env).openBatch(id, body.maxCostUsd, configs.length * body.repeats);
     // Repeat by repeat, so the queue starts the models side by side and none gets a head start.
     for (let repeat = 0; repeat < body.repeats; repeat++) {
       for (const [i, config] of configs.entries())

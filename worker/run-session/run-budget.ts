@@ -89,11 +89,11 @@ export class RunBudget {
   }
 
   /** A call (or the run) ended: the batch's owner frees its reservation and records what it spent. Never throws. */
-  async settle(run: RunSummary, now: number): Promise<void> {
+  async settle(run: RunSummary, now: number, ended = false): Promise<void> {
     const batchId = this.cappedBatch(run);
     if (!batchId) return;
     try {
-      await queueFor(this.env).settleBatch(batchId, run.id, this.spent(now).costUsd);
+      await queueFor(this.env).settleBatch(batchId, run.id, this.spent(now).costUsd, ended);
     } catch (err) {
       // The next reservation records the same total; the queue's reservation for this run waits until then.
       console.error(`run ${run.id}: the queue did not settle batch ${batchId}'s budget: ${String(err)}`);

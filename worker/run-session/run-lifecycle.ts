@@ -62,7 +62,7 @@ export class RunLifecycle {
       const run = this.store.summary();
       const runId = run?.id;
       // An ended run's spent is final: its batch's owner records it and frees what it held for it.
-      if (run && ended) this.ctx.waitUntil(this.budget.settle(run, now));
+      if (run && ended) this.ctx.waitUntil(this.budget.settle(run, now, true));
       if (runId)
         this.ctx.waitUntil(
           queueFor(this.env)

@@ -4,6 +4,7 @@ import { outcomeCountsSchema } from './level-outcome.ts';
 import { z } from 'zod';
 import { targetSchema } from './levels.ts';
 import { batchBudgetSchema, costCapSchema, limitReasonSchema } from './budget.ts';
+import { rateSchema } from './board-stats.ts';
 import {
   batchIdSchema,
   HUMAN_MODEL,
@@ -36,6 +37,9 @@ export const boardCellSchema = z.object({
   notSolved: z.number().int(),
   /** The runs counted by how the level ended; alone, helped and notSolved are sums of these. */
   outcomes: outcomeCountsSchema,
+  /** Solved alone, and solved at all (alone, after help, or by the final attempt), of `runs`: 95 % Wilson. Additive. */
+  aloneRate: rateSchema.nullable().optional(),
+  solvedRate: rateSchema.nullable().optional(),
 });
 export type BoardCell = z.infer<typeof boardCellSchema>;
 
@@ -70,6 +74,8 @@ export const boardModelSchema = z.object({
   levelsSolvedPerRun: spreadSchema,
   /** Cost per run, across its runs. */
   costPerRun: spreadSchema,
+  /** Levels solved alone of the levels its runs reached, with a 95 % Wilson interval (schema/board-stats.ts). Additive. */
+  aloneRate: rateSchema.nullable().optional(),
   /** Its runs that ended without completing, by why (schema/budget.ts LIMIT_REASONS). Additive. */
   limits: z.partialRecord(limitReasonSchema, z.number().int()).default({}),
 });

@@ -4,6 +4,7 @@ import type { LevelOutcome, OutcomeCounts } from '../../schema/level-outcome.ts'
 import { isHelped, noOutcomes } from '../../schema/level-outcome.ts';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { wilson95 } from '../../schema/board-stats.ts';
 import { boardSchema } from '../../schema/board.ts';
 import { call } from './http.ts';
 
@@ -54,7 +55,12 @@ describe('GET /api/board', () => {
     const board = boardSchema.parse(await response.json());
     expect(board.levels).toEqual([0, 1, 2, 3]);
     const o = (counts: Partial<OutcomeCounts>): OutcomeCounts => ({ ...noOutcomes(), ...counts });
-    expect(board.cells).toEqual([
+    // Each cell's rates come from its counts (schema/board-stats.ts, tested against hand-worked intervals).
+    for (const cell of board.cells) {
+      expect(cell.aloneRate).toEqual(wilson95(cell.alone, cell.runs));
+      expect(cell.solvedRate).toEqual(wilson95(cell.runs - cell.notSolved, cell.runs));
+    }
+    expect(board.cells.map(({ aloneRate: _a, solvedRate: _s, ...counts }) => counts)).toEqual([
       { model: 'fixture-a', level: 0, runs: 2, alone: 2, helped: 0, notSolved: 0, outcomes: o({ solved_alone: 2 }) },
       {
         model: 'fixture-a',

@@ -4,6 +4,7 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyticsLimitsSchema } from '../../schema/analytics.ts';
 import { boardSchema } from '../../schema/board.ts';
+import { wilson95 } from '../../schema/board-stats.ts';
 import { call } from './http.ts';
 
 const T0 = Date.parse('2024-03-01T00:00:00Z');
@@ -66,5 +67,19 @@ describe('limit reasons in D1', () => {
       'model-a': { maxCostUsd: 3, max_retries: 1 },
       'model-b': { stopped: 2, batchMaxCostUsd: 1 },
     });
+  });
+
+  it('states each rate with its 95 % Wilson interval (issue 32), from the same counts', async () => {
+    const board = boardSchema.parse(await (await call(`/api/board?${WINDOW}`)).json());
+    const cell = (level: number) => board.cells.find((c) => c.model === 'model-a' && c.level === level)!;
+    // model-a: 6 runs reach levels 0 and 1; level 0 is solved alone by all 6, level 1 by the 2 that did not end short.
+    expect(cell(0).aloneRate).toEqual(wilson95(6, 6));
+    expect(cell(1).aloneRate).toEqual(wilson95(2, 6));
+    expect(cell(1).solvedRate).toMatchObject({ successes: 2, n: 6, interval: 'wilson-95' });
+    // 2 of 6 by hand: centre (1/3 + z²/12)/(1 + z²/6) = 0.39839, half = z·√(1/27 + z²/144)/(1 + z²/6) = 0.30161.
+    expect(cell(1).aloneRate!.low).toBeCloseTo(0.0968, 4);
+    expect(cell(1).aloneRate!.high).toBeCloseTo(0.7, 3);
+    const model = board.models.find((m) => m.model === 'model-a')!;
+    expect(model.aloneRate).toEqual(wilson95(8, 12));
   });
 });

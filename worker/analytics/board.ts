@@ -5,6 +5,7 @@
 import { outcomeCountsOf, outcomeSql } from '../../schema/level-outcome.ts';
 import type { Board, BoardCell, BoardModel, BoardQuery } from '../../schema/board.ts';
 import type { LimitReason } from '../../schema/budget.ts';
+import { wilson95 } from '../../schema/board-stats.ts';
 
 type Filter = { where: string; params: (string | number)[] };
 
@@ -92,7 +93,12 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
     helped: r.helped,
     notSolved: r.not_solved,
     outcomes: outcomeCountsOf(r),
+    aloneRate: wilson95(r.alone, r.runs),
+    solvedRate: wilson95(r.runs - r.not_solved, r.runs),
   }));
+  // A model's levels reached, over all its runs: the n of its rate of levels solved alone.
+  const reached = new Map<string, number>();
+  for (const cell of cells) reached.set(cell.model, (reached.get(cell.model) ?? 0) + cell.runs);
   const byModel = new Map((levelRows!.results as LevelTotals[]).map((r) => [r.model, r]));
   const models: BoardModel[] = (runRows!.results as RunTotals[]).map((r) => {
     const l = byModel.get(r.model);
@@ -111,6 +117,7 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
       levelsSolvedPerRun: spread(r.runs, r.solved, r.solved_sq, r.solved_min, r.solved_max),
       costPerRun: spread(r.runs, r.cost, r.cost_sq, r.cost_min, r.cost_max),
       limits: limits.get(r.model) ?? {},
+      aloneRate: wilson95(l?.alone ?? 0, reached.get(r.model) ?? 0),
     };
   });
   // Most levels solved alone per run first, then most solved; ties go to the cheaper model.

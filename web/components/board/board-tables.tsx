@@ -3,10 +3,14 @@
 import type { LevelOutcome } from '../../../schema/level-outcome.ts';
 import { OUTCOME_TEXT } from '../../../schema/level-outcome.ts';
 import type { Board, BoardCell, BoardModel } from '../../../schema/board.ts';
+import type { Rate } from '../../../schema/board-stats.ts';
 import { LIMIT_LABEL, LIMIT_REASONS, LIMIT_TEXT } from '../../../schema/budget.ts';
 import { formatCost, formatDuration } from '../../lib/format.ts';
 
 const num = (n: number, digits = 1) => (Number.isInteger(n) ? String(n) : n.toFixed(digits));
+const pct = (x: number) => `${Math.round(x * 100)} %`;
+/** "80 % (49–94 %)": a rate and its 95 % Wilson interval (the column says which interval). */
+const rateText = (r: Rate) => `${pct(r.rate)} (${Math.round(r.low * 100)}–${pct(r.high)})`;
 
 export function ModelBoard({ board }: { board: Board }) {
   if (board.models.length === 0) return <p className="muted">No runs match these filters yet.</p>;
@@ -21,6 +25,12 @@ export function ModelBoard({ board }: { board: Board }) {
             <th scope="col">Runs</th>
             <th scope="col">Levels solved / run</th>
             <th scope="col">Solved alone</th>
+            <th
+              scope="col"
+              title="Levels solved alone of the levels its runs reached, with a 95 % Wilson score interval"
+            >
+              Alone rate (95 % CI)
+            </th>
             <th scope="col">Highest level</th>
             <th scope="col">Commands</th>
             <th scope="col">Tokens</th>
@@ -45,6 +55,7 @@ export function ModelBoard({ board }: { board: Board }) {
               <td>
                 {m.levelsSolvedAlone} <span className="muted">of {m.levelsSolved}</span>
               </td>
+              <td data-alone-rate={m.aloneRate?.rate ?? ''}>{m.aloneRate ? rateText(m.aloneRate) : '—'}</td>
               <td>{m.highestLevel ?? '—'}</td>
               <td>{m.commands}</td>
               <td>{(m.tokens.prompt + m.tokens.completion).toLocaleString()}</td>
@@ -138,9 +149,10 @@ function Cell({ cell }: { cell: BoardCell | undefined }) {
       </td>
     );
   const kind = cell.alone === cell.runs ? 'alone' : cell.notSolved === cell.runs ? 'failed' : 'mixed';
+  const solved = cell.solvedRate ? `; solved ${rateText(cell.solvedRate)}` : '';
   const label = `${SHOWN.filter(([o]) => cell.outcomes[o] > 0)
     .map(([o]) => `${cell.outcomes[o]} ${OUTCOME_TEXT[o].label}`)
-    .join(', ')}, of ${cell.runs}`;
+    .join(', ')}, of ${cell.runs}${solved}`;
   return (
     <td
       className={`cell-${kind}`}

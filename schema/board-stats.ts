@@ -46,3 +46,17 @@ export function passAtK(n: number, c: number, k: number): number | null {
   for (let i = 0; i < k; i++) allFail *= (n - c - i) / (n - i);
   return 1 - allFail;
 }
+
+/** The k pass@k is given for, where a cell has at least k runs. */
+export const PASS_AT = [1, 3, 5] as const;
+
+export const passAtSchema = z.array(z.object({ k: z.number().int().min(1), value: z.number().min(0).max(1) }));
+export type PassAt = z.infer<typeof passAtSchema>;
+
+/** pass@k of a cell's runs for each k in PASS_AT its runs allow (none when it has fewer than one). */
+export function passAtList(n: number, solved: number): PassAt {
+  return PASS_AT.flatMap((k) => {
+    const value = passAtK(n, solved, k);
+    return value === null ? [] : [{ k, value }];
+  });
+}

@@ -4,7 +4,7 @@ import { outcomeCountsSchema } from './level-outcome.ts';
 import { z } from 'zod';
 import { targetSchema } from './levels.ts';
 import { batchBudgetSchema, costCapSchema, limitReasonSchema } from './budget.ts';
-import { rateSchema } from './board-stats.ts';
+import { passAtSchema, rateSchema } from './board-stats.ts';
 import {
   batchIdSchema,
   HUMAN_MODEL,
@@ -40,6 +40,8 @@ export const boardCellSchema = z.object({
   /** Solved alone, and solved at all (alone, after help, or by the final attempt), of `runs`: 95 % Wilson. Additive. */
   aloneRate: rateSchema.nullable().optional(),
   solvedRate: rateSchema.nullable().optional(),
+  /** pass@k of solving the level (any outcome but not_solved), for k = 1, 3, 5 where the cell has k runs. Additive. */
+  passAt: passAtSchema.optional(),
 });
 export type BoardCell = z.infer<typeof boardCellSchema>;
 

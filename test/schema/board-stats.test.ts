@@ -1,6 +1,6 @@
 // The board's interval and pass@k against figures worked out by hand (and the published Wilson table).
 import { describe, expect, it } from 'vitest';
-import { passAtK, wilson95 } from '../../schema/board-stats.ts';
+import { passAtK, passAtList, wilson95 } from '../../schema/board-stats.ts';
 
 describe('wilson95', () => {
   it('gives the Wilson score interval: 8 of 10 is 80 % (49.0 %–94.3 %)', () => {
@@ -37,5 +37,21 @@ describe('passAtK', () => {
     expect(passAtK(5, 0, 3)).toBe(0);
     expect(passAtK(5, 3, 3)).toBe(1);
     expect(passAtK(2, 1, 3)).toBeNull();
+  });
+});
+
+describe('passAtList', () => {
+  it('gives pass@1, @3 and @5 where the runs allow: 2 solved of 4 runs', () => {
+    // pass@1 = 2/4; pass@3 = 1 − C(2,3)/C(4,3) = 1 (any 3 of 4 hold a solved run); no pass@5 with 4 runs.
+    expect(passAtList(4, 2)).toEqual([
+      { k: 1, value: 0.5 },
+      { k: 3, value: 1 },
+    ]);
+    // 1 solved of 6: pass@3 = 1 − C(5,3)/C(6,3) = 1 − 10/20; pass@5 = 1 − C(5,5)/C(6,5) = 1 − 1/6.
+    const six = passAtList(6, 1);
+    expect(six.map((p) => p.k)).toEqual([1, 3, 5]);
+    expect(six[1]!.value).toBeCloseTo(0.5, 12);
+    expect(six[2]!.value).toBeCloseTo(5 / 6, 12);
+    expect(passAtList(0, 0)).toEqual([]);
   });
 });

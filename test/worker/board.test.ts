@@ -4,7 +4,7 @@ import type { LevelOutcome, OutcomeCounts } from '../../schema/level-outcome.ts'
 import { isHelped, noOutcomes } from '../../schema/level-outcome.ts';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { wilson95 } from '../../schema/board-stats.ts';
+import { passAtList, wilson95 } from '../../schema/board-stats.ts';
 import { boardSchema } from '../../schema/board.ts';
 import { call } from './http.ts';
 
@@ -59,8 +59,11 @@ describe('GET /api/board', () => {
     for (const cell of board.cells) {
       expect(cell.aloneRate).toEqual(wilson95(cell.alone, cell.runs));
       expect(cell.solvedRate).toEqual(wilson95(cell.runs - cell.notSolved, cell.runs));
+      expect(cell.passAt).toEqual(passAtList(cell.runs, cell.runs - cell.notSolved));
     }
-    expect(board.cells.map(({ aloneRate: _a, solvedRate: _s, ...counts }) => counts)).toEqual([
+    // fixture-a level 1: 2 runs, 1 solved: pass@1 is 1/2, and 2 runs allow no pass@3.
+    expect(board.cells.find((c) => c.model === 'fixture-a' && c.level === 1)?.passAt).toEqual([{ k: 1, value: 0.5 }]);
+    expect(board.cells.map(({ aloneRate: _a, solvedRate: _s, passAt: _p, ...counts }) => counts)).toEqual([
       { model: 'fixture-a', level: 0, runs: 2, alone: 2, helped: 0, notSolved: 0, outcomes: o({ solved_alone: 2 }) },
       {
         model: 'fixture-a',

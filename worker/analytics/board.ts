@@ -5,7 +5,7 @@
 import { outcomeCountsOf, outcomeSql } from '../../schema/level-outcome.ts';
 import type { Board, BoardCell, BoardModel, BoardQuery } from '../../schema/board.ts';
 import type { LimitReason } from '../../schema/budget.ts';
-import { wilson95 } from '../../schema/board-stats.ts';
+import { passAtList, wilson95 } from '../../schema/board-stats.ts';
 
 type Filter = { where: string; params: (string | number)[] };
 
@@ -95,6 +95,7 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
     outcomes: outcomeCountsOf(r),
     aloneRate: wilson95(r.alone, r.runs),
     solvedRate: wilson95(r.runs - r.not_solved, r.runs),
+    passAt: passAtList(r.runs, r.runs - r.not_solved),
   }));
   // A model's levels reached, over all its runs: the n of its rate of levels solved alone.
   const reached = new Map<string, number>();

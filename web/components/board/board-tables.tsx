@@ -149,7 +149,11 @@ function Cell({ cell }: { cell: BoardCell | undefined }) {
       </td>
     );
   const kind = cell.alone === cell.runs ? 'alone' : cell.notSolved === cell.runs ? 'failed' : 'mixed';
-  const solved = cell.solvedRate ? `; solved ${rateText(cell.solvedRate)}` : '';
+  const passAt = (cell.passAt ?? [])
+    .filter((p) => p.k > 1)
+    .map((p) => `pass@${p.k} ${pct(p.value)}`)
+    .join(', ');
+  const solved = `${cell.solvedRate ? `; solved ${rateText(cell.solvedRate)}` : ''}${passAt ? `; ${passAt}` : ''}`;
   const label = `${SHOWN.filter(([o]) => cell.outcomes[o] > 0)
     .map(([o]) => `${cell.outcomes[o]} ${OUTCOME_TEXT[o].label}`)
     .join(', ')}, of ${cell.runs}${solved}`;

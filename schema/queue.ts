@@ -14,8 +14,6 @@ export const queueMemberSchema = z.object({
   since: z.number(),
   /** The batch it belongs to, if any. Additive. */
   batchId: z.string().nullable().optional(),
-  /** Why it waits whatever its place, e.g. its batch's cost cap is reached (issue 31). Additive. */
-  held: z.string().nullable().optional(),
 });
 export type QueueMember = z.infer<typeof queueMemberSchema>;
 

@@ -128,14 +128,7 @@ export class RunQueue extends DurableObject<Env> {
   }
 
   async status(): Promise<QueueStatus> {
-    const reached = this.ledger.reachedBatches();
-    const members = this.line.members().map((m) => ({
-      ...m,
-      held:
-        m.state === 'waiting' && m.batchId && reached.has(m.batchId)
-          ? "its batch's cost cap is reached; raise it (POST /api/batches/:id/raise) to start it"
-          : null,
-    }));
+    const members = this.line.members();
     return {
       maxRunning: maxRunningRuns(this.env),
       running: members.filter((m) => m.state === 'running'),

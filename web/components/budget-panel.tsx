@@ -2,7 +2,8 @@
 // The run's caps and what it has spent against each (issue 31), live: spent comes from the one fold
 // (schema/run-spend.ts, as the Durable Object counts it), and the time cap ticks while the run goes on.
 // Hidden when the run has no caps and no capped batch.
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
+import { useRunClock } from '../lib/use-run-clock.ts';
 import { formatCapValue, LIMIT_TEXT } from '../../schema/budget.ts';
 import type { RunCap } from '../../schema/budget.ts';
 import type { RunSummary } from '../../schema/run.ts';
@@ -37,13 +38,7 @@ function Bar({ spent, limit, label }: { spent: number; limit: number; label: str
 /** The run's caps, each as a bar with "spent of limit"; the batch's cost cap too, when it has one. */
 export function BudgetPanel({ run, view }: { run: RunSummary; view: RunViewState }) {
   const id = useId();
-  const [now, setNow] = useState(() => Date.now());
-  const ticking = view.startedAt !== null && view.endedAt === null;
-  useEffect(() => {
-    if (!ticking) return;
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
-  }, [ticking]);
+  const now = useRunClock(view);
   const rows = capRows(capsInForce(run, view.events), spentOf(view.record, now));
   const batchCap = batchCapInForce(run, view.events);
   const batch = run.spend?.batch ?? null;

@@ -1,20 +1,14 @@
 'use client';
 // Level, levels solved (and how many with a person's help), tokens, cost and elapsed time, all read
 // off the one fold; the clock ticks while the run is not finished.
-import { useEffect, useState } from 'react';
+import { useRunClock } from '../lib/use-run-clock.ts';
 import { formatCost, formatDuration } from '../lib/format.ts';
 import { clampLevel } from '../lib/level-groups.ts';
 import { isHelped, levelOutcome } from '../../schema/level-outcome.ts';
 import type { RunViewState } from '../../schema/run-view-state.ts';
 
 export function RunCounters({ view }: { view: RunViewState }) {
-  const [now, setNow] = useState(() => Date.now());
-  const ticking = view.startedAt !== null && view.endedAt === null;
-  useEffect(() => {
-    if (!ticking) return;
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
-  }, [ticking]);
+  const now = useRunClock(view);
   const helped = [...view.record.levels.values()].filter((f) => isHelped(levelOutcome(f))).length;
   const elapsed = view.startedAt === null ? 0 : (view.endedAt ?? now) - view.startedAt;
   const items: [string, string, string][] = [

@@ -33,6 +33,11 @@ export const runs = sqliteTable(
     batchId: text('batch_id'),
     /** Why the run ended without completing (schema/budget.ts LIMIT_REASONS); null otherwise. */
     limitReason: text('limit_reason').$type<LimitReason>(),
+    /** A fork's parent run (POST /api/runs/:id/fork), and the parent's step (event seq) it starts from. */
+    parentId: text('parent_id'),
+    forkSeq: integer('fork_seq'),
+    /** The level set the run was measured on (schema/level-sets.ts): board rows on different sets never merge. */
+    levelSet: text('level_set'),
   },
   (t) => [
     // "How many runs hit the cost cap": one count from the index, the runs that ended short only.
@@ -43,6 +48,8 @@ export const runs = sqliteTable(
     index('runs_created_idx').on(t.createdAt, t.id),
     index('runs_status_created_idx').on(t.status, t.createdAt, t.id),
     index('runs_model_idx').on(t.model),
+    // A run's forks, listed on its page.
+    index('runs_parent_idx').on(t.parentId, t.createdAt).where(sql`parent_id IS NOT NULL`),
   ],
 );
 
@@ -161,6 +168,8 @@ export const runLevels = sqliteTable(
     costUsd: real('cost_usd').notNull(),
     /** Why the level ended unsolved, once its run ended there (schema/budget.ts LIMIT_REASONS). */
     limitReason: text('limit_reason').$type<LimitReason>(),
+    /** The run's level set (schema/level-sets.ts), copied so the board's cells never merge two sets. */
+    levelSet: text('level_set'),
   },
   (t) => [
     primaryKey({ columns: [t.runId, t.level] }),
@@ -225,6 +234,31 @@ export const batchForecasts = sqliteTable('batch_forecasts', {
   createdAt: integer('created_at').notNull(),
   forecast: text('forecast', { mode: 'json' }).$type<Forecast>().notNull(),
 });
+
+/**
+ * Access tokens other than API_TOKEN (issue 32): a role token (admin, operator, viewer) or a share link's
+ * token for one run. Only the SHA-256 of the token is stored; the token itself is shown once, when made.
+ */
+export const accessTokens = sqliteTable(
+  'access_tokens',
+  {
+    id: text('id').primaryKey(),
+    /** 'admin' | 'operator' | 'viewer' | 'share' (schema/access.ts). */
+    role: text('role').notNull(),
+    /** The one run a share token opens; null for a role token. */
+    runId: text('run_id'),
+    label: text('label'),
+    /** Hex SHA-256 of the token. */
+    hash: text('hash').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at'),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('access_tokens_hash_idx').on(t.hash),
+    index('access_tokens_run_idx').on(t.runId, t.createdAt).where(sql`run_id IS NOT NULL`),
+  ],
+);
 
 export type RunRow = typeof runs.$inferSelect;
 export type NewRunRow = typeof runs.$inferInsert;

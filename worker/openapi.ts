@@ -30,6 +30,7 @@ import { forecastSchema } from '../schema/forecast.ts';
 import type { Json } from './openapi-parts.ts';
 import { batchId, common, component, components, error, json, query, tooManyRuns } from './openapi-parts.ts';
 import { runPaths } from './openapi-run-paths.ts';
+import { accessPaths } from './openapi-access-paths.ts';
 
 let built: Json | null = null;
 
@@ -59,6 +60,7 @@ function buildDocument(): Json {
       },
     },
     ...runPaths(),
+    ...accessPaths(),
     '/api/analytics/summary': {
       get: {
         summary: 'Runs, levels, tokens, cost and model-call figures',
@@ -252,7 +254,9 @@ function buildDocument(): Json {
     paths,
     components: {
       schemas: components,
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API_TOKEN' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API_TOKEN, a role token or a share link token' },
+      },
     },
   };
 }

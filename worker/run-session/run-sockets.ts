@@ -8,7 +8,8 @@ import type { RunStore } from './run-store.ts';
 import type { TerminalState } from '../../schema/terminal.ts';
 import { answeredBy } from '../../schema/answered-by.ts';
 import { errorBody } from '../errors.ts';
-import { eventsMessage, getState, send, sendText, setState } from './sockets.ts';
+import { eventsMessage, getState, send, sendText, setState, socketRole } from './sockets.ts';
+import { ROLE_HEADER } from '../access/context.ts';
 
 /** Events are replayed to a connecting client in messages of at most this many events… */
 const REPLAY_PAGE = 1000;
@@ -56,7 +57,11 @@ export class RunSockets {
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server);
     // The client names itself in the URL (browsers cannot set headers on a socket): a terminal's holder is named so.
-    setState(server, { live: false, by: answeredBy(new URL(request.url).searchParams.get('client')) });
+    setState(server, {
+      live: false,
+      by: answeredBy(new URL(request.url).searchParams.get('client')),
+      role: socketRole(request.headers.get(ROLE_HEADER)),
+    });
     send(server, { type: 'welcome', protocolVersion: PROTOCOL_VERSION, runId: run.id });
     const since = new URL(request.url).searchParams.get('since');
     if (since !== null) this.replay(server, Number.parseInt(since, 10) || 0);

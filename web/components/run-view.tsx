@@ -12,6 +12,7 @@ import { clampLevel } from '../lib/level-groups.ts';
 import { useRunSocket } from '../lib/use-run-socket.ts';
 import { useRunTerminal } from '../lib/use-run-terminal.ts';
 import { useSettled } from '../lib/use-settled.ts';
+import { useAccess } from '../lib/use-access.ts';
 import type { Jump } from './chat-log.tsx';
 import { capsInForce } from '../lib/budget.ts';
 import { BudgetPanel } from './budget-panel.tsx';
@@ -23,6 +24,8 @@ import { RunArtifacts } from './run-artifacts.tsx';
 import { MessageBox } from './message-box.tsx';
 import { RunCounters } from './run-counters.tsx';
 import { RunTerminal } from './run-terminal.tsx';
+import { SharePanel } from './share-panel.tsx';
+import { SharedNote } from './shared-note.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { StopButton } from './stop-button.tsx';
 import { TerminalPane } from './terminal-pane.tsx';
@@ -74,6 +77,9 @@ export function RunView({ runId }: { runId: string | null }) {
     [runId, timelineEvents],
   );
   const hashSeq = useHashSeq();
+  // A viewer or a share link watches: no control that acts is shown (the server refuses them anyway).
+  const access = useAccess();
+  const canAct = access.canAct;
   const reached = hashSeq !== null && view.lastSeq >= hashSeq.seq;
   // A #seq-N link is followed once that event is here (a long log replays in several messages).
   useEffect(() => {
@@ -83,9 +89,11 @@ export function RunView({ runId }: { runId: string | null }) {
   if (problem) {
     return (
       <main>
-        <p>
-          <a href="/">← All runs</a>
-        </p>
+        {!access.share && (
+          <p>
+            <a href="/">← All runs</a>
+          </p>
+        )}
         <p role="alert">{problem}</p>
       </main>
     );
@@ -108,9 +116,13 @@ export function RunView({ runId }: { runId: string | null }) {
 
   return (
     <main className="run-page">
-      <p>
-        <a href="/">← All runs</a>
-      </p>
+      {access.share ? (
+        <SharedNote expiresAt={access.info?.expiresAt ?? null} />
+      ) : (
+        <p>
+          <a href="/">← All runs</a>
+        </p>
+      )}
       <header className="run-header">
         <h1>
           Run <code className="run-id">{runId}</code>
@@ -131,7 +143,7 @@ export function RunView({ runId }: { runId: string | null }) {
             {run.config.maxRetries === 1 ? 'retry' : 'retries'} · budget {run.config.budget}
           </p>
         )}
-        {run && (
+        {run && canAct && (
           <div className="run-controls">
             {pending && !modalOpen && (
               <button
@@ -153,6 +165,7 @@ export function RunView({ runId }: { runId: string | null }) {
             {!FINAL_STATUSES.includes(run.status) && (
               <StopButton label="Stop run" onStop={() => act({ action: 'stop' })} />
             )}
+            {runId && <SharePanel runId={runId} />}
           </div>
         )}
         {actionProblem && (
@@ -167,11 +180,11 @@ export function RunView({ runId }: { runId: string | null }) {
           </p>
         )}
       </header>
-      {run && <RunArtifacts run={run} />}
+      {run && <RunArtifacts run={run} canAct={canAct} linkRuns={!access.share} />}
       {card && <TroubleCard card={card} />}
       <RunCounters view={view} />
       {run && <BudgetPanel run={run} view={view} />}
-      {run && !ended && run.config.model !== HUMAN_MODEL && <MessageBox runId={run.id} />}
+      {run && canAct && !ended && run.config.model !== HUMAN_MODEL && <MessageBox runId={run.id} />}
       {run && (
         <LevelStrip
           from={run.config.startLevel}
@@ -182,7 +195,7 @@ export function RunView({ runId }: { runId: string | null }) {
           onJump={(level) => jumpTo({ level })}
         />
       )}
-      {run && <RunTerminal run={run} pending={pending} terminal={terminal} send={send} />}
+      {run && <RunTerminal run={run} pending={pending} terminal={terminal} send={send} readOnly={!canAct} />}
       <div className="run-columns">
         <ChatLog
           events={view.events}
@@ -198,7 +211,7 @@ export function RunView({ runId }: { runId: string | null }) {
       </div>
       {runId && <TerminalReplay runId={runId} />}
       {timeline}
-      {pending && (
+      {pending && canAct && (
         <UserActionModal
           runId={runId!}
           pending={pending}

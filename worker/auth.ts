@@ -6,7 +6,7 @@ import type { Role } from '../schema/access.ts';
 import { neededRole, roleAtLeast, shareMay, SHARE_RUN_ROUTES } from '../schema/access.ts';
 import { readAccessSettings } from './env.ts';
 import { ApiError } from './errors.ts';
-import './access/context.ts';
+import type { RequestAccess } from './access/context.ts';
 import type { Access } from './access/resolve-access.ts';
 import { resolveAccess } from './access/resolve-access.ts';
 
@@ -19,10 +19,11 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(['GET /api/health', 'H
 export const checkAccess = resolveAccess;
 
 /**
- * Who is asking, for per-client limits: with API_TOKEN every holder of the token is one client;
- * without it every client is on this machine, keyed by its loopback address (the only ones served).
+ * Who is asking, for per-client limits: a stored token is its own client; with API_TOKEN every holder
+ * of that token is one client; without it every client is on this machine, keyed by its loopback address.
  */
-export function clientKey(request: Request, env: Env): string {
+export function clientKey(request: Request, env: Env, access?: RequestAccess): string {
+  if (access?.tokenId) return `token:${access.tokenId}`;
   const settings = readAccessSettings(env);
   if (settings.ok && settings.apiToken) return 'token';
   return `loopback:${request.headers.get('cf-connecting-ip') ?? 'local'}`;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CreatedShare } from '../../schema/access.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { launchChromium, screenshot } from '../support/browser.ts';
-import { apiJson } from '../support/cli-process.ts';
+import { apiJson, runCli } from '../support/cli-process.ts';
 import type { StackProcess } from '../support/stack-process.ts';
 import { startStackProcess } from '../support/stack-process.ts';
 
@@ -116,5 +116,72 @@ describe('a share link in a fresh browser', () => {
     });
     expect(after).toMatchObject({ status: 401, body: { error: { code: 'token_revoked' } } });
     await context.close();
+  });
+});
+
+describe('making links', () => {
+  it("the run page's Share panel makes, lists and revokes a link; a viewer's page has no control that acts", async () => {
+    const run = await post<RunSummary>('/api/runs', { model: 'baseline', endLevel: 12, paceMs: 700 });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${stack.url}/run?id=${run.id}&token=${TOKEN}`);
+    await page.locator('main[data-role="admin"]').waitFor(WAIT);
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByLabel('Link expiry').selectOption({ label: '1 hour' });
+    await page.getByRole('button', { name: 'Make link' }).click();
+    const field = page.getByRole('textbox', { name: 'Share link' });
+    await field.waitFor(WAIT);
+    const url = await field.inputValue();
+    expect(url).toMatch(new RegExp(`^${stack.url}/run\\?id=${run.id}#share=brs_[A-Za-z0-9_-]{43}$`));
+    const token = url.slice(url.indexOf('#share=') + 7);
+    const listed = page.locator('.share-list li[data-share-state="active"]');
+    await listed.waitFor(WAIT);
+    expect(await listed.textContent()).toMatch(/expires/);
+    await screenshot(page, '32-share-panel');
+    const access = (t: string) => fetch(`${stack.url}/api/access`, { headers: { authorization: `Bearer ${t}` } });
+    expect((await access(token)).status).toBe(200);
+    await listed.getByRole('button', { name: 'Revoke' }).click();
+    await page.locator('.share-list li[data-share-state="revoked"]').waitFor(WAIT);
+    expect((await access(token)).status).toBe(401);
+
+    // A viewer watches: no answer, pause, stop, share, message, terminal or secrets.
+    const viewer = await post<{ token: string }>('/api/tokens', { role: 'viewer' });
+    const watching = await (await browser.newContext()).newPage();
+    await watching.goto(`${stack.url}/run?id=${run.id}&token=${viewer.token}`);
+    await watching.locator('main[data-role="viewer"]').waitFor(WAIT);
+    await watching.locator('[data-event="command"]').first().waitFor(WAIT);
+    for (const name of [/^Pause$/, /^Stop run$/, /^Share$/, /Take the terminal/, /^Verify/])
+      expect(await watching.getByRole('button', { name }).count(), String(name)).toBe(0);
+    expect(await watching.getByRole('form', { name: 'Message the agent' }).count()).toBe(0);
+    expect(await watching.getByLabel('include passwords and keys').count()).toBe(0);
+    // The viewer may go back to the list (it may read every run), unlike a share link.
+    expect(await watching.getByRole('link', { name: '← All runs' }).count()).toBe(1);
+    await post(`/api/runs/${run.id}/actions`, { action: 'stop' });
+    await context.close();
+  });
+
+  it('bandit-runner share prints a link with an operator token, and is refused with a viewer one', async () => {
+    const run = await post<RunSummary>('/api/runs', { model: 'baseline', endLevel: 1 });
+    const operator = await post<{ token: string }>('/api/tokens', { role: 'operator' });
+    const viewer = await post<{ token: string }>('/api/tokens', { role: 'viewer' });
+    const made = await runCli(stack.url, ['--token', operator.token, 'share', run.id, '--expires', '2h']);
+    expect(made.code, made.stderr).toBe(0);
+    const url = made.stdout.trim();
+    expect(url).toMatch(new RegExp(`^${stack.url}/run\\?id=${run.id}#share=brs_`));
+    expect(made.stderr).toMatch(/read-only link to run_\w+ \(shr_[\w-]+\), until 20\d\d-/);
+    const token = url.slice(url.indexOf('#share=') + 7);
+    const who = await fetch(`${stack.url}/api/access`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await who.json()).toMatchObject({ role: 'share', runId: run.id });
+    const refused = await runCli(stack.url, ['--token', viewer.token, 'share', run.id]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/needs the operator role; this token is viewer/);
+    const badExpiry = await runCli(stack.url, ['--token', operator.token, 'share', run.id, '--expires', '5s']);
+    expect(badExpiry.code).toBe(2);
+    expect(badExpiry.stderr).toMatch(/--expires must be at least a minute/);
+    const shareId = /\((shr_[\w-]+)\)/.exec(made.stderr)![1]!;
+    const revoked = await runCli(stack.url, ['--token', operator.token, 'share', run.id, '--revoke', shareId]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    const after = await fetch(`${stack.url}/api/access`, { headers: { authorization: `Bearer ${token}` } });
+    expect(after.status).toBe(401);
   });
 });

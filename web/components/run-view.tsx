@@ -115,7 +115,7 @@ export function RunView({ runId }: { runId: string | null }) {
   };
 
   return (
-    <main className="run-page">
+    <main className="run-page" data-role={access.info?.role}>
       {access.share ? (
         <SharedNote expiresAt={access.info?.expiresAt ?? null} />
       ) : (

@@ -29,7 +29,8 @@ export function clientKey(request: Request, env: Env, access?: RequestAccess): s
   return `loopback:${request.headers.get('cf-connecting-ip') ?? 'local'}`;
 }
 
-const SHARE_MAY = `a share link may only read its own run (GET /api/runs/<its id>${SHARE_RUN_ROUTES.filter(Boolean).join(', ')}) and GET /api/access`;
+const SHARE_READS = SHARE_RUN_ROUTES.filter(Boolean).join(', ');
+const SHARE_MAY = `a share link may only read its own run (GET /api/runs/<its id> and its ${SHARE_READS}) and GET /api/access`;
 
 /** Why a role may not make this request, or null when it may. */
 export function refusal(

@@ -336,3 +336,42 @@ describe('a read-only socket', () => {
     ws.close(1000, 'done');
   });
 });
+
+describe('a link that ends while its socket is open', () => {
+  /** Resolves with the close code once the socket is closed by the server. */
+  const closed = (ws: WebSocket) =>
+    new Promise<number>((resolve) => ws.addEventListener('close', (e) => resolve(e.code), { once: true }));
+
+  it('is closed at once when revoked, saying so', async () => {
+    const link = (await (await postAs(tokens.operator, `/api/runs/${runB}/shares`, {})).json()) as CreatedShare;
+    const watcher = await socketWith(link.token, runB);
+    await watcher.until((m) => m.type === 'snapshot');
+    const done = closed(watcher.ws);
+    const revoke = await request(`/api/runs/${runB}/shares/${link.id}`, bearer(tokens.operator, { method: 'DELETE' }));
+    expect(revoke.status).toBe(200);
+    expect(await done).toBe(1008);
+    expect(watcher.seen.find((m) => m.type === 'error')).toMatchObject({ code: 'token_revoked' });
+  });
+
+  it('is closed at the first event after it expires', async () => {
+    // A link that expires in a moment (the API's shortest is a minute): its row made here, by its hash.
+    const token = `brs_${'x'.repeat(43)}`;
+    // Long enough to open the socket on a loaded machine; the test then waits until it has passed.
+    const expiresAt = Date.now() + 4000;
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+    const hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    await env.DB.prepare(
+      'INSERT INTO access_tokens (id, role, run_id, label, hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
+      .bind('shr_soon', 'share', runB, null, hash, Date.now(), expiresAt)
+      .run();
+    const watcher = await socketWith(token, runB);
+    await watcher.until((m) => m.type === 'snapshot');
+    const done = closed(watcher.ws);
+    while (Date.now() <= expiresAt) await new Promise((r) => setTimeout(r, 100));
+    expect((await postAs(tokens.operator, `/api/runs/${runB}/actions`, { action: 'stop' })).status).toBe(200);
+    expect(await done).toBe(1008);
+    expect(watcher.seen.find((m) => m.type === 'error')).toMatchObject({ code: 'token_expired' });
+    expect((await request('/api/access', bearer(token))).status).toBe(401);
+  });
+});

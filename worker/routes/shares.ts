@@ -36,7 +36,7 @@ export const shareRoutes = new Hono<{ Bindings: Env }>()
   .delete('/:id/shares/:shareId', async (c) => {
     const runId = c.req.param('id');
     const id = c.req.param('shareId');
-    await existingSession(c.env, runId);
+    const session = await existingSession(c.env, runId);
     const row = await fromTokenStore(revokeToken(c.env, id, runId));
     if (!row)
       throw new ApiError(
@@ -44,6 +44,8 @@ export const shareRoutes = new Hono<{ Bindings: Env }>()
         'share_not_found',
         `run ${runId} has no share link "${id.slice(0, 80)}"; list them with GET /api/runs/${runId}/shares`,
       );
+    // Its open sockets close now, not at their next request: a revoked link stops watching at once.
+    await session.closeSocketsOf(row.id);
     return c.json(tokenInfo(row));
   })
   .all('/:id/shares/:shareId', methodNotAllowed(['DELETE']));

@@ -236,6 +236,11 @@ export class RunSession extends DurableObject<Env> {
   }
 
   /** The seq of a model call in this run's log; null for an unknown run or call. */
+  /** A stored token was revoked: its sockets on this run are closed. Returns how many. */
+  async closeSocketsOf(tokenId: string): Promise<number> {
+    return this.sockets.closeOpenedWith(tokenId);
+  }
+
   async callSeq(callId: string): Promise<number | null> {
     return this.current() ? this.store.seqOfCall(callId) : null;
   }

@@ -5,14 +5,23 @@ import type { ClientMessage, ServerMessage } from '../../schema/protocol.ts';
 import { clientMessageSchema, MAX_CLIENT_MESSAGE_BYTES } from '../../schema/protocol.ts';
 import type { RunAction } from '../../schema/run.ts';
 import type { Role } from '../../schema/access.ts';
-import { canAct, roleSchema } from '../../schema/access.ts';
+import { canAct } from '../../schema/access.ts';
 
 /**
  * A socket is live once its replay is done; live sockets get new events as they are stored. `by` names
  * its client (the `client` query parameter), `seat` is the tag of the terminal it holds (terminal-seat.ts),
  * `role` its opener's (set by the worker; a viewer's or a share link's socket may watch but never act).
  */
-export type SocketState = { live: boolean; by?: string; seat?: string; role?: Role };
+export type SocketState = {
+  live: boolean;
+  by?: string;
+  seat?: string;
+  role?: Role;
+  /** The stored token (a role token or a share link) it was opened with, closed when that is revoked. */
+  tokenId?: string;
+  /** When that token expires (ms since epoch): the socket is closed at the first broadcast after then. */
+  expiresAt?: number | null;
+};
 
 export type Parsed = { ok: true; message: ClientMessage } | { ok: false; code: string; message: string };
 
@@ -70,12 +79,6 @@ export function getState(ws: WebSocket): SocketState {
 
 export function setState(ws: WebSocket, state: SocketState): void {
   ws.serializeAttachment(state);
-}
-
-/** The opener's role from the worker's header; a socket reached without it is read-only. */
-export function socketRole(header: string | null): Role {
-  const parsed = roleSchema.safeParse(header);
-  return parsed.success ? parsed.data : 'viewer';
 }
 
 /** Why this socket may not send this message (it acts and the socket is read-only), or null when it may. */

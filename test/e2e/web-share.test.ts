@@ -115,6 +115,8 @@ describe('a share link in a fresh browser', () => {
       return { status: response.status, body: await response.json() };
     });
     expect(after).toMatchObject({ status: 401, body: { error: { code: 'token_revoked' } } });
+    // The page's open socket was closed by the revocation, and the page says why.
+    await page.getByText(/the share link or token was revoked/).waitFor(WAIT);
     await context.close();
   });
 });

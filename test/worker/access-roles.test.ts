@@ -242,6 +242,14 @@ describe('tokens and links', () => {
     expect((await request('/api/access', bearer(API_TOKEN), down)).status).toBe(200);
   });
 
+  it("tells health's reasons to a viewer, not to a share link", async () => {
+    const reasons = async (token: string) =>
+      ((await (await request('/api/health', bearer(token))).json()) as { components: { d1: { reason: string } } })
+        .components.d1.reason;
+    expect(await reasons(tokens.viewer)).toMatch(/query ok/);
+    expect(await reasons(shareA.token)).toMatch(/^(ok|not ok; call with access for the reason)$/);
+  });
+
   it('sends Referrer-Policy: no-referrer with API answers, refusals included', async () => {
     expect((await request('/api/access', bearer(shareA.token))).headers.get('referrer-policy')).toBe('no-referrer');
     expect((await request('/api/runs')).headers.get('referrer-policy')).toBe('no-referrer');

@@ -174,6 +174,14 @@ describe('making links', () => {
     const token = url.slice(url.indexOf('#share=') + 7);
     const who = await fetch(`${stack.url}/api/access`, { headers: { authorization: `Bearer ${token}` } });
     expect(await who.json()).toMatchObject({ role: 'share', runId: run.id });
+    // The link's token watches the run from the CLI too.
+    await vi.waitFor(async () => expect((await admin<RunSummary>(`/api/runs/${run.id}`)).status).toBe('completed'), {
+      timeout: 60_000,
+      interval: 100,
+    });
+    const watched = await runCli(stack.url, ['--token', token, 'watch', run.id]);
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(watched.stdout).toMatch(/level 1/i);
     const refused = await runCli(stack.url, ['--token', viewer.token, 'share', run.id]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/needs the operator role; this token is viewer/);

@@ -1,0 +1,4 @@
+CREATE INDEX `run_levels_board_idx` ON `run_levels` (`model`,`level_set`,`level`,`solved`,`outcome`);--> statement-breakpoint
+-- Runs and levels made before level sets were recorded form their own set per target (schema/level-sets.ts).
+UPDATE `runs` SET `level_set` = `target` || '@unrecorded' WHERE `level_set` IS NULL;--> statement-breakpoint
+UPDATE `run_levels` SET `level_set` = `target` || '@unrecorded' WHERE `level_set` IS NULL;

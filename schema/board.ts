@@ -98,6 +98,8 @@ export const boardModelSchema = z.object({
   costPerRun: spreadSchema,
   /** Levels solved alone of the levels its runs reached, with a 95 % Wilson interval (schema/board-stats.ts). Additive. */
   aloneRate: rateSchema.nullable().optional(),
+  /** Levels solved at all (alone, after help, or by the final attempt) of the levels its runs reached, 95 % Wilson. */
+  solvedRate: rateSchema.nullable().optional(),
   /** Its runs that ended without completing, by why (schema/budget.ts LIMIT_REASONS). Additive. */
   limits: z.partialRecord(limitReasonSchema, z.number().int()).default({}),
   /** Over every level it solved, whatever the level. */

@@ -146,6 +146,9 @@ describe('GET /api/board', () => {
     const [a, b, aOld] = board.models;
     // fixture-a solves 1.5 levels alone per run, fixture-b 1 and more per run than fixture-a on the old set.
     expect(aOld).toMatchObject({ model: 'fixture-a', levelSet: OLD_SET, runs: 1, levelsSolved: 1, costUsd: 0.5 });
+    // fixture-a reached 6 levels over its two runs and solved 4 of them, 3 alone.
+    expect(a!.aloneRate).toEqual(wilson95(3, 6));
+    expect(a!.solvedRate).toEqual(wilson95(4, 6));
     expect(a).toMatchObject({
       model: 'fixture-a',
       levelSet: SET,

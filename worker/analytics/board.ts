@@ -138,6 +138,7 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
       costPerRun: spread(r.runs, r.cost, r.cost_sq, r.cost_min, r.cost_max),
       limits: limits.get(key(r)) ?? {},
       aloneRate: wilson95(l?.alone ?? 0, reached.get(key(r)) ?? 0),
+      solvedRate: wilson95(solved, reached.get(key(r)) ?? 0),
       ...(rowMedian.get(key(r)) ?? NO_MEDIANS),
     };
   });

@@ -34,6 +34,9 @@ export function ModelBoard({ board }: { board: Board }) {
             >
               Alone rate (95 % CI)
             </th>
+            <th scope="col" title="Levels solved at all (alone or helped) of the levels its runs reached, 95 % Wilson">
+              Solved rate (95 % CI)
+            </th>
             <th scope="col">Highest level</th>
             <th scope="col">Commands</th>
             <th scope="col">Tokens</th>
@@ -69,6 +72,7 @@ export function ModelBoard({ board }: { board: Board }) {
                 {m.levelsSolvedAlone} <span className="muted">of {m.levelsSolved}</span>
               </td>
               <td data-alone-rate={m.aloneRate?.rate ?? ''}>{m.aloneRate ? rateText(m.aloneRate) : '—'}</td>
+              <td data-solved-rate={m.solvedRate?.rate ?? ''}>{m.solvedRate ? rateText(m.solvedRate) : '—'}</td>
               <td>{m.highestLevel ?? '—'}</td>
               <td>{m.commands}</td>
               <td>{(m.tokens.prompt + m.tokens.completion).toLocaleString()}</td>

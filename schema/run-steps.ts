@@ -107,3 +107,29 @@ export function firstDifference(
   }
   return null;
 }
+
+/** What a run did at a step, in words for a sentence ("ran `ls`", "paused: max_retries", "had no more steps"). */
+export function stepWords(step: Step | null): string {
+  if (step === null) return 'had no more steps';
+  // One line: a command's own line breaks are shown, so they cannot pass for lines of their own.
+  const text = step.text.replace(/\r\n|\r|\n/g, ' ↵ ');
+  switch (step.kind) {
+    case 'command':
+      return `ran \`${text}\``;
+    case 'attempt_failed':
+      return `gave up: ${text}`;
+    case 'pause':
+      return text;
+    case 'person':
+      return `a person acted: ${text}`;
+    case 'outcome':
+      return `ended the level: ${text}`;
+  }
+}
+
+/** The first difference as one plain sentence (the web page's and the CLI's; both escape it for their medium). */
+export function differenceSentence(d: { level: number; index: number; a: Step | null; b: Step | null } | null): string {
+  if (d === null) return 'No difference: both runs took the same steps to the same outcomes.';
+  const at = (s: Step | null) => (s === null ? '' : ` (seq ${s.seq})`);
+  return `The runs first differ at level ${d.level}, step ${d.index + 1}: A ${stepWords(d.a)}${at(d.a)}; B ${stepWords(d.b)}${at(d.b)}.`;
+}

@@ -127,9 +127,16 @@ export function stepWords(step: Step | null): string {
   }
 }
 
-/** The first difference as one plain sentence (the web page's and the CLI's; both escape it for their medium). */
+/** Where the runs part, in words: "The runs first differ at level 2, step 4" (a page links each side's words). */
+export const differenceLead = (d: { level: number; index: number }): string =>
+  `The runs first differ at level ${d.level}, step ${d.index + 1}`;
+
+/** What the comparison says when the runs never part. */
+export const NO_DIFFERENCE = 'No difference: both runs took the same steps to the same outcomes.';
+
+/** The first difference as one plain sentence (the CLI's; the web page builds it from the same parts, with links). */
 export function differenceSentence(d: { level: number; index: number; a: Step | null; b: Step | null } | null): string {
-  if (d === null) return 'No difference: both runs took the same steps to the same outcomes.';
+  if (d === null) return NO_DIFFERENCE;
   const at = (s: Step | null) => (s === null ? '' : ` (seq ${s.seq})`);
-  return `The runs first differ at level ${d.level}, step ${d.index + 1}: A ${stepWords(d.a)}${at(d.a)}; B ${stepWords(d.b)}${at(d.b)}.`;
+  return `${differenceLead(d)}: A ${stepWords(d.a)}${at(d.a)}; B ${stepWords(d.b)}${at(d.b)}.`;
 }

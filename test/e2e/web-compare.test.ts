@@ -124,6 +124,27 @@ describe('compare two runs', () => {
     await page.close();
   });
 
+  it("shows a person's hostile message, where the runs part, as text", async () => {
+    const hostile = `<img src=x onerror="window.__pwned=1"> \u202Egnp.exe`;
+    // A paced run is still going when the message comes; the baseline reads it and goes on its way.
+    const run = await apiJson<RunSummary>(stack().url, '/api/runs', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'baseline', endLevel: 2, maxRetries: 1, paceMs: 300 }),
+    });
+    await apiJson(stack().url, `/api/runs/${run.id}/actions`, {
+      method: 'POST',
+      body: JSON.stringify({ action: 'message', text: hostile }),
+    });
+    const page = await browser.newPage();
+    await page.goto(`${stack().url}/compare?a=${shorter}&b=${run.id}`);
+    const link = page.locator(`.compare-difference a[href^="/run?id=${run.id}#"]`);
+    await link.waitFor(WAIT);
+    expect(await link.textContent()).toBe(`a person acted: message: ${hostile.replace('\u202E', '<U+202E>')}`);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.locator('.compare-difference img').count()).toBe(0);
+    await page.close();
+  });
+
   it('says which run is unknown', async () => {
     const page = await browser.newPage();
     const unknown = 'run_0zzzzzzzzzzzzzzzzzzzzzzzzz';

@@ -23,6 +23,8 @@ import type { Batch, BatchList, Board, BoardQuery, CreateBatch } from '../../sch
 import type { VerificationResponse } from '../../schema/artifacts.ts';
 import type { ForecastRequest } from '../../schema/forecast-request.ts';
 import { forecastSchema } from '../../schema/forecast.ts';
+import { runComparisonSchema } from '../../schema/run-compare.ts';
+import type { RunComparison } from '../../schema/run-compare.ts';
 import type { Forecast } from '../../schema/forecast.ts';
 import type { RunAction, RunConfig, RunList, RunStatus, RunSummary } from '../../schema/run.ts';
 
@@ -196,6 +198,11 @@ export function fetchVerification(runId: string, signal?: AbortSignal): Promise<
 export function fetchBoard(query: BoardQuery, signal?: AbortSignal): Promise<Board> {
   const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => Boolean(e[1])));
   return request(`/api/board${params.size ? `?${params}` : ''}`, boardSchema, { signal });
+}
+
+/** GET /api/compare: two runs side by side and the first point where they differ (schema/run-compare.ts). */
+export function fetchComparison(a: string, b: string, signal?: AbortSignal): Promise<RunComparison> {
+  return request(`/api/compare?${new URLSearchParams({ a, b })}`, runComparisonSchema, { signal });
 }
 
 /** POST /api/forecast: what a batch of these models and levels is likely to cost and take. */

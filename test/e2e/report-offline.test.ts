@@ -3,7 +3,7 @@
 // opened as file:// in Chromium with the network off and every request but the file's own aborted.
 // Nothing is requested; the summary, each level's outcome, the transcript, one timeline bar per level
 // and the replay (played at speed) show the run. A hostile run's report runs no script of its payloads.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -163,6 +163,21 @@ describe('report.html offline', () => {
       await page.context().close();
     });
 
+  it("saves the report from the run page's Report (HTML) button", async () => {
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    await page.goto(`${stack().url}/run?id=${run.id}`);
+    const button = page.getByRole('button', { name: 'Report (HTML)' });
+    await button.waitFor({ timeout: 60_000 });
+    const [saved] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), button.click()]);
+    expect(saved.suggestedFilename()).toBe(`${run.id}-report.html`);
+    const html = readFileSync(await saved.path(), 'utf8');
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">`);
+    expect(html).toContain(`<code>${run.id}</code>`);
+    console.log(`report.html of a 5-level baseline run: ${Buffer.byteLength(html)} bytes`);
+    await context.close();
+  });
+
   it("runs none of a hostile run's payloads: no dialog, no title, no image, only its own two scripts", async () => {
     const { files } = await archiveFiles({
       run: hostileSummary(),
@@ -173,7 +188,11 @@ describe('report.html offline', () => {
       target: { address: '127.0.0.1:32220', host: '127.0.0.1' },
       includeSecrets: false,
     });
-    const { page, requests, errors } = await openOffline('hostile.html', files.get('report.html')!);
+    const html = files.get('report.html')!;
+    console.log(
+      `report.html of the hostile run (a 1 MB output line among its payloads): ${Buffer.byteLength(html)} bytes`,
+    );
+    const { page, requests, errors } = await openOffline('hostile.html', html);
     expect(await page.title()).not.toContain(MARK);
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.locator('script').count()).toBe(2);

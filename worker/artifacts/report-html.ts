@@ -25,14 +25,20 @@ export type ReportInput = {
 };
 
 const STYLE = `
-body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1rem 1.5rem;color:#1d2127;background:#fff}
-h1{font-size:1.4rem;margin:.2rem 0}h2{font-size:1.15rem;border-bottom:1px solid #ccd;margin-top:1.6rem}h4{margin:.8rem 0 .2rem}
-table{border-collapse:collapse}th,td{padding:.2rem .6rem;border-bottom:1px solid #e3e5ea;text-align:left;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}dl.summary{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem}
-dl.summary dt{color:#555}dl.summary dd{margin:0}pre{white-space:pre-wrap;word-break:break-word;background:#f5f6f8;padding:.4rem .6rem;margin:.3rem 0}
-pre.command{background:#e9eef7;font-weight:600}.stderr{color:#a02a22}.note{color:#666;font-size:.85em;margin:.1rem 0 .5rem}
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1rem 1.5rem;
+  color:#1d2127;background:#fff}
+h1{font-size:1.4rem;margin:.2rem 0}h2{font-size:1.15rem;border-bottom:1px solid #ccd;margin-top:1.6rem}
+h4{margin:.8rem 0 .2rem}table{border-collapse:collapse}
+th,td{padding:.2rem .6rem;border-bottom:1px solid #e3e5ea;text-align:left;vertical-align:top}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+dl.summary{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem}dl.summary dt{color:#555}
+dl.summary dd{margin:0}
+pre{white-space:pre-wrap;word-break:break-word;background:#f5f6f8;padding:.4rem .6rem;margin:.3rem 0}
+pre.command{background:#e9eef7;font-weight:600}.stderr{color:#a02a22}
+.note{color:#666;font-size:.85em;margin:.1rem 0 .5rem}
 blockquote{margin:.3rem 0;padding:.2rem .8rem;border-left:3px solid #aab;white-space:pre-wrap;color:#333}
-details.level{border:1px solid #dde;border-radius:4px;padding:.3rem .7rem;margin:.4rem 0}details.level>summary{cursor:pointer;font-weight:600}
+details.level{border:1px solid #dde;border-radius:4px;padding:.3rem .7rem;margin:.4rem 0}
+details.level>summary{cursor:pointer;font-weight:600}
 .failed,.error{color:#a02a22}.solved,.found{color:#2d6a36}.paused,.person{color:#6a3f96}
 td.outcome-not_solved{color:#a02a22}td.outcome-solved_alone{color:#2d6a36}.secrets{color:#a02a22;font-weight:600}
 pre.screen{background:#111;color:#ddd;height:28em;overflow:auto;font:12px/1.3 ui-monospace,monospace}

@@ -5,7 +5,8 @@ import { safeJson } from '../../schema/terminal-text.ts';
 
 /** What report.html may load: nothing from anywhere; its own inline style and script, and data: images. */
 export const REPORT_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+  "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; " +
+  "base-uri 'none'; form-action 'none'";
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

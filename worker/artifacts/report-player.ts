@@ -31,7 +31,9 @@ const PLAYER = String.raw`(function () {
   var total = frames.length ? frames[frames.length - 1][0] : 0;
   pos.max = String(total);
   var rows, row, col, next, at, timer = null, last = 0;
-  var SEQ = /\x1b(?:\[[0-?]*[ -\/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|[ -\/]*[0-~]?)|[\x9b][0-?]*[ -\/]*[@-~]/g;
+  // An escape sequence: CSI, OSC (to BEL or ST), DCS/SOS/PM/APC (to ST), any other ESC + byte, an 8-bit CSI.
+  var SEQ = new RegExp('\x1b(?:\\[[0-?]*[ -/]*[@-~]|\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|[PX^_][^\x1b]*(?:\x1b\\\\)?' +
+    '|[ -/]*[0-~]?)|\x9b[0-?]*[ -/]*[@-~]', 'g');
   function reset() { rows = ['']; row = 0; col = 0; }
   function put(run) {
     var line = rows[row];

@@ -13,6 +13,13 @@ const SOLVED_BY: Record<SolvedBy, string> = {
   person: 'a password a person gave',
 };
 
+/** A paragraph of the builder's own words (run text inside already escaped). */
+const para = (cls: string, html: string) => `<p class="${cls}">${html}</p>`;
+/** A person's or a model's words, escaped, as a quote. */
+const quote = (text: string) => `<blockquote>${esc(text)}</blockquote>`;
+/** Who answered, as a person reads it, escaped. */
+const who = (by: string) => esc(answererText(by));
+
 /** One event as HTML, or null for an event the transcript does not show. */
 function entry(event: RunEvent): string | null {
   switch (event.type) {
@@ -26,35 +33,42 @@ function entry(event: RunEvent): string | null {
       const sep = event.stdout && event.stderr && !event.stdout.endsWith('\n') ? '\n' : '';
       const stderr = event.stderr ? `<span class="stderr">${esc(cut(event.stderr))}</span>` : '';
       const body = event.stdout || event.stderr ? `${esc(cut(event.stdout))}${sep}${stderr}` : '(no output)';
-      const notes = `exit ${event.exitCode ?? 'none'}, ${duration(event.durationMs)}${event.truncated ? ', output truncated by the proxy' : ''}`;
-      return `<pre class="output">${body}</pre><p class="note">${notes}</p>`;
+      const cutShort = event.truncated ? ', output truncated by the proxy' : '';
+      const notes = `exit ${event.exitCode ?? 'none'}, ${duration(event.durationMs)}${cutShort}`;
+      return `<pre class="output">${body}</pre>${para('note', notes)}`;
     }
     case 'attempt_failed': {
       const lessons = event.lessons.map((l) => `<li>${esc(l.text)}</li>`).join('');
-      return `<p class="failed">Attempt ${event.attempt} failed (${esc(event.reason)}); ${event.retryCount} of ${event.maxRetries} retries used.</p>${lessons ? `<ul class="lessons">${lessons}</ul>` : ''}`;
+      const used = `${event.retryCount} of ${event.maxRetries} retries used`;
+      return (
+        para('failed', `Attempt ${event.attempt} failed (${esc(event.reason)}); ${used}.`) +
+        (lessons ? `<ul class="lessons">${lessons}</ul>` : '')
+      );
     }
     case 'password_found':
-      return `<p class="found">Password proven for bandit${event.level + 1}: <code>${esc(event.password)}</code></p>`;
-    case 'level_complete':
-      return `<p class="solved">Solved by ${SOLVED_BY[event.solvedBy ?? 'agent']} in ${event.commands} command(s), ${duration(event.durationMs)}.</p>`;
+      return para('found', `Password proven for bandit${event.level + 1}: <code>${esc(event.password)}</code>`);
+    case 'level_complete': {
+      const by = SOLVED_BY[event.solvedBy ?? 'agent'];
+      return para('solved', `Solved by ${by} in ${event.commands} command(s), ${duration(event.durationMs)}.`);
+    }
     case 'user_action_required':
-      return `<p class="paused">Paused (${esc(event.reason)}): ${esc(event.lastError ?? 'the agent asks for help')}</p>`;
+      return para('paused', `Paused (${esc(event.reason)}): ${esc(event.lastError ?? 'the agent asks for help')}`);
     case 'user_action_resolved':
       return event.hint
-        ? `<p class="person">Hint from ${esc(answererText(event.by))}:</p><blockquote>${esc(event.hint)}</blockquote>`
-        : `<p class="person">${esc(answererText(event.by))} chose ${esc(event.action)}.</p>`;
+        ? para('person', `Hint from ${who(event.by)}:`) + quote(event.hint)
+        : para('person', `${who(event.by)} chose ${esc(event.action)}.`);
     case 'message_sent':
-      return `<p class="person">Message from ${esc(answererText(event.by))}:</p><blockquote>${esc(event.text)}</blockquote>`;
+      return para('person', `Message from ${who(event.by)}:`) + quote(event.text);
     case 'caps_raised':
-      return `<p class="person">${esc(answererText(event.by))} raised ${esc(raiseText(event.caps, event.batchMaxCostUsd))}.</p>`;
+      return para('person', `${who(event.by)} raised ${esc(raiseText(event.caps, event.batchMaxCostUsd))}.`);
     case 'takeover_started':
-      return `<p class="person">${esc(answererText(event.by))} took the terminal (the replay below shows it).</p>`;
+      return para('person', `${who(event.by)} took the terminal (the replay below shows it).`);
     case 'takeover_ended':
-      return `<p class="person">The terminal closed (${esc(event.reason)}) after ${duration(event.durationMs)}.</p>`;
+      return para('person', `The terminal closed (${esc(event.reason)}) after ${duration(event.durationMs)}.`);
     case 'verify_level':
-      return `<p class="verify">Verification: ${esc(event.verdict)} — ${esc(event.detail)}</p>`;
+      return para('verify', `Verification: ${esc(event.verdict)} — ${esc(event.detail)}`);
     case 'error':
-      return `<p class="error">Error <code>${esc(event.code)}</code>: ${esc(event.message)}</p>`;
+      return para('error', `Error <code>${esc(event.code)}</code>: ${esc(event.message)}`);
     default:
       return null;
   }
@@ -73,9 +87,10 @@ export function transcriptSection(target: Target, events: readonly RunEvent[]): 
     byLevel.set(current, list);
     list.push(html);
   }
-  const blocks = [...byLevel].map(
-    ([level, parts]) =>
-      `<details class="level" data-level="${level}"><summary>Level ${level} → ${level + 1}: ${esc(levelGoal(target, level))}</summary>\n${parts.join('\n')}\n</details>`,
-  );
-  return `<section id="transcript"><h2>Transcript</h2>\n${blocks.join('\n') || '<p>No level was started.</p>'}\n</section>`;
+  const blocks = [...byLevel].map(([level, parts]) => {
+    const summary = `<summary>Level ${level} → ${level + 1}: ${esc(levelGoal(target, level))}</summary>`;
+    return `<details class="level" data-level="${level}">${summary}\n${parts.join('\n')}\n</details>`;
+  });
+  const body = blocks.join('\n') || '<p>No level was started.</p>';
+  return `<section id="transcript"><h2>Transcript</h2>\n${body}\n</section>`;
 }

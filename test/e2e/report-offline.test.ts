@@ -42,11 +42,15 @@ async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
 }
 
 /** The report written to a file and opened in a fresh offline context; `requests` lists every other URL asked for. */
-async function openOffline(name: string, html: string): Promise<{ page: Page; requests: string[]; errors: string[] }> {
+async function openOffline(
+  name: string,
+  html: string,
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<{ page: Page; requests: string[]; errors: string[] }> {
   const file = join(dir, name);
   writeFileSync(file, html);
   const url = pathToFileURL(file).href;
-  const context = await browser.newContext();
+  const context = await browser.newContext(options);
   await context.setOffline(true);
   const requests: string[] = [];
   await context.route('**/*', (route) => {
@@ -162,6 +166,24 @@ describe('report.html offline', () => {
       expect(errors).toEqual([]);
       await page.context().close();
     });
+
+  it('shows everything but the replay with JavaScript off', async () => {
+    const html = await (await fetch(`${stack().url}/api/runs/${run.id}/report.html`)).text();
+    const { page, requests } = await openOffline('no-js.html', html, { javaScriptEnabled: false });
+    expect(await page.locator('[data-field="solved"]').textContent()).toBe('5');
+    expect(await page.locator('#levels tbody tr').count()).toBe(5);
+    expect(await page.locator('#timeline .level-bar').count()).toBe(5);
+    const level4 = page.locator('#transcript details[data-level="4"]');
+    await level4.locator('summary').click();
+    expect(await level4.getAttribute('open')).not.toBeNull();
+    expect(await level4.locator('pre.command').first().isVisible()).toBe(true);
+    // (Chromium's script switch does not render <noscript>, so its words are read from the file.)
+    expect(await page.locator('noscript').textContent()).toContain('The replay needs JavaScript');
+    expect(await page.locator('#replay-play').isDisabled()).toBe(true);
+    await screenshot(page, 'report-offline-no-js');
+    expect(requests).toEqual([]);
+    await page.context().close();
+  });
 
   it("saves the report from the run page's Report (HTML) button", async () => {
     const context = await browser.newContext({ acceptDownloads: true });

@@ -5,7 +5,7 @@
 import { scriptJson } from './report-markup.ts';
 
 /** The player, as the page's one inline script. Plain ES2017, so any browser of the last years runs it. */
-const PLAYER = String.raw`(function () {
+export const REPORT_PLAYER_SCRIPT = String.raw`(function () {
   var data = document.getElementById('cast-data');
   var screen = document.getElementById('replay-screen');
   var play = document.getElementById('replay-play');
@@ -106,6 +106,6 @@ export function replaySection(cast: string): string {
     '<pre id="replay-screen" class="screen"></pre>' +
     '<noscript><p>The replay needs JavaScript; everything else in this file works without it. ' +
     'The recording is terminal.cast in the archive (asciinema play terminal.cast).</p></noscript>' +
-    `<script>${PLAYER}</script></section>`
+    `<script>${REPORT_PLAYER_SCRIPT}</script></section>`
   );
 }

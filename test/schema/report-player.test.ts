@@ -1,6 +1,6 @@
 // report.html's inline player, run in Node against stand-in elements: it draws what a terminal would
 // show for CR, LF, backspace, tab, erase-line and clear-screen, drops every other escape sequence,
-// shortens idle gaps to the recording's idle_time_limit, and seeks both ways.
+// shortens idle gaps to the recording's idle_time_limit, seeks both ways and bounds its scrollback.
 import { describe, expect, it } from 'vitest';
 import { REPORT_PLAYER_SCRIPT } from '../../worker/artifacts/report-player.ts';
 
@@ -80,5 +80,16 @@ describe('the report player', () => {
     expect(seek(0)).toBe('');
     expect(seek(3)).toBe('one\ntwo\n');
     expect(clock.textContent).toBe('3.0 s / 3.0 s');
+  });
+
+  it('keeps between 5,000 and 10,000 lines of scrollback, the newest last', () => {
+    const lines = Array.from({ length: 12_345 }, (_, i) => `line ${i}\r\n`).join('');
+    const screen = player([[0.1, lines]])
+      .seek(1)
+      .split('\n');
+    expect(screen.length).toBeGreaterThanOrEqual(5_000);
+    expect(screen.length).toBeLessThanOrEqual(10_001);
+    expect(screen.at(-2)).toBe('line 12344');
+    expect(screen).not.toContain('line 0');
   });
 });

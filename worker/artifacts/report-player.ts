@@ -1,7 +1,7 @@
 // report.html's terminal replay: the archive's terminal.cast (asciicast v2) embedded as JSON, and a
 // small player that needs no network: play/pause, speed and a position slider. It draws output as
 // text into a <pre> (textContent, never markup), obeying CR, LF, backspace, erase-line and clear-screen
-// and dropping every other escape sequence; colour is not drawn.
+// and dropping every other escape sequence; colour is not drawn. It keeps 5,000 lines of scrollback.
 import { scriptJson } from './report-markup.ts';
 
 /** The player, as the page's one inline script. Plain ES2017, so any browser of the last years runs it. */
@@ -30,11 +30,18 @@ export const REPORT_PLAYER_SCRIPT = String.raw`(function () {
   }
   var total = frames.length ? frames[frames.length - 1][0] : 0;
   pos.max = String(total);
-  var rows, row, col, next, at, timer = null, last = 0;
+  var rows, row, col, next, at, timer = null, last = 0, SCROLLBACK = 5000;
   // An escape sequence: CSI, OSC (to BEL or ST), DCS/SOS/PM/APC (to ST), any other ESC + byte, an 8-bit CSI.
   var SEQ = new RegExp('\x1b(?:\\[[0-?]*[ -/]*[@-~]|\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|[PX^_][^\x1b]*(?:\x1b\\\\)?' +
     '|[ -/]*[0-~]?)|\x9b[0-?]*[ -/]*[@-~]', 'g');
   function reset() { rows = ['']; row = 0; col = 0; }
+  // Lines kept above the cursor, as a terminal's scrollback: drawing stays quick on a long run.
+  function newline() {
+    row++;
+    if (rows.length <= row) rows.push('');
+    // Trimmed in batches, so a long run costs one splice per SCROLLBACK lines, not one per line.
+    if (rows.length > 2 * SCROLLBACK) { rows.splice(0, rows.length - SCROLLBACK); row = rows.length - 1; }
+  }
   function put(run) {
     var line = rows[row];
     while (line.length < col) line += ' ';
@@ -54,7 +61,7 @@ export const REPORT_PLAYER_SCRIPT = String.raw`(function () {
       for (var k = 0; k < pieces.length; k++) {
         var c = pieces[k];
         if (c === '\r') col = 0;
-        else if (c === '\n') { row++; if (rows.length <= row) rows.push(''); }
+        else if (c === '\n') newline();
         else if (c === '\b') col = Math.max(0, col - 1);
         else if (c === '\t') put('        '.slice(col % 8));
         else if (c) put(c);

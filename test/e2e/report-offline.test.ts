@@ -144,9 +144,11 @@ describe('report.html offline', () => {
       // The transcript holds a command the run ran (collapsed, yet in the page), and opens on a click.
       const command = events.find((e): e is Extract<RunEvent, { type: 'command' }> => e.type === 'command');
       expect(command).toBeDefined();
+      // The level's number in the table opens its transcript block.
       const level0 = page.locator('#transcript details[data-level="0"]');
-      await level0.locator('summary').click();
-      expect(await level0.getAttribute('open')).not.toBeNull();
+      expect(await level0.getAttribute('open')).toBeNull();
+      await page.locator('#levels tr[data-level="0"] a').click();
+      await expect.poll(() => level0.getAttribute('open')).not.toBeNull();
       expect(await level0.textContent()).toContain(`$ ${command!.command}`);
       expect(await page.locator('#timeline .level-bar').count()).toBe(5);
       // The replay, played at speed, shows the run's terminal: a prompt, a command and its output.
@@ -173,7 +175,11 @@ describe('report.html offline', () => {
     expect(await page.locator('[data-field="solved"]').textContent()).toBe('5');
     expect(await page.locator('#levels tbody tr').count()).toBe(5);
     expect(await page.locator('#timeline .level-bar').count()).toBe(5);
+    // The level's number in the table leads to its transcript block, which opens on a click.
     const level4 = page.locator('#transcript details[data-level="4"]');
+    await page.locator('#levels tr[data-level="4"] a').click();
+    expect(new URL(page.url()).hash).toBe('#level-4');
+    expect(await level4.getAttribute('open')).toBeNull();
     await level4.locator('summary').click();
     expect(await level4.getAttribute('open')).not.toBeNull();
     expect(await level4.locator('pre.command').first().isVisible()).toBe(true);

@@ -25,13 +25,13 @@ async function build(includeSecrets: boolean) {
 const TAGS = new Set(
   (
     'html head meta title style body header h1 h2 h4 p code section dl dt dd span table thead tbody tr th td ' +
-    'details summary pre blockquote ul li svg defs pattern rect g text script div button label select option ' +
+    'details summary pre blockquote ul li svg defs pattern rect g text script div button label select option a ' +
     'input noscript'
   ).split(' '),
 );
 /** Attributes the builder writes. */
 const ATTRIBUTES = new RegExp(
-  '^(lang|charset|http-equiv|content|name|class|id|title|type|data-[a-z]+|role|aria-label|viewBox|width|height|' +
+  '^(lang|charset|http-equiv|content|name|class|id|title|type|href|data-[a-z]+|role|aria-label|viewBox|width|height|' +
     'font-size|x|y|fill|fill-opacity|text-anchor|patternUnits|patternTransform|colspan|min|max|step|value|disabled)$',
 );
 
@@ -64,6 +64,8 @@ describe('report.html', () => {
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">`);
     expect(REPORT_CSP).toContain("default-src 'none'");
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    // Its only links are to its own parts.
+    expect([...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1])).toEqual(['#level-0', '#level-1']);
     // The 1 MB line is cut in the transcript; the whole file stays a fraction of its log.
     expect(html.length).toBeLessThan(3 * 1024 * 1024);
   });
@@ -73,6 +75,8 @@ describe('report.html', () => {
     expect(html).toContain(`<code>${HOSTILE_RUN_ID}</code>`);
     expect(html).toContain('<span data-field="model">baseline</span>');
     expect(html).toMatch(/<tr data-level="0" data-outcome="solved_alone">.*?>alone</);
+    expect(html).toContain('How levels ended</dt><dd>1 alone, 1 not solved</dd>');
+    expect(html).toContain('Pauses</dt><dd>1 max retries</dd>');
     expect(html).toMatch(/<tr data-level="1" data-outcome="not_solved">.*?>not solved</);
     for (const level of [0, 1]) {
       expect(html).toContain(`<details class="level" data-level="${level}">`);

@@ -3,7 +3,7 @@
 // already has (the shown events, terminal.cast) through the same folds summary.json and the API use.
 import { LIMIT_TEXT, RUN_CAPS, formatCapValue } from '../../schema/budget.ts';
 import type { RunCap } from '../../schema/budget.ts';
-import { OUTCOME_TEXT } from '../../schema/level-outcome.ts';
+import { LEVEL_OUTCOMES, OUTCOME_TEXT } from '../../schema/level-outcome.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { buildTimeline } from '../../schema/timeline.ts';
@@ -54,6 +54,12 @@ function summarySection(input: ReportInput, s: ReturnType<typeof runSummaryFile>
     const value = (s.caps as Partial<Record<RunCap, number>>)[cap];
     return value === undefined ? [] : [`${esc(LIMIT_TEXT[cap])}: ${esc(formatCapValue(cap, value))}`];
   });
+  const outcomes = LEVEL_OUTCOMES.filter((o) => s.levels.outcomes[o] > 0)
+    .map((o) => `${s.levels.outcomes[o]} ${esc(OUTCOME_TEXT[o].label)}`)
+    .join(', ');
+  const pauses = Object.entries(s.pausesByReason)
+    .map(([reason, n]) => `${n} ${esc(reason.replace(/_/g, ' '))}`)
+    .join(', ');
   const ended = s.limitReason ? ` (ended: ${esc(LIMIT_TEXT[s.limitReason])})` : '';
   return (
     '<section id="summary"><h2>Summary</h2><dl class="summary">' +
@@ -67,6 +73,8 @@ function summarySection(input: ReportInput, s: ReturnType<typeof runSummaryFile>
       `<span data-field="solved">${s.levels.solved}</span> of ${s.levels.attempted} attempted: ` +
         `${s.levels.solvedAlone} alone, ${s.levels.solvedWithHelp} with help`,
     ) +
+    dd('How levels ended', outcomes || 'no level started') +
+    dd('Pauses', pauses || 'none') +
     dd('Attempts', `${s.attempts} (${s.retries} retries), ${s.commands} commands`) +
     dd('Time', duration(s.wallTimeMs)) +
     dd(
@@ -85,7 +93,8 @@ function levelsSection(s: ReturnType<typeof runSummaryFile>): string {
   const rows = s.perLevel.map((l) => {
     const text = OUTCOME_TEXT[l.outcome];
     return (
-      `<tr data-level="${l.level}" data-outcome="${l.outcome}"><td class="n">${l.level}</td>` +
+      `<tr data-level="${l.level}" data-outcome="${l.outcome}">` +
+      `<td class="n"><a href="#level-${l.level}" title="This level's transcript">${l.level}</a></td>` +
       `<td class="outcome-${l.outcome}" title="${esc(text.means)}">${esc(text.label)}</td>` +
       `<td class="n">${l.attempts}</td><td class="n">${l.commands}</td><td class="n">${duration(l.durationMs)}</td>` +
       `<td class="n">${l.tokens.prompt + l.tokens.completion}</td><td class="n">${dollars(l.costUsd)}</td></tr>`

@@ -1,7 +1,8 @@
 // report.html's terminal replay: the archive's terminal.cast (asciicast v2) embedded as JSON, and a
-// small player that needs no network: play/pause, speed and a position slider. It draws output as
-// text into a <pre> (textContent, never markup), obeying CR, LF, backspace, erase-line and clear-screen
-// and dropping every other escape sequence; colour is not drawn. It keeps 5,000 lines of scrollback.
+// small player that needs no network: play/pause, speed and a position slider. It draws output as text
+// into a <pre> (textContent, never markup), obeying CR, LF, backspace, erase-line and clear-screen and
+// dropping every other escape; no colour; 5,000-10,000 lines of scrollback. Also the page's one other
+// bit of script: opening the transcript block a link points into.
 import { scriptJson } from './report-markup.ts';
 
 /** The player, as the page's one inline script. Plain ES2017, so any browser of the last years runs it. */
@@ -100,6 +101,18 @@ export const REPORT_PLAYER_SCRIPT = String.raw`(function () {
   play.disabled = false;
 })();`;
 
+/** Opens the transcript block a link (the levels table's `#level-N`) points into; without script it scrolls there. */
+const REVEAL_SCRIPT = `(function () {
+  function reveal() {
+    var target = location.hash ? document.getElementById(location.hash.slice(1)) : null;
+    var block = target && target.parentElement;
+    if (block && block.tagName === 'DETAILS') block.open = true;
+  }
+  window.addEventListener('hashchange', reveal);
+  reveal();
+})();
+`;
+
 /** The replay section: the recording as JSON data, the player's controls and screen, and the player. */
 export function replaySection(cast: string): string {
   const speeds = [1, 2, 5, 20, 100].map((s) => `<option value="${s}">${s}×</option>`).join('');
@@ -113,6 +126,6 @@ export function replaySection(cast: string): string {
     '<pre id="replay-screen" class="screen"></pre>' +
     '<noscript><p>The replay needs JavaScript; everything else in this file works without it. ' +
     'The recording is terminal.cast in the archive (asciinema play terminal.cast).</p></noscript>' +
-    `<script>${REPORT_PLAYER_SCRIPT}</script></section>`
+    `<script>${REVEAL_SCRIPT}${REPORT_PLAYER_SCRIPT}</script></section>`
   );
 }

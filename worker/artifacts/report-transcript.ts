@@ -88,7 +88,9 @@ export function transcriptSection(target: Target, events: readonly RunEvent[]): 
     list.push(html);
   }
   const blocks = [...byLevel].map(([level, parts]) => {
-    const summary = `<summary>Level ${level} → ${level + 1}: ${esc(levelGoal(target, level))}</summary>`;
+    // The id sits on the summary: a link to it (the levels table's) opens the block it is in, without script.
+    const goal = esc(levelGoal(target, level));
+    const summary = `<summary id="level-${level}">Level ${level} → ${level + 1}: ${goal}</summary>`;
     return `<details class="level" data-level="${level}">${summary}\n${parts.join('\n')}\n</details>`;
   });
   const body = blocks.join('\n') || '<p>No level was started.</p>';

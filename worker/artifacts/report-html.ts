@@ -122,7 +122,7 @@ export function reportHtml(input: ReportInput): string {
 <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>bandit-runner report: ${esc(run.id)}</title>
+<title>bandit-runner report: ${esc(run.id)} (${esc(run.config.model)})</title>
 <style>${STYLE}</style>
 </head>
 <body>

@@ -1,7 +1,6 @@
 // The report's escaping, in one place: every run text (a model's thinking, a command, an output, a run
 // id) becomes HTML text here, and JSON for an inline script cannot close its tag or start a comment.
-import { plainText } from '../../schema/terminal-text.ts';
-import { safeJson } from '../../schema/terminal-text.ts';
+import { plainText, safeJson } from '../../schema/terminal-text.ts';
 
 /** What report.html may load: nothing from anywhere; its own inline style and script, and data: images. */
 export const REPORT_CSP =

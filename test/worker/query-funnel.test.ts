@@ -26,6 +26,7 @@ const BAD_VALUES: Record<string, [string, string, string?]> = {
   '/api/runs/{id}/ws': ['since', 'soon'],
   '/api/runs/{id}/artifacts': ['secrets', 'all'],
   '/api/runs/{id}/terminal.cast': ['secrets', 'all'],
+  '/api/runs/{id}/report.html': ['secrets', 'all'],
   '/api/analytics/summary': ['from', 'yesterday'],
   '/api/analytics/levels': ['to', 'tomorrow'],
   '/api/analytics/models': ['from', '2026-13-45'],

@@ -168,9 +168,20 @@ function failureOf(status: number, body: unknown): ApiFailure {
  * GET /api/runs/:id/artifacts, saved by the browser. A plain link cannot carry the bearer token, so
  * the zip is fetched and handed to the browser's download as a blob.
  */
-export async function downloadArtifacts(runId: string, includeSecrets: boolean): Promise<void> {
-  const response = await fetchRaw(`/api/runs/${runId}/artifacts${includeSecrets ? '?secrets=include' : ''}`);
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `${runId}.zip`;
+export function downloadArtifacts(runId: string, includeSecrets: boolean): Promise<void> {
+  return saveDownload(`/api/runs/${runId}/artifacts${includeSecrets ? '?secrets=include' : ''}`, `${runId}.zip`);
+}
+
+/** GET /api/runs/:id/report.html (the run as one offline page), saved by the browser the same way. */
+export function downloadReport(runId: string, includeSecrets: boolean): Promise<void> {
+  const query = includeSecrets ? '?secrets=include' : '';
+  return saveDownload(`/api/runs/${runId}/report.html${query}`, `${runId}-report.html`);
+}
+
+/** Fetches `path` with the bearer token and saves the body under the name the server gives (else `fallback`). */
+async function saveDownload(path: string, fallback: string): Promise<void> {
+  const response = await fetchRaw(path);
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallback;
   const url = URL.createObjectURL(await response.blob());
   const link = Object.assign(document.createElement('a'), { href: url, download: name });
   document.body.append(link);

@@ -5,6 +5,7 @@
 // (--url, --token). Exit codes: cli/exit-codes.ts.
 import { Command, CommanderError } from 'commander';
 import { registerAttach } from './commands/attach.ts';
+import { registerCompare } from './commands/compare.ts';
 import { registerList } from './commands/list.ts';
 import { registerMessage } from './commands/message.ts';
 import { registerPlay } from './commands/play.ts';
@@ -53,6 +54,7 @@ Examples:
   $ bandit-runner attach run_0mwttwzkcgphqalgd6x27up1o
   $ bandit-runner play --levels 0-2
   $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/
+  $ bandit-runner compare run_0mwttwzkcgphqalgd6x27up1o run_0mwtu0b3k2e9xq4hd7s1pl6ma
   $ bandit-runner share run_0mwttwzkcgphqalgd6x27up1o --expires 1d`,
   );
 
@@ -65,6 +67,7 @@ registerList(program, globals, setExit);
 registerRun(program, globals, setExit);
 registerWatch(program, globals, setExit);
 registerRecords(program, globals, setExit);
+registerCompare(program, globals, setExit);
 registerMessage(program, globals, setExit);
 registerAttach(program, globals, setExit);
 registerPlay(program, globals, setExit);

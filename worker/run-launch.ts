@@ -2,6 +2,7 @@
 // a batch). The run is created queued; the queue starts it when a slot is free, at once if one is.
 import type { ModelInfo } from '../schema/protocol.ts';
 import type { RunConfig, RunSummary } from '../schema/run.ts';
+import { levelSetOf } from '../schema/level-sets.ts';
 import { ApiError } from './errors.ts';
 import { newRunId } from './run-id.ts';
 import { noteRunExists, sessionFor } from './run-lookup.ts';
@@ -25,7 +26,8 @@ export async function launchRun(
         `the run queue did not answer (${err instanceof Error ? err.message : String(err)}); nothing was made, try again`,
       );
     });
-  const run = await sessionFor(env, id).create(id, config);
+  // The level set is the worker's to say, at the moment the run is made (docs/board.md#level-sets).
+  const run = await sessionFor(env, id).create(id, { ...config, levelSet: levelSetOf(config.target, Date.now()) });
   if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
   noteRunExists(id);
   // baseline and replay have no provider limit: only the global one.

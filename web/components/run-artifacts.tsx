@@ -1,10 +1,11 @@
 'use client';
-// What leaves the tool: the archive (passwords redacted unless asked), a verification run that
-// re-plays the solving commands without a model, and the links between a run and its verifications.
+// What leaves the tool: the archive and its report.html alone (passwords redacted unless asked), a
+// verification run that re-plays the solving commands without a model, and the links between a run and
+// its verifications.
 import { useEffect, useState } from 'react';
 import type { RunSummary } from '../../schema/run.ts';
 import type { VerificationResponse } from '../../schema/artifacts.ts';
-import { downloadArtifacts, fetchVerification, startVerification } from '../lib/api.ts';
+import { downloadArtifacts, downloadReport, fetchVerification, startVerification } from '../lib/api.ts';
 import { Shown } from './shown-text.tsx';
 
 /** Another run's id: a link, except on a share link's page (it opens this run alone). */
@@ -21,7 +22,7 @@ function RunRef({ id, link }: { id: string; link: boolean }) {
 /** `canAct`: an operator's page, which may also take the secrets and start a verification. */
 export function RunArtifacts({ run, canAct, linkRuns }: { run: RunSummary; canAct: boolean; linkRuns: boolean }) {
   const [withSecrets, setWithSecrets] = useState(false);
-  const [busy, setBusy] = useState<'download' | 'verify' | null>(null);
+  const [busy, setBusy] = useState<'download' | 'report' | 'verify' | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [verification, setVerification] = useState<VerificationResponse | null>(null);
 
@@ -35,7 +36,7 @@ export function RunArtifacts({ run, canAct, linkRuns }: { run: RunSummary; canAc
     // Verdicts arrive as levels end, and a verification's report is whole when its run ends.
   }, [run.id, run.status, run.levelsSolved]);
 
-  const attempt = (kind: 'download' | 'verify', work: () => Promise<void>) => {
+  const attempt = (kind: 'download' | 'report' | 'verify', work: () => Promise<void>) => {
     setBusy(kind);
     setProblem(null);
     work()
@@ -58,6 +59,14 @@ export function RunArtifacts({ run, canAct, linkRuns }: { run: RunSummary; canAc
           disabled={busy !== null}
         >
           {busy === 'download' ? 'Preparing…' : 'Download artifacts'}
+        </button>
+        <button
+          type="button"
+          onClick={() => attempt('report', () => downloadReport(run.id, canAct && withSecrets))}
+          disabled={busy !== null}
+          title="The run as one HTML page that opens offline: summary, levels, timeline, transcript, terminal replay"
+        >
+          {busy === 'report' ? 'Preparing…' : 'Report (HTML)'}
         </button>
         {canAct && (
           <label className="muted">

@@ -120,7 +120,7 @@ export function RunView({ runId }: { runId: string | null }) {
         <SharedNote expiresAt={access.info?.expiresAt ?? null} />
       ) : (
         <p>
-          <a href="/">← All runs</a>
+          <a href="/">← All runs</a> · <a href={`/compare?a=${encodeURIComponent(runId ?? '')}`}>Compare with…</a>
         </p>
       )}
       <header className="run-header">

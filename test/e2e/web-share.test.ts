@@ -158,6 +158,15 @@ describe('making links', () => {
     expect(await watching.getByLabel('include passwords and keys').count()).toBe(0);
     // The viewer may go back to the list (it may read every run), unlike a share link.
     expect(await watching.getByRole('link', { name: '← All runs' }).count()).toBe(1);
+    // Nor a form to start runs or batches: a line says why instead.
+    for (const [path, what] of [
+      ['/', 'starting a run'],
+      ['/batch', 'starting a batch'],
+    ]) {
+      await watching.goto(`${stack.url}${path}`);
+      await watching.locator('[data-read-only="viewer"]').filter({ hasText: what }).waitFor(WAIT);
+      expect(await watching.getByRole('button', { name: /^Start/ }).count(), path).toBe(0);
+    }
     await post(`/api/runs/${run.id}/actions`, { action: 'stop' });
     await context.close();
   });

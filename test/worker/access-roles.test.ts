@@ -250,6 +250,21 @@ describe('tokens and links', () => {
     expect(await reasons(shareA.token)).toMatch(/^(ok|not ok; call with access for the reason)$/);
   });
 
+  it('without API_TOKEN, judges a stored token from this machine by itself, and ignores any other bearer', async () => {
+    const local = (token: string | null, init: RequestInit = {}) =>
+      request('/api/access', token ? bearer(token, init) : init, env);
+    expect(await (await local(null)).json()).toEqual({ role: 'admin', via: 'loopback' });
+    expect(await (await local('not-a-stored-token')).json()).toEqual({ role: 'admin', via: 'loopback' });
+    expect(await (await local(shareA.token)).json()).toMatchObject({ role: 'share', runId: runA });
+    expect((await local(revoked.token)).status).toBe(401);
+    const act = await request(
+      `/api/runs/${runA}/actions`,
+      bearer(shareA.token, { method: 'POST', body: '{"action":"pause"}' }),
+      env,
+    );
+    expect(act.status).toBe(403);
+  });
+
   it('sends Referrer-Policy: no-referrer with API answers, refusals included', async () => {
     expect((await request('/api/access', bearer(shareA.token))).headers.get('referrer-policy')).toBe('no-referrer');
     expect((await request('/api/runs')).headers.get('referrer-policy')).toBe('no-referrer');

@@ -87,8 +87,9 @@ export async function resolveAccess(request: Request, env: Env): Promise<Access>
   }
   const local = fromThisMachine(request);
   if (!local.ok) return local;
-  // A token presented here is judged by itself, so a share link behaves the same locally.
-  return given ? storedAccess(env, given) : local;
+  // A stored token presented here is judged by itself, so a share link behaves the same locally; any
+  // other string is ignored, as it always was without API_TOKEN.
+  return given && looksStored(given) ? storedAccess(env, given) : local;
 }
 
 /**

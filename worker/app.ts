@@ -17,7 +17,8 @@ import { openApiRoutes } from './routes/openapi.ts';
 import { queueRoutes } from './routes/queue.ts';
 import { runRoutes } from './routes/runs.ts';
 import { shareRoutes } from './routes/shares.ts';
-import { accessRoutes, tokenRoutes } from './routes/tokens.ts';
+import { accessRoutes } from './routes/access.ts';
+import { tokenRoutes } from './routes/tokens.ts';
 
 export const app = new Hono<{ Bindings: Env }>()
   // No answer of the API names its URL in a later request's Referer (the web app's pages say so in _headers).

@@ -89,7 +89,8 @@ export async function revokeToken(env: Env, id: string, runId: string | null): P
   return { ...row, revokedAt };
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+/** Milliseconds since the epoch as an ISO date, or null. */
+export const isoTime = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** A row as the API lists it: no text, no hash. */
 export function tokenInfo(row: TokenRow): TokenInfo {
@@ -99,10 +100,7 @@ export function tokenInfo(row: TokenRow): TokenInfo {
     runId: row.runId,
     label: row.label,
     createdAt: new Date(row.createdAt).toISOString(),
-    expiresAt: iso(row.expiresAt),
-    revokedAt: iso(row.revokedAt),
+    expiresAt: isoTime(row.expiresAt),
+    revokedAt: isoTime(row.revokedAt),
   };
 }
-
-/** Milliseconds as an ISO date, or null. */
-export { iso as isoTime };

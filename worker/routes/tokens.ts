@@ -1,7 +1,7 @@
 // /api/tokens (admin only, by the rule in schema/access.ts): make a token with a role, shown once;
-// list them without their text; revoke one. /api/access: who the caller is.
+// list them without their text; revoke one.
 import { Hono } from 'hono';
-import type { AccessInfo, CreatedToken, TokenList } from '../../schema/access.ts';
+import type { CreatedToken, TokenList } from '../../schema/access.ts';
 import { createTokenBodySchema } from '../../schema/access.ts';
 import { isoTime, listTokens, mintToken, revokeToken, tokenInfo } from '../access/token-store.ts';
 import { errorText } from '../error-text.ts';
@@ -52,13 +52,3 @@ export const tokenRoutes = new Hono<{ Bindings: Env }>()
     return c.json(tokenInfo(row));
   })
   .all('/:tokenId', methodNotAllowed(['DELETE']));
-
-export const accessRoutes = new Hono<{ Bindings: Env }>()
-  .get('/', (c) => {
-    const access = c.get('access');
-    const info: AccessInfo = { role: access.role, via: access.via };
-    if (access.runId !== undefined) info.runId = access.runId;
-    if (access.expiresAt !== undefined) info.expiresAt = isoTime(access.expiresAt);
-    return c.json(info, 200, { 'cache-control': 'no-store' });
-  })
-  .all('/', methodNotAllowed(['GET']));

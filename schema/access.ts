@@ -42,6 +42,9 @@ export function shareUrl(origin: string, runId: string, token: string): string {
 /** Routes only an admin may use, as path prefixes: token management. */
 export const ADMIN_PATHS: readonly string[] = ['/api/tokens'];
 
+/** Reads that still need an operator: a run's share links (their ids and labels are for whoever manages them). */
+const OPERATOR_READS = /^\/api\/runs\/[^/]+\/shares(?:\/|$)/;
+
 /**
  * What a share link may read under /api/runs/<its run>, as suffixes of that path (GET and HEAD only).
  * Everything else, every other run and every write, is refused.
@@ -78,12 +81,13 @@ export function shareMay(req: { method: string; path: string; secrets: string | 
 
 /**
  * The weakest role a request needs, for roles other than share: token management is admin's, a
- * secrets-included archive or cast is operator's, any other read is viewer's, any write operator's.
+ * secrets-included archive, cast or report and a run's share links are operator's, any other read is
+ * viewer's, any write operator's.
  */
 export function neededRole(req: { method: string; path: string; secrets: string | null }): Exclude<Role, 'share'> {
   if (ADMIN_PATHS.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return 'admin';
   if (req.method !== 'GET' && req.method !== 'HEAD') return 'operator';
-  if (req.secrets === 'include') return 'operator';
+  if (req.secrets === 'include' || OPERATOR_READS.test(req.path)) return 'operator';
   return 'viewer';
 }
 

@@ -45,6 +45,8 @@ describe('the role a request needs', () => {
     expect(neededRole(get(`/api/runs/${A}/artifacts`, 'include'))).toBe('operator');
     expect(neededRole({ method: 'POST', path: '/api/forecast', secrets: null })).toBe('operator');
     expect(neededRole({ method: 'DELETE', path: `/api/runs/${A}/shares/shr_1`, secrets: null })).toBe('operator');
+    expect(neededRole(get(`/api/runs/${A}/shares`))).toBe('operator');
+    expect(neededRole(get(`/api/runs/${A}/sharesmith`))).toBe('viewer');
     expect(neededRole(get('/api/tokens'))).toBe('admin');
     expect(neededRole({ method: 'DELETE', path: '/api/tokens/tok_1', secrets: null })).toBe('admin');
     expect(neededRole(get('/api/tokensmith'))).toBe('viewer');

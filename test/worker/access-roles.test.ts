@@ -38,10 +38,10 @@ const SHARE_READS = new Set([
   'GET /api/access',
 ]);
 
-/** The weakest role each route needs, by the documented rule: token management is admin's, writes operator's. */
+/** The weakest role each route needs, by the documented rule: tokens are admin's, share links and writes operator's. */
 function needs(method: string, template: string): 'admin' | 'operator' | 'viewer' {
   if (template.startsWith('/api/tokens')) return 'admin';
-  return method === 'GET' || method === 'HEAD' ? 'viewer' : 'operator';
+  return template.includes('/shares') || (method !== 'GET' && method !== 'HEAD') ? 'operator' : 'viewer';
 }
 
 /** Every method and route template the app registers; ALL is tried as GET, POST and DELETE. */
@@ -163,7 +163,7 @@ describe('every route, every role', () => {
   });
 
   it('keeps the archive and cast with secrets for operators: a viewer and a share link get the redacted ones only', async () => {
-    for (const suffix of ['artifacts', 'terminal.cast']) {
+    for (const suffix of ['artifacts', 'terminal.cast', 'report.html']) {
       const path = `/api/runs/${runA}/${suffix}?secrets=include`;
       expect((await request(path, bearer(tokens.viewer))).status, suffix).toBe(403);
       expect((await request(path, bearer(shareA.token))).status, suffix).toBe(403);

@@ -341,7 +341,7 @@ describe('a read-only socket', () => {
     const response = await request(`/api/runs/${runB}/ws?since=0`, {
       headers: {
         upgrade: 'websocket',
-        'x-bandit-runner-role': 'admin',
+        'x-bandit-runner-access': JSON.stringify({ role: 'admin' }),
         'sec-websocket-protocol': `${WS_SUBPROTOCOL}, ${TOKEN_SUBPROTOCOL_PREFIX}${tokens.viewer}`,
       },
     });

@@ -23,7 +23,7 @@ import type { ActDeps } from './apply-action.ts';
 import { REPLAY_PAGE_BYTES } from './run-sockets.ts';
 import { hasRunTable, makeParts } from './run-session-parts.ts';
 import type { RunSessionParts } from './run-session-parts.ts';
-import { getState, parseClientMessage, readOnlyRefusal, send, stripType } from './sockets.ts';
+import { getState, parseClientMessage, send, stripType } from './sockets.ts';
 import { errorBody } from '../errors.ts';
 
 /** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
@@ -235,12 +235,12 @@ export class RunSession extends DurableObject<Env> {
     return true;
   }
 
-  /** The seq of a model call in this run's log; null for an unknown run or call. */
   /** A stored token was revoked: its sockets on this run are closed. Returns how many. */
   async closeSocketsOf(tokenId: string): Promise<number> {
     return this.sockets.closeOpenedWith(tokenId);
   }
 
+  /** The seq of a model call in this run's log; null for an unknown run or call. */
   async callSeq(callId: string): Promise<number | null> {
     return this.current() ? this.store.seqOfCall(callId) : null;
   }
@@ -337,8 +337,7 @@ export class RunSession extends DurableObject<Env> {
     const parsed = parseClientMessage(message);
     if (!parsed.ok) return send(ws, { type: 'error', code: parsed.code, message: parsed.message });
     const msg = parsed.message;
-    const readOnly = readOnlyRefusal(ws, msg);
-    if (readOnly) return send(ws, { type: 'error', code: 'forbidden', message: readOnly });
+    if (this.sockets.refused(ws, msg)) return;
     switch (msg.type) {
       case 'hello':
         return this.sockets.replay(ws, msg.since ?? 0);

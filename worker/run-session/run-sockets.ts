@@ -1,14 +1,14 @@
 // A run's WebSocket clients: the handshake, the replay that makes a socket live, and the broadcast
 // of stored events to every live socket. The Durable Object's hooks call in here.
 import { PROTOCOL_VERSION, WS_SUBPROTOCOL } from '../../schema/protocol.ts';
-import type { LiveText, RunEvent, ServerMessage } from '../../schema/protocol.ts';
+import type { ClientMessage, LiveText, RunEvent, ServerMessage } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import type { RunSpend } from '../../schema/budget.ts';
 import type { RunStore } from './run-store.ts';
 import type { TerminalState } from '../../schema/terminal.ts';
 import { answeredBy } from '../../schema/answered-by.ts';
 import { errorBody } from '../errors.ts';
-import { eventsMessage, getState, send, sendText, setState } from './sockets.ts';
+import { eventsMessage, getState, readOnlyRefusal, send, sendText, setState } from './sockets.ts';
 import { ACCESS_HEADER, socketAccess } from '../access/context.ts';
 
 /** Events are replayed to a connecting client in messages of at most this many events… */
@@ -164,6 +164,21 @@ export class RunSockets {
       if (expiresAt !== undefined && expiresAt <= now) this.end(ws, 'token_expired', 'the share link or token expired');
       else sendText(ws, text);
     }
+  }
+
+  /**
+   * Whether this socket may not send this message, answered here: a socket whose token expired is closed
+   * (it had no event since that would have closed it), a read-only one is told it may not act.
+   */
+  refused(ws: WebSocket, message: ClientMessage): boolean {
+    const { expiresAt } = getState(ws);
+    if (expiresAt && expiresAt <= Date.now()) {
+      this.end(ws, 'token_expired', 'the share link or token expired');
+      return true;
+    }
+    const readOnly = readOnlyRefusal(ws, message);
+    if (readOnly) send(ws, { type: 'error', code: 'forbidden', message: readOnly });
+    return readOnly !== null;
   }
 
   /** Closes every socket opened with this stored token (it was revoked); returns how many. */

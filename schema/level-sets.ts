@@ -29,10 +29,6 @@ export function levelSetOf(target: Target, at: number): LevelSet {
 /** What runs made before level sets were recorded count as: their own set per target, never merged with a named one. */
 export const unrecordedLevelSet = (target: string): string => `${target}@unrecorded`;
 
-/** SQL for a row's level set, with the runs made before level sets under their own name. */
-export const levelSetSql = (column: string, target: string): string =>
-  `coalesce(${column}, ${target} || '@unrecorded')`;
-
 /** The level set in words, for a board row's caption. */
 export function levelSetText(set: string): string {
   const [target, version] = set.split('@');

@@ -26,7 +26,7 @@ export async function launchRun(
         `the run queue did not answer (${err instanceof Error ? err.message : String(err)}); nothing was made, try again`,
       );
     });
-  // The level set is the worker's to say, at the moment the run is made (docs/board.md#level-sets).
+  // The level set is the worker's to say, at the moment the run is made (docs/providers.md#the-board, schema/level-sets.ts).
   const run = await sessionFor(env, id).create(id, { ...config, levelSet: levelSetOf(config.target, Date.now()) });
   if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
   noteRunExists(id);

@@ -1,5 +1,5 @@
 // The practice catalogue's version must change when its levels do, or the board would average runs made on
-// different levels as one row; and the two targets' sets are named as docs/board.md says.
+// different levels as one row; and the two targets' sets are named as docs/providers.md (the board) says.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {

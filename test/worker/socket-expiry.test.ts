@@ -3,6 +3,7 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { TOKEN_SUBPROTOCOL_PREFIX, WS_SUBPROTOCOL } from '../../schema/protocol.ts';
+import { hashToken } from '../../worker/access/token-store.ts';
 import { app } from '../../worker/app.ts';
 import { createRun, waitForStatus } from './http.ts';
 
@@ -14,12 +15,10 @@ it('closes an expired operator socket at its next message instead of applying it
   const token = `brt_${'e'.repeat(43)}`;
   // Long enough to open the socket on a loaded machine; the test then waits until it has passed.
   const expiresAt = Date.now() + 4000;
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
-  const hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
   await env.DB.prepare(
     'INSERT INTO access_tokens (id, role, run_id, label, hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   )
-    .bind('tok_soon', 'operator', null, null, hash, Date.now(), expiresAt)
+    .bind('tok_soon', 'operator', null, null, await hashToken(token), Date.now(), expiresAt)
     .run();
   const response = await app.request(
     `http://127.0.0.1:8787/api/runs/${run.id}/ws?since=0`,

@@ -59,6 +59,15 @@ export async function findToken(env: Env, token: string): Promise<TokenRow | und
   return row;
 }
 
+/** Whether the stored token with this id is gone or revoked (its id, as a socket keeps it); throws when D1 does not answer. */
+export async function tokenRevoked(env: Env, id: string): Promise<boolean> {
+  const [row] = await database(env)
+    .select({ revokedAt: accessTokens.revokedAt })
+    .from(accessTokens)
+    .where(eq(accessTokens.id, id));
+  return row === undefined || row.revokedAt !== null;
+}
+
 /** Role tokens (runId null) or one run's share links, newest first. */
 export async function listTokens(env: Env, runId: string | null): Promise<TokenRow[]> {
   return database(env)

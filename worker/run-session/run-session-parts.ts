@@ -29,7 +29,7 @@ export type RunSessionParts = {
 export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
   migrate(ctx.storage, runSessionMigrations, Date.now());
   const store = new RunStore(ctx.storage.sql);
-  const sockets = new RunSockets(ctx, store);
+  const sockets = new RunSockets(ctx, store, env);
   const levels = new LevelStats(ctx.storage.sql);
   const schedule = new RunSchedule(ctx.storage);
   const budget = new RunBudget(ctx.storage.sql, levels, env);

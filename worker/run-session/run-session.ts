@@ -337,7 +337,7 @@ export class RunSession extends DurableObject<Env> {
     const parsed = parseClientMessage(message);
     if (!parsed.ok) return send(ws, { type: 'error', code: parsed.code, message: parsed.message });
     const msg = parsed.message;
-    if (this.sockets.refused(ws, msg)) return;
+    if (await this.sockets.refused(ws, msg)) return;
     switch (msg.type) {
       case 'hello':
         return this.sockets.replay(ws, msg.since ?? 0);

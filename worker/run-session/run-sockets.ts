@@ -10,6 +10,11 @@ import { answeredBy } from '../../schema/answered-by.ts';
 import { errorBody } from '../errors.ts';
 import { eventsMessage, getState, readOnlyRefusal, send, sendText, setState } from './sockets.ts';
 import { ACCESS_HEADER, socketAccess } from '../access/context.ts';
+import { tokenRevoked } from '../access/token-store.ts';
+import { errorText } from '../error-text.ts';
+
+/** The messages that act on the run, checked against a revoked token before they are applied. */
+const RUN_ACTIONS: ReadonlySet<string> = new Set(['user_action', 'pause', 'resume', 'stop']);
 
 /** Events are replayed to a connecting client in messages of at most this many events… */
 const REPLAY_PAGE = 1000;
@@ -41,9 +46,12 @@ export class RunSockets {
   /** The run's caps and spent figures for the snapshot (run-budget.ts); set with the parts. */
   spendView: ((run: RunSummary) => RunSpend) | null = null;
 
-  constructor(ctx: DurableObjectState, store: RunStore) {
+  private readonly env: Env;
+
+  constructor(ctx: DurableObjectState, store: RunStore, env: Env) {
     this.ctx = ctx;
     this.store = store;
+    this.env = env;
   }
 
   /**
@@ -168,17 +176,28 @@ export class RunSockets {
 
   /**
    * Whether this socket may not send this message, answered here: a socket whose token expired is closed
-   * (it had no event since that would have closed it), a read-only one is told it may not act.
+   * (it had no event since that would have closed it), a read-only one is told it may not act, and a run
+   * action (answer, pause, resume, stop) from a stored token's socket is checked in D1 first: a revoked
+   * token's socket is closed, and when D1 does not answer nothing is done. Typing on a held terminal is
+   * not checked per keystroke.
    */
-  refused(ws: WebSocket, message: ClientMessage): boolean {
-    const { expiresAt } = getState(ws);
+  async refused(ws: WebSocket, message: ClientMessage): Promise<boolean> {
+    const { expiresAt, tokenId } = getState(ws);
     if (expiresAt && expiresAt <= Date.now()) {
       this.end(ws, 'token_expired', 'the share link or token expired');
       return true;
     }
     const readOnly = readOnlyRefusal(ws, message);
     if (readOnly) send(ws, { type: 'error', code: 'forbidden', message: readOnly });
-    return readOnly !== null;
+    if (readOnly || !tokenId || !RUN_ACTIONS.has(message.type)) return readOnly !== null;
+    try {
+      if (!(await tokenRevoked(this.env, tokenId))) return false;
+      this.end(ws, 'token_revoked', 'the token was revoked');
+    } catch (err) {
+      const why = `the token could not be checked (D1 did not answer: ${errorText(err)}); nothing was done, try again`;
+      send(ws, { type: 'error', code: 'd1_unavailable', message: why });
+    }
+    return true;
   }
 
   /** Closes every socket opened with this stored token (it was revoked); returns how many. */

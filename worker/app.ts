@@ -9,6 +9,7 @@ import { batchRoutes } from './routes/batches.ts';
 import { boardRoutes } from './routes/board.ts';
 import { onError, onNotFound } from './errors.ts';
 import { forecastRoutes } from './routes/forecast.ts';
+import { forkRoutes } from './routes/forks.ts';
 import { healthRoutes } from './routes/health.ts';
 import { llmCallRoutes } from './routes/llm-calls.ts';
 import { modelRoutes } from './routes/models.ts';
@@ -23,6 +24,7 @@ export const app = new Hono<{ Bindings: Env }>()
   .route('/api/runs', runRoutes)
   .route('/api/runs', llmCallRoutes)
   .route('/api/runs', artifactRoutes)
+  .route('/api/runs', forkRoutes)
   .route('/api/models', modelRoutes)
   .route('/api/analytics', analyticsRoutes)
   .route('/api/batches', batchRoutes)

@@ -25,6 +25,11 @@ import { hasRunTable, makeParts } from './run-session-parts.ts';
 import type { RunSessionParts } from './run-session-parts.ts';
 import { getState, parseClientMessage, send, stripType } from './sockets.ts';
 import { errorBody } from '../errors.ts';
+import { sessionFor } from '../run-lookup.ts';
+import type { ForkEntry } from '../../schema/fork.ts';
+import type { EventText } from './run-store.ts';
+import { beginFork, forkPointOf } from './run-forks.ts';
+import type { ForkPointResult, ForkStart } from './run-forks.ts';
 
 /** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
 const DIAGNOSIS_EVENTS = 2_000;
@@ -40,6 +45,8 @@ export class RunSession extends DurableObject<Env> {
   private callPart: AgentCall | null = null;
   /** The run's terminal (issue 30); made with the parts, so its restart check runs once per object start. */
   private seatPart: TerminalSeat | null = null;
+  /** A fork's parent's events being read (withPrefix), so concurrent readers wait for one read. */
+  private prefixLoad: Promise<void> | null = null;
 
   /**
    * The parts, made on first use. Only create() and the paths of a run that exists (holdsRun) reach
@@ -123,6 +130,26 @@ export class RunSession extends DurableObject<Env> {
     return this.parts().budget;
   }
 
+  /**
+   * A fork reads its parent's events 1..forkSeq once per object lifetime (they never change), so every read
+   * of its log after this, the socket replay included, is synchronous. Nothing for a run that is no fork.
+   */
+  private async withPrefix(): Promise<void> {
+    const wanted = this.holdsRun() ? this.store.prefixWanted() : null;
+    if (!wanted) return;
+    this.prefixLoad ??= sessionFor(this.env, wanted.parentId)
+      .eventsThrough(wanted.forkSeq)
+      .then((rows) => {
+        if (rows?.length !== wanted.forkSeq)
+          throw new Error(`run ${wanted.parentId} did not give its events up to ${wanted.forkSeq}, where this fork starts`);
+        this.store.setPrefix(rows);
+      })
+      .finally(() => {
+        this.prefixLoad = null;
+      });
+    await this.prefixLoad;
+  }
+
   /** The run, or null when this object holds none; reads an unknown object without writing. */
   private current(): RunSummary | null {
     return this.holdsRun() ? this.store.summary() : null;
@@ -142,6 +169,65 @@ export class RunSession extends DurableObject<Env> {
     this.life.record({ type: 'run_created', config }, now);
     const run = await this.mirrorAndArm();
     return { ...run, spend: this.budget.view(run, now) };
+  }
+
+  /**
+   * Creates this object's run as a fork (docs/forks.md): its log is the parent's up to `start.origin.forkSeq`,
+   * read from the parent, then its own. Queued, or paused at the parent's pause when no hint answers it.
+   */
+  async createFork(runId: string, config: RunConfig, start: ForkStart): Promise<RunSummary | null> {
+    const now = Date.now();
+    const made = this.ctx.storage.transactionSync(() => {
+      if (!this.store.create(runId, config, now, start.origin)) return false;
+      beginFork(this.parts(), start, now);
+      return true;
+    });
+    if (!made) return null;
+    const run = await this.mirrorAndArm();
+    return { ...run, spend: this.budget.view(run, Date.now()) };
+  }
+
+  /**
+   * Where a fork of this run at `seq` would start: the checkpoint kept there, the pause there if any, and the
+   * log up to it. A seq at or before this run's own fork point is its parent's step, asked of the parent.
+   */
+  async forkPoint(seq: number): Promise<ForkPointResult | null> {
+    const run = this.current();
+    if (!run) return null;
+    await this.withPrefix();
+    return forkPointOf(this.parts(), run.config, seq, async (parentId) =>
+      (await sessionFor(this.env, parentId).forkPoint(seq)) as ForkPointResult | null,
+    );
+  }
+
+  /** This run's log up to `seq` as stored text (a fork's prefix), or null when this object holds no run. */
+  async eventsThrough(seq: number): Promise<EventText[] | null> {
+    if (!this.current()) return null;
+    await this.withPrefix();
+    return this.store.eventTextAfter(0, seq, Number.MAX_SAFE_INTEGER);
+  }
+
+  /** Notes a fork made of this run, for its page's list. */
+  async noteFork(runId: string, seq: number): Promise<boolean> {
+    if (!this.current()) return false;
+    this.ctx.storage.sql.exec('INSERT OR IGNORE INTO forks (run_id, seq, created_at) VALUES (?, ?, ?)', runId, seq, Date.now());
+    return true;
+  }
+
+  /** The forks made of this run, oldest first; null when this object holds no run. */
+  async forks(): Promise<ForkEntry[] | null> {
+    if (!this.current()) return null;
+    return this.ctx.storage.sql
+      .exec<{ run_id: string; seq: number; created_at: number }>(
+        'SELECT run_id, seq, created_at FROM forks ORDER BY created_at, run_id',
+      )
+      .toArray()
+      .map((r) => ({ id: r.run_id, seq: r.seq, createdAt: new Date(r.created_at).toISOString() }));
+  }
+
+  /** Bytes and rows of kept checkpoints, for the figures in docs/forks.md. */
+  async checkpointHistorySize(): Promise<{ rows: number; bytes: number } | null> {
+    return this.current() ? this.parts().history.size() : null;
   }
 
   /** The queue gave this run a slot: its loop starts. False when it no longer waits (stopped meanwhile). */
@@ -206,16 +292,19 @@ export class RunSession extends DurableObject<Env> {
    */
   async eventPage(since: number, limit: number): Promise<string | null> {
     if (!this.current()) return null;
+    await this.withPrefix();
     return this.store.eventPageJson(since, limit, REPLAY_PAGE_BYTES);
   }
 
   /** Why the run paused or ended badly, read from the tail of its log; null when it did not. */
   async diagnosis(): Promise<{ card: TroubleCard | null } | null> {
+    await this.withPrefix();
     return this.current() ? { card: diagnose(this.store.lastEvents(DIAGNOSIS_EVENTS)) } : null;
   }
 
   /** The run's spans (level → attempt → node → model call or command), folded from its whole log. */
   async timeline(): Promise<Timeline | null> {
+    await this.withPrefix();
     return this.current() ? { spans: buildTimeline(this.store.lastEvents(Number.MAX_SAFE_INTEGER)) } : null;
   }
 
@@ -223,6 +312,7 @@ export class RunSession extends DurableObject<Env> {
   async fullRecord(): Promise<{ run: RunSummary; events: RunEvent[]; verifications: string[] } | null> {
     const found = this.current();
     if (!found) return null;
+    await this.withPrefix();
     // The caps as raised live in the object, not the log: the archive's summary.json reads them here.
     const run = { ...found, spend: this.budget.view(found, Date.now()) };
     return { run, events: this.store.lastEvents(Number.MAX_SAFE_INTEGER), verifications: this.store.verifications() };
@@ -237,6 +327,7 @@ export class RunSession extends DurableObject<Env> {
 
   /** The seq of a model call in this run's log; null for an unknown run or call. */
   async callSeq(callId: string): Promise<number | null> {
+    await this.withPrefix();
     return this.current() ? this.store.seqOfCall(callId) : null;
   }
 
@@ -325,6 +416,8 @@ export class RunSession extends DurableObject<Env> {
     if (!run) return Response.json(errorBody('not_found', 'no such run'), { status: 404 });
     const limits = readLimits(this.env);
     if (!limits.ok) return Response.json(errorBody('misconfigured', limits.message), { status: 503 });
+    // The replay is synchronous once the parent's events are in memory (a fork's).
+    await this.withPrefix();
     return this.sockets.accept(request, run, limits.limits.maxSocketsPerRun);
   }
 
@@ -334,6 +427,7 @@ export class RunSession extends DurableObject<Env> {
     const msg = parsed.message;
     switch (msg.type) {
       case 'hello':
+        await this.withPrefix();
         return this.sockets.replay(ws, msg.since ?? 0);
       case 'ping':
         return send(ws, { type: 'pong', ts: new Date().toISOString() });

@@ -1,0 +1,159 @@
+// Issue 32: fork a run from any step. Against workerd, the real proxy and the practice range: a run paused at
+// max retries is forked twice at its pause with two different hints (and the baseline, which runs a command a
+// hint names in backticks); both forks' logs are the parent's up to the pause, shared and not copied, and
+// their paths after it differ. A seq with no kept checkpoint is refused with the nearest kept ones.
+import { env, runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it, vi } from 'vitest';
+import type { RunEvent } from '../../schema/protocol.ts';
+import { eventsOf as eventsOfMessage } from '../../schema/protocol.ts';
+import type { RunSummary } from '../../schema/run.ts';
+import type { RunSession } from '../../worker/run-session/run-session.ts';
+import { call, createRun, eventsOf, ofType, postJson, waitForStatus } from './http.ts';
+import { connect } from './socket-client.ts';
+
+const stubOf = (id: string) => env.RUN_SESSION.get(env.RUN_SESSION.idFromName(id));
+const fork = (id: string, body: Record<string, unknown>) => postJson(`/api/runs/${id}/fork`, body);
+const forkOk = async (id: string, body: Record<string, unknown>): Promise<RunSummary> => {
+  const response = await fork(id, body);
+  if (response.status !== 201) throw new Error(`fork failed: ${response.status} ${await response.text()}`);
+  return (await response.json()) as RunSummary;
+};
+/** The commands a run's log holds after `seq`. */
+const commandsAfter = (events: RunEvent[], seq: number) =>
+  ofType(events, 'command')
+    .filter((e) => e.seq > seq)
+    .map((e) => e.command);
+/** The seqs the fork's own object stores (its events table), not its parent's. */
+const ownSeqs = (id: string) =>
+  runInDurableObject(stubOf(id), (_i: RunSession, state) =>
+    state.storage.sql
+      .exec<{ seq: number }>('SELECT seq FROM events ORDER BY seq')
+      .toArray()
+      .map((r) => r.seq),
+  );
+/** The seqs whose checkpoint a run keeps. */
+const keptSeqs = (id: string) =>
+  runInDurableObject(stubOf(id), (_i: RunSession, state) =>
+    state.storage.sql
+      .exec<{ seq: number }>('SELECT DISTINCT seq FROM checkpoint_history ORDER BY seq')
+      .toArray()
+      .map((r) => r.seq),
+  );
+const stop = (id: string) => postJson(`/api/runs/${id}/actions`, { action: 'stop' });
+
+/** A fake-model run (a new command each turn, never solving) that pauses at max retries on level 0. */
+async function pausedRun(): Promise<{ run: RunSummary; events: RunEvent[]; pauseSeq: number }> {
+  const run = await createRun({ model: 'fake-model', budget: 2, maxRetries: 1, endLevel: 0, finalAttempt: false });
+  await waitForStatus(run.id, 'paused_for_user_action', 30_000);
+  const events = await eventsOf(run.id);
+  const pause = ofType(events, 'user_action_required').at(-1);
+  expect(pause?.reason).toBe('max_retries');
+  return { run, events, pauseSeq: pause?.seq ?? 0 };
+}
+
+describe('fork a run from a step', () => {
+  it('forks a paused run twice with two hints: the same records up to the pause, two paths after it', async () => {
+    const parent = await pausedRun();
+    const hints = { alpha: 'try `echo path-alpha-7`', beta: 'try `echo path-beta-9`' };
+    const a = await forkOk(parent.run.id, { seq: parent.pauseSeq, model: 'baseline', hint: hints.alpha });
+    const b = await forkOk(parent.run.id, { seq: parent.pauseSeq, model: 'baseline', hint: hints.beta });
+    expect(a).toMatchObject({ parentId: parent.run.id, forkSeq: parent.pauseSeq, config: { model: 'baseline' } });
+    expect(b).toMatchObject({ parentId: parent.run.id, forkSeq: parent.pauseSeq });
+    // Each fork runs the command its hint names; the baseline goes on from there.
+    for (const [id, marker] of [
+      [a.id, 'path-alpha-7'],
+      [b.id, 'path-beta-9'],
+    ] as const)
+      await vi.waitFor(
+        async () => expect(commandsAfter(await eventsOf(id), parent.pauseSeq).join('\n')).toContain(marker),
+        { timeout: 30_000, interval: 50 },
+      );
+    await Promise.all([stop(a.id), stop(b.id)]);
+    const [eventsA, eventsB] = [await eventsOf(a.id), await eventsOf(b.id)];
+    const upTo = parent.events.filter((e) => e.seq <= parent.pauseSeq);
+    // Identical records up to the fork: same seq, type and payload (each is the parent's own event).
+    expect(eventsA.slice(0, parent.pauseSeq)).toEqual(upTo);
+    expect(eventsB.slice(0, parent.pauseSeq)).toEqual(upTo);
+    // Then each fork's own: numbered from forkSeq + 1, opened by `forked`, the hint answering the pause.
+    expect(eventsA[parent.pauseSeq]).toMatchObject({
+      seq: parent.pauseSeq + 1,
+      runId: a.id,
+      type: 'forked',
+      parentId: parent.run.id,
+      forkSeq: parent.pauseSeq,
+      changes: { model: 'baseline', hint: hints.alpha },
+    });
+    expect(eventsA[parent.pauseSeq + 1]).toMatchObject({ type: 'user_action_resolved', action: 'continue', hint: hints.alpha });
+    expect(eventsA.map((e) => e.seq)).toEqual(eventsA.map((_, i) => i + 1));
+    // Two paths after the fork: each ran its own hint's command and not the other's.
+    const [afterA, afterB] = [commandsAfter(eventsA, parent.pauseSeq), commandsAfter(eventsB, parent.pauseSeq)];
+    expect(afterA.join('\n')).not.toContain('path-beta-9');
+    expect(afterB.join('\n')).not.toContain('path-alpha-7');
+    expect(afterA).not.toEqual(afterB);
+    // Shared, not copied: the fork's own events table starts after the fork.
+    const own = await ownSeqs(a.id);
+    expect(own[0]).toBe(parent.pauseSeq + 1);
+    expect(own.filter((seq) => seq <= parent.pauseSeq)).toEqual([]);
+    // The parent lists its forks; each fork's summary names its parent.
+    const listed = (await (await call(`/api/runs/${parent.run.id}/forks`)).json()) as { forks: { id: string }[] };
+    expect(listed.forks.map((f) => f.id).sort()).toEqual([a.id, b.id].sort());
+    expect(await (await call(`/api/runs/${a.id}`)).json()).toMatchObject({ parentId: parent.run.id });
+    // The socket's replay is the same log: the parent's prefix, then the fork's own.
+    const socket = await connect(`/api/runs/${a.id}/ws?since=0`);
+    expect((await socket.next()).type).toBe('welcome');
+    expect((await socket.next()).type).toBe('snapshot');
+    const replayed: RunEvent[] = [];
+    while (replayed.length < eventsA.length) replayed.push(...eventsOfMessage(await socket.next()));
+    expect(replayed).toEqual(eventsA);
+    socket.ws.close();
+    // Figures for docs/forks.md: the checkpoints kept per step.
+    const kept = await stubOf(parent.run.id).checkpointHistorySize();
+    console.log(`checkpoint history: ${kept?.rows} rows, ${kept?.bytes} bytes (${parent.pauseSeq} events)`);
+  }, 90_000);
+
+  it('starts a fork without a hint paused where its parent paused, and forks a fork through its parent', async () => {
+    const parent = await pausedRun();
+    const a = await forkOk(parent.run.id, { seq: parent.pauseSeq });
+    expect(a.status).toBe('paused_for_user_action');
+    const pending = (await (await call(`/api/runs/${a.id}`)).json()) as RunSummary;
+    expect(pending).toMatchObject({ status: 'paused_for_user_action', levelsSolved: 0, forkSeq: parent.pauseSeq });
+    // A fork of the fork, at a step of the parent's before the first fork: the prefix comes through the fork.
+    const seq = (await keptSeqs(parent.run.id)).filter((s) => s < parent.pauseSeq).at(-1) ?? 0;
+    expect(seq).toBeGreaterThan(0);
+    const c = await forkOk(a.id, { seq });
+    expect(c).toMatchObject({ parentId: a.id, forkSeq: seq });
+    await vi.waitFor(async () => expect((await eventsOf(c.id)).length).toBeGreaterThan(seq), { timeout: 10_000 });
+    const eventsC = await eventsOf(c.id);
+    expect(eventsC.slice(0, seq)).toEqual(parent.events.filter((e) => e.seq <= seq));
+    expect(eventsC[seq]).toMatchObject({ type: 'forked', parentId: a.id, forkSeq: seq });
+    await Promise.all([stop(a.id), stop(c.id), stop(parent.run.id)]);
+  }, 90_000);
+
+  it('refuses a seq with no kept checkpoint, naming the nearest kept seqs, and an unknown model', async () => {
+    const parent = await pausedRun();
+    // A command and its output are one step: the step ends at the output, so the command's seq is not kept.
+    const command = ofType(parent.events, 'command')[0]!;
+    const refused = await fork(parent.run.id, { seq: command.seq });
+    expect(refused.status).toBe(409);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('not_forkable');
+    expect(body.error.message).toMatch(
+      new RegExp(`^step ${command.seq} has no kept checkpoint: .*the nearest before is \\d+, the nearest after is \\d+$`),
+    );
+    const after = Number(/nearest after is (\d+)/.exec(body.error.message)?.[1]);
+    expect(after).toBeGreaterThan(command.seq);
+    expect(after).toBeLessThanOrEqual(parent.pauseSeq);
+    const past = await fork(parent.run.id, { seq: parent.pauseSeq + 1000 });
+    expect(past.status).toBe(409);
+    expect(((await past.json()) as { error: { message: string } }).error.message).toContain("the run's log ends at");
+    const unknown = await fork(parent.run.id, { seq: parent.pauseSeq, model: 'no-such-model' });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: { code: 'unknown_model' } });
+    const bad = await fork(parent.run.id, { seq: 0 });
+    expect(bad.status).toBe(400);
+    // Nothing was made by a refusal.
+    const listed = (await (await call(`/api/runs/${parent.run.id}/forks`)).json()) as { forks: unknown[] };
+    expect(listed.forks).toEqual([]);
+    await stop(parent.run.id);
+  }, 60_000);
+});

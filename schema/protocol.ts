@@ -123,7 +123,12 @@ function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
   return [
     variant({ type: z.literal('run_created'), config: runConfigSchema }),
     // A fork's first own event (docs/forks.md): the log before it is its parent's, up to forkSeq. Additive.
-    variant({ type: z.literal('forked'), parentId: runIdSchema, forkSeq: z.number().int().min(1), changes: forkChangesSchema }),
+    variant({
+      type: z.literal('forked'),
+      parentId: runIdSchema,
+      forkSeq: z.number().int().min(1),
+      changes: forkChangesSchema,
+    }),
     variant({
       type: z.literal('status_changed'),
       from: runStatusSchema,

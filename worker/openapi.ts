@@ -30,6 +30,7 @@ import { forecastSchema } from '../schema/forecast.ts';
 import type { Json } from './openapi-parts.ts';
 import { batchId, common, component, components, error, json, query, tooManyRuns } from './openapi-parts.ts';
 import { runPaths } from './openapi-run-paths.ts';
+import { forkPaths } from './openapi-fork-paths.ts';
 
 let built: Json | null = null;
 
@@ -59,6 +60,7 @@ function buildDocument(): Json {
       },
     },
     ...runPaths(),
+    ...forkPaths(),
     '/api/analytics/summary': {
       get: {
         summary: 'Runs, levels, tokens, cost and model-call figures',

@@ -83,7 +83,11 @@ describe('fork a run from a step', () => {
       forkSeq: parent.pauseSeq,
       changes: { model: 'baseline', hint: hints.alpha },
     });
-    expect(eventsA[parent.pauseSeq + 1]).toMatchObject({ type: 'user_action_resolved', action: 'continue', hint: hints.alpha });
+    expect(eventsA[parent.pauseSeq + 1]).toMatchObject({
+      type: 'user_action_resolved',
+      action: 'continue',
+      hint: hints.alpha,
+    });
     expect(eventsA.map((e) => e.seq)).toEqual(eventsA.map((_, i) => i + 1));
     // Two paths after the fork: each ran its own hint's command and not the other's.
     const [afterA, afterB] = [commandsAfter(eventsA, parent.pauseSeq), commandsAfter(eventsB, parent.pauseSeq)];
@@ -138,7 +142,9 @@ describe('fork a run from a step', () => {
     const body = (await refused.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('not_forkable');
     expect(body.error.message).toMatch(
-      new RegExp(`^step ${command.seq} has no kept checkpoint: .*the nearest before is \\d+, the nearest after is \\d+$`),
+      new RegExp(
+        `^step ${command.seq} has no kept checkpoint: .*the nearest before is \\d+, the nearest after is \\d+$`,
+      ),
     );
     const after = Number(/nearest after is (\d+)/.exec(body.error.message)?.[1]);
     expect(after).toBeGreaterThan(command.seq);

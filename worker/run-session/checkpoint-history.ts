@@ -53,7 +53,10 @@ export class CheckpointHistory {
       .one().id;
     if (last === null) return null;
     const base = this.sql
-      .exec<{ id: number | null }>('SELECT max(id) AS id FROM checkpoint_history WHERE whole IS NOT NULL AND id <= ?', last)
+      .exec<{ id: number | null }>(
+        'SELECT max(id) AS id FROM checkpoint_history WHERE whole IS NOT NULL AND id <= ?',
+        last,
+      )
       .one().id;
     if (base === null) return null;
     let checkpoint: Checkpoint | null = null;
@@ -72,11 +75,13 @@ export class CheckpointHistory {
 
   /** Bytes kept and rows, for the figures in docs/forks.md. */
   size(): { rows: number; bytes: number } {
-    return this.sql
-      .exec<{ rows: number; bytes: number | null }>(
-        'SELECT count(*) AS rows, sum(length(coalesce(whole, \'\')) + length(coalesce(patch, \'\'))) AS bytes FROM checkpoint_history',
-      )
-      .toArray()
-      .map((r) => ({ rows: r.rows, bytes: r.bytes ?? 0 }))[0] ?? { rows: 0, bytes: 0 };
+    return (
+      this.sql
+        .exec<{ rows: number; bytes: number | null }>(
+          "SELECT count(*) AS rows, sum(length(coalesce(whole, '')) + length(coalesce(patch, ''))) AS bytes FROM checkpoint_history",
+        )
+        .toArray()
+        .map((r) => ({ rows: r.rows, bytes: r.bytes ?? 0 }))[0] ?? { rows: 0, bytes: 0 }
+    );
   }
 }

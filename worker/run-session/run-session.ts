@@ -141,7 +141,9 @@ export class RunSession extends DurableObject<Env> {
       .eventsThrough(wanted.forkSeq)
       .then((rows) => {
         if (rows?.length !== wanted.forkSeq)
-          throw new Error(`run ${wanted.parentId} did not give its events up to ${wanted.forkSeq}, where this fork starts`);
+          throw new Error(
+            `run ${wanted.parentId} did not give its events up to ${wanted.forkSeq}, where this fork starts`,
+          );
         this.store.setPrefix(rows);
       })
       .finally(() => {
@@ -195,8 +197,11 @@ export class RunSession extends DurableObject<Env> {
     const run = this.current();
     if (!run) return null;
     await this.withPrefix();
-    return forkPointOf(this.parts(), run.config, seq, async (parentId) =>
-      (await sessionFor(this.env, parentId).forkPoint(seq)) as ForkPointResult | null,
+    return forkPointOf(
+      this.parts(),
+      run.config,
+      seq,
+      async (parentId) => (await sessionFor(this.env, parentId).forkPoint(seq)) as ForkPointResult | null,
     );
   }
 
@@ -210,7 +215,12 @@ export class RunSession extends DurableObject<Env> {
   /** Notes a fork made of this run, for its page's list. */
   async noteFork(runId: string, seq: number): Promise<boolean> {
     if (!this.current()) return false;
-    this.ctx.storage.sql.exec('INSERT OR IGNORE INTO forks (run_id, seq, created_at) VALUES (?, ?, ?)', runId, seq, Date.now());
+    this.ctx.storage.sql.exec(
+      'INSERT OR IGNORE INTO forks (run_id, seq, created_at) VALUES (?, ?, ?)',
+      runId,
+      seq,
+      Date.now(),
+    );
     return true;
   }
 

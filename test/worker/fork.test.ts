@@ -111,8 +111,16 @@ describe('fork a run from a step', () => {
     expect(replayed).toEqual(eventsA);
     socket.ws.close();
     // Figures for docs/forks.md: the checkpoints kept per step.
-    const kept = await stubOf(parent.run.id).checkpointHistorySize();
-    console.log(`checkpoint history: ${kept?.rows} rows, ${kept?.bytes} bytes (${parent.pauseSeq} events)`);
+    const kept = await runInDurableObject(stubOf(parent.run.id), (_i: RunSession, state) =>
+      state.storage.sql
+        .exec<{ rows: number; wholes: number; whole: number; patch: number; events: number }>(
+          `SELECT count(*) AS rows, count(whole) AS wholes, coalesce(sum(length(whole)), 0) AS whole,
+             coalesce(sum(length(patch)), 0) AS patch, (SELECT coalesce(sum(length(json)), 0) FROM events) AS events
+           FROM checkpoint_history`,
+        )
+        .one(),
+    );
+    console.log(`checkpoint history of the paused run: ${JSON.stringify(kept)}`);
   }, 90_000);
 
   it('starts a fork without a hint paused where its parent paused, and forks a fork through its parent', async () => {

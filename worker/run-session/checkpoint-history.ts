@@ -72,16 +72,4 @@ export class CheckpointHistory {
     const parsed = checkpointSchema.safeParse(checkpoint);
     return parsed.success ? parsed.data : null;
   }
-
-  /** Bytes kept and rows, for the figures in docs/forks.md. */
-  size(): { rows: number; bytes: number } {
-    return (
-      this.sql
-        .exec<{ rows: number; bytes: number | null }>(
-          "SELECT count(*) AS rows, sum(length(coalesce(whole, '')) + length(coalesce(patch, ''))) AS bytes FROM checkpoint_history",
-        )
-        .toArray()
-        .map((r) => ({ rows: r.rows, bytes: r.bytes ?? 0 }))[0] ?? { rows: 0, bytes: 0 }
-    );
-  }
 }

@@ -12,6 +12,7 @@ import { RunSockets } from './run-sockets.ts';
 import { RunStore } from './run-store.ts';
 import { RunBudget } from './run-budget.ts';
 import { CheckpointHistory } from './checkpoint-history.ts';
+import { ForkLinks } from './fork-links.ts';
 
 /** Everything a RunSession works through. */
 export type RunSessionParts = {
@@ -26,6 +27,8 @@ export type RunSessionParts = {
   budget: RunBudget;
   /** Each step's checkpoint, for forks. */
   history: CheckpointHistory;
+  /** A fork's parent's events and a parent's forks. */
+  forks: ForkLinks;
 };
 
 /** Makes the parts, after bringing the object's tables up to the last migration. */
@@ -50,6 +53,7 @@ export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
     inbox: new MessageInbox(ctx.storage.sql),
     budget,
     history,
+    forks: new ForkLinks(ctx.storage.sql, store, env),
   };
 }
 

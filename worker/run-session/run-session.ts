@@ -45,8 +45,6 @@ export class RunSession extends DurableObject<Env> {
   private callPart: AgentCall | null = null;
   /** The run's terminal (issue 30); made with the parts, so its restart check runs once per object start. */
   private seatPart: TerminalSeat | null = null;
-  /** A fork's parent's events being read (withPrefix), so concurrent readers wait for one read. */
-  private prefixLoad: Promise<void> | null = null;
 
   /**
    * The parts, made on first use. Only create() and the paths of a run that exists (holdsRun) reach
@@ -130,26 +128,9 @@ export class RunSession extends DurableObject<Env> {
     return this.parts().budget;
   }
 
-  /**
-   * A fork reads its parent's events 1..forkSeq once per object lifetime (they never change), so every read
-   * of its log after this, the socket replay included, is synchronous. Nothing for a run that is no fork.
-   */
-  private async withPrefix(): Promise<void> {
-    const wanted = this.holdsRun() ? this.store.prefixWanted() : null;
-    if (!wanted) return;
-    this.prefixLoad ??= sessionFor(this.env, wanted.parentId)
-      .eventsThrough(wanted.forkSeq)
-      .then((rows) => {
-        if (rows?.length !== wanted.forkSeq)
-          throw new Error(
-            `run ${wanted.parentId} did not give its events up to ${wanted.forkSeq}, where this fork starts`,
-          );
-        this.store.setPrefix(rows);
-      })
-      .finally(() => {
-        this.prefixLoad = null;
-      });
-    await this.prefixLoad;
+  /** A fork's parent's events, in memory before any read of its log (fork-links.ts); nothing for other runs. */
+  private withPrefix(): Promise<void> {
+    return this.holdsRun() ? this.parts().forks.loadPrefix() : Promise.resolve();
   }
 
   /** The run, or null when this object holds none; reads an unknown object without writing. */
@@ -197,12 +178,9 @@ export class RunSession extends DurableObject<Env> {
     const run = this.current();
     if (!run) return null;
     await this.withPrefix();
-    return forkPointOf(
-      this.parts(),
-      run.config,
-      seq,
-      async (parentId) => (await sessionFor(this.env, parentId).forkPoint(seq)) as ForkPointResult | null,
-    );
+    const askParent = async (parentId: string) =>
+      (await sessionFor(this.env, parentId).forkPoint(seq)) as ForkPointResult | null;
+    return forkPointOf(this.parts(), run.config, seq, askParent);
   }
 
   /** This run's log up to `seq` as stored text (a fork's prefix), or null when this object holds no run. */
@@ -215,29 +193,13 @@ export class RunSession extends DurableObject<Env> {
   /** Notes a fork made of this run, for its page's list. */
   async noteFork(runId: string, seq: number): Promise<boolean> {
     if (!this.current()) return false;
-    this.ctx.storage.sql.exec(
-      'INSERT OR IGNORE INTO forks (run_id, seq, created_at) VALUES (?, ?, ?)',
-      runId,
-      seq,
-      Date.now(),
-    );
+    this.parts().forks.note(runId, seq, Date.now());
     return true;
   }
 
   /** The forks made of this run, oldest first; null when this object holds no run. */
   async forks(): Promise<ForkEntry[] | null> {
-    if (!this.current()) return null;
-    return this.ctx.storage.sql
-      .exec<{ run_id: string; seq: number; created_at: number }>(
-        'SELECT run_id, seq, created_at FROM forks ORDER BY created_at, run_id',
-      )
-      .toArray()
-      .map((r) => ({ id: r.run_id, seq: r.seq, createdAt: new Date(r.created_at).toISOString() }));
-  }
-
-  /** Bytes and rows of kept checkpoints, for the figures in docs/forks.md. */
-  async checkpointHistorySize(): Promise<{ rows: number; bytes: number } | null> {
-    return this.current() ? this.parts().history.size() : null;
+    return this.current() ? this.parts().forks.list() : null;
   }
 
   /** The queue gave this run a slot: its loop starts. False when it no longer waits (stopped meanwhile). */

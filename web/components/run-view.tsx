@@ -29,6 +29,8 @@ import { TerminalPane } from './terminal-pane.tsx';
 import { TerminalReplay } from './terminal-replay.tsx';
 import { TimelineView } from './timeline-view.tsx';
 import { TroubleCard } from './trouble-card.tsx';
+import { ForkPanel, pauseSeqOf } from './fork-panel.tsx';
+import type { ForkAsk } from './fork-panel.tsx';
 import { UserActionModal } from './user-action-modal.tsx';
 
 export function RunView({ runId }: { runId: string | null }) {
@@ -65,6 +67,7 @@ export function RunView({ runId }: { runId: string | null }) {
   const [asked, setAsked] = useState<PendingAction | null>(null);
   const [actionProblem, setActionProblem] = useState<string | null>(null);
   const [jump, setJump] = useState<Jump | null>(null);
+  const [forkAsk, setForkAsk] = useState<ForkAsk | null>(null);
   // The timeline is built from the whole log: rebuilt when events pause for 300 ms (at least every 3 s),
   // not at every frame of a replay or a burst, and deferred, so React renders its rows between frames.
   const timelineEvents = useDeferredValue(useSettled(view.events, 300, 3000));
@@ -168,6 +171,9 @@ export function RunView({ runId }: { runId: string | null }) {
         )}
       </header>
       {run && <RunArtifacts run={run} />}
+      {run && (
+        <ForkPanel run={run} events={view.events} pending={pending} pickedSeq={hashSeq?.seq ?? null} ask={forkAsk} />
+      )}
       {card && <TroubleCard card={card} />}
       <RunCounters view={view} />
       {run && <BudgetPanel run={run} view={view} />}
@@ -208,6 +214,12 @@ export function RunView({ runId }: { runId: string | null }) {
           onDismiss={() => {
             setDismissed(pending);
             setAsked(null);
+          }}
+          onFork={() => {
+            const seq = pauseSeqOf(view.events, pending);
+            setDismissed(pending);
+            setAsked(null);
+            if (seq !== null) setForkAsk({ seq, nonce: (forkAsk?.nonce ?? 0) + 1 });
           }}
         />
       )}

@@ -24,6 +24,8 @@ import type { VerificationResponse } from '../../schema/artifacts.ts';
 import type { ForecastRequest } from '../../schema/forecast-request.ts';
 import { forecastSchema } from '../../schema/forecast.ts';
 import type { Forecast } from '../../schema/forecast.ts';
+import { forkListSchema } from '../../schema/fork.ts';
+import type { ForkBody, ForkEntry } from '../../schema/fork.ts';
 import type { RunAction, RunConfig, RunList, RunStatus, RunSummary } from '../../schema/run.ts';
 
 /** An API call that did not succeed: what the server said (or why there was no answer), and its status. */
@@ -188,6 +190,19 @@ export function startVerification(runId: string): Promise<RunSummary> {
 }
 
 /** GET /api/runs/:id/verification */
+/** POST /api/runs/:id/fork: a new run from step `seq` of this one, with the changes asked for (docs/forks.md). */
+export function forkRun(runId: string, body: ForkBody): Promise<RunSummary> {
+  return request(`/api/runs/${encodeURIComponent(runId)}/fork`, runSummarySchema, {
+    method: 'POST',
+    body: JSON.stringify(body),
+  });
+}
+
+/** GET /api/runs/:id/forks: the forks made of this run, oldest first. */
+export async function fetchForks(runId: string, signal?: AbortSignal): Promise<ForkEntry[]> {
+  return (await request(`/api/runs/${encodeURIComponent(runId)}/forks`, forkListSchema, { signal })).forks;
+}
+
 export function fetchVerification(runId: string, signal?: AbortSignal): Promise<VerificationResponse> {
   return request(`/api/runs/${runId}/verification`, verificationResponseSchema, { signal });
 }

@@ -129,6 +129,16 @@ describe('fork a run from a step', () => {
     expect(a.status).toBe('paused_for_user_action');
     const pending = (await (await call(`/api/runs/${a.id}`)).json()) as RunSummary;
     expect(pending).toMatchObject({ status: 'paused_for_user_action', levelsSolved: 0, forkSeq: parent.pauseSeq });
+    // A model call before the fork is the parent's: the fork's route finds it, indexed under the parent.
+    const shared = ofType(parent.events, 'llm_call')[0]!;
+    await vi.waitFor(
+      async () => {
+        const detail = await call(`/api/runs/${a.id}/llm-calls/${shared.callId}`);
+        expect(detail.status).toBe(200);
+        expect(await detail.json()).toMatchObject({ call: { runId: parent.run.id, seq: shared.seq } });
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     // A fork of the fork, at a step of the parent's before the first fork: the prefix comes through the fork.
     const seq = (await keptSeqs(parent.run.id)).filter((s) => s < parent.pauseSeq).at(-1) ?? 0;
     expect(seq).toBeGreaterThan(0);

@@ -297,8 +297,8 @@ export class RunSession extends DurableObject<Env> {
     return true;
   }
 
-  /** The seq of a model call in this run's log; null for an unknown run or call. */
-  async callSeq(callId: string): Promise<number | null> {
+  /** The seq of a model call in this run's log and the run it is indexed under (a fork's parent, for a shared call). */
+  async callSeq(callId: string): Promise<{ seq: number; runId: string } | null> {
     await this.withPrefix();
     return this.current() ? this.store.seqOfCall(callId) : null;
   }

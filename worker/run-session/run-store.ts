@@ -245,12 +245,13 @@ export class RunStore {
     return `{"events":[${page.map((row) => row.json).join(',')}],"lastSeq":${lastSeq},"nextSince":${nextSince}}`;
   }
 
-  /** The seq of the llm_call event with this callId, or null. */
-  seqOfCall(callId: string): number | null {
+  /** The seq of the llm_call event with this callId and the run it is indexed under, or null. */
+  seqOfCall(callId: string): { seq: number; runId: string } | null {
+    // A fork's shared events are its parent's (or further up): their model calls are indexed under that run.
     for (const row of this.prefix ?? []) {
       if (!row.json.includes('"llm_call"')) continue;
       const event = JSON.parse(row.json) as RunEvent;
-      if (event.type === 'llm_call' && event.callId === callId) return row.seq;
+      if (event.type === 'llm_call' && event.callId === callId) return { seq: row.seq, runId: event.runId };
     }
     const row = this.sql
       .exec<{ seq: number }>(
@@ -258,7 +259,8 @@ export class RunStore {
         callId,
       )
       .toArray()[0];
-    return row?.seq ?? null;
+    const runId = this.summary()?.id;
+    return row && runId ? { seq: row.seq, runId } : null;
   }
 
   /** The newest `count` events, parsed, oldest first. */

@@ -139,6 +139,15 @@ describe('fork a run from a step', () => {
       },
       { timeout: 10_000, interval: 100 },
     );
+    // D1 mirrors the fork's origin.
+    await vi.waitFor(
+      async () =>
+        expect(await env.DB.prepare('SELECT parent_id, fork_seq FROM runs WHERE id = ?').bind(a.id).first()).toEqual({
+          parent_id: parent.run.id,
+          fork_seq: parent.pauseSeq,
+        }),
+      { timeout: 10_000, interval: 100 },
+    );
     // A fork of the fork, at a step of the parent's before the first fork: the prefix comes through the fork.
     const seq = (await keptSeqs(parent.run.id)).filter((s) => s < parent.pauseSeq).at(-1) ?? 0;
     expect(seq).toBeGreaterThan(0);
@@ -175,9 +184,26 @@ describe('fork a run from a step', () => {
     expect(await unknown.json()).toMatchObject({ error: { code: 'unknown_model' } });
     const bad = await fork(parent.run.id, { seq: 0 });
     expect(bad.status).toBe(400);
+    // fake-model has no price: a cost cap could not be enforced, as POST /api/runs says.
+    const unpriced = await fork(parent.run.id, { seq: parent.pauseSeq, caps: { maxCostUsd: 1 } });
+    expect(unpriced.status).toBe(400);
+    expect(await unpriced.json()).toMatchObject({ error: { code: 'unpriced_model' } });
     // Nothing was made by a refusal.
     const listed = (await (await call(`/api/runs/${parent.run.id}/forks`)).json()) as { forks: unknown[] };
     expect(listed.forks).toEqual([]);
     await stop(parent.run.id);
+  }, 60_000);
+
+  it('refuses to fork a verification run, which has no agent to resume', async () => {
+    const solved = await createRun({ model: 'baseline', endLevel: 0 });
+    await waitForStatus(solved.id, 'completed', 30_000);
+    const verify = await postJson(`/api/runs/${solved.id}/verify`, {});
+    expect(verify.status).toBe(201);
+    const replay = (await verify.json()) as RunSummary;
+    const refused = await fork(replay.id, { seq: 1 });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
+      'a verification run re-plays another run',
+    );
   }, 60_000);
 });

@@ -139,6 +139,18 @@ describe('fork a run from a step', () => {
       },
       { timeout: 10_000, interval: 100 },
     );
+    // The prefix lives in memory: an object that restarts reads it from its parent again, for REST and the socket.
+    const before = await eventsOf(a.id);
+    await runInDurableObject(stubOf(a.id), (_i: RunSession, state) => state.abort('restart for the test')).catch(
+      () => undefined,
+    );
+    expect(await eventsOf(a.id)).toEqual(before);
+    const socket = await connect(`/api/runs/${a.id}/ws`);
+    expect((await socket.next()).type).toBe('welcome');
+    socket.send({ type: 'hello', since: parent.pauseSeq - 2 });
+    expect((await socket.next()).type).toBe('snapshot');
+    expect(eventsOfMessage(await socket.next()).map((e) => e.seq)[0]).toBe(parent.pauseSeq - 1);
+    socket.ws.close();
     // D1 mirrors the fork's origin.
     await vi.waitFor(
       async () =>

@@ -110,6 +110,9 @@ describe('fork a run from a step', () => {
     while (replayed.length < eventsA.length) replayed.push(...eventsOfMessage(await socket.next()));
     expect(replayed).toEqual(eventsA);
     socket.ws.close();
+    // The prefix is read in pages: a page after `since` ends at `through`.
+    const page = await stubOf(parent.run.id).eventsThrough(parent.pauseSeq, 5);
+    expect(page?.map((row) => row.seq)).toEqual(upTo.slice(5).map((e) => e.seq));
     // Figures for docs/forks.md: the checkpoints kept per step.
     const kept = await runInDurableObject(stubOf(parent.run.id), (_i: RunSession, state) =>
       state.storage.sql

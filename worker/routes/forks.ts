@@ -48,7 +48,6 @@ export const forkRoutes = new Hono<{ Bindings: Env }>()
     const run = await launchFork(c.env, parentId, config, model, {
       checkpoint: point.checkpoint,
       pending: point.pending,
-      events: point.events,
       origin: { parentId, forkSeq: seq },
       changes,
       by: answeredBy(c.req.header(CLIENT_HEADER)),

@@ -3,7 +3,10 @@
 // the list of its forks for its page.
 import type { ForkEntry } from '../../schema/fork.ts';
 import { sessionFor } from '../run-lookup.ts';
-import type { RunStore } from './run-store.ts';
+import type { EventText, ForkOrigin, RunStore } from './run-store.ts';
+
+/** A fork reads its parent's events in pages of about this many bytes, well under the RPC size limit (32 MiB). */
+export const PREFIX_PAGE_BYTES = 4 * 1024 * 1024;
 
 /** The parent's prefix loader and the list of forks, over the run's SQLite (table forks, object-sql/schema.ts). */
 export class ForkLinks {
@@ -26,19 +29,27 @@ export class ForkLinks {
   async loadPrefix(): Promise<void> {
     const wanted = this.store.prefixWanted();
     if (!wanted) return;
-    this.loading ??= sessionFor(this.env, wanted.parentId)
-      .eventsThrough(wanted.forkSeq)
-      .then((rows) => {
-        if (rows?.length !== wanted.forkSeq)
-          throw new Error(
-            `run ${wanted.parentId} did not give its events up to ${wanted.forkSeq}, where this fork starts`,
-          );
-        this.store.setPrefix(rows);
-      })
+    this.loading ??= this.fetchPrefix(wanted)
+      .then((rows) => this.store.setPrefix(rows))
       .finally(() => {
         this.loading = null;
       });
     await this.loading;
+  }
+
+  /** The parent's events 1..forkSeq, page by page from the parent's own reader (its own prefix included). */
+  async fetchPrefix(origin: ForkOrigin): Promise<EventText[]> {
+    const rows: EventText[] = [];
+    const parent = sessionFor(this.env, origin.parentId);
+    while (rows.length < origin.forkSeq) {
+      const page = await parent.eventsThrough(origin.forkSeq, rows.length);
+      if (!page?.length || page[0]?.seq !== rows.length + 1)
+        throw new Error(
+          `run ${origin.parentId} did not give its events up to ${origin.forkSeq}, where the fork starts`,
+        );
+      rows.push(...page);
+    }
+    return rows;
   }
 
   /** Notes a fork made of this run at `seq`. */

@@ -14,15 +14,15 @@ import type { RunLifecycle } from './run-lifecycle.ts';
 import type { EventText, ForkOrigin, RunStore } from './run-store.ts';
 import { effectsOf } from './step-effects.ts';
 
-/** Where a fork starts: the checkpoint kept at the step, the pause there (if the run paused there), the log to it. */
-export type ForkPoint = { checkpoint: Checkpoint; pending: PendingAction | null; events: EventText[] };
+/** Where a fork starts: the checkpoint kept at the step, and the pause there (if the run paused there). */
+export type ForkPoint = { checkpoint: Checkpoint; pending: PendingAction | null };
 
 /** A fork point, or why the seq cannot be one (invalid: HTTP 400; not_forkable: 409). */
 export type ForkPointResult =
   | ({ ok: true; config: RunConfig } & ForkPoint)
   | { ok: false; code: 'invalid' | 'not_forkable'; message: string };
 
-/** Everything a new fork's object starts from. */
+/** Everything a new fork's object starts from (its parent's events it reads itself: ForkLinks.fetchPrefix). */
 export type ForkStart = ForkPoint & { origin: ForkOrigin; changes: ForkChanges; by: string };
 
 /** The parts of a run's object a fork works through. */
@@ -58,8 +58,8 @@ export async function forkPointOf(
   }
   const checkpoint = d.history.isKept(seq) ? d.history.at(seq) : null;
   if (!checkpoint) return { ok: false, code: 'not_forkable', message: notKept(seq, d.history, d.store.lastSeq()) };
-  const events = d.store.eventTextAfter(0, seq, Number.MAX_SAFE_INTEGER);
-  return { ok: true, config, checkpoint, pending: pauseAt(events, seq), events };
+  const at = d.store.eventTextAfter(seq - 1, 1, Number.MAX_SAFE_INTEGER);
+  return { ok: true, config, checkpoint, pending: pauseAt(at, seq) };
 }
 
 /** The refusal for a seq with no kept checkpoint, naming the nearest kept seqs on either side. */
@@ -73,7 +73,7 @@ export function notKept(seq: number, history: CheckpointHistory, lastSeq: number
   return `step ${seq} has no kept checkpoint${past}: a fork starts where a step ended or where the run paused; ${where}`;
 }
 
-/** The pause recorded at `seq`, when the event there is one. */
+/** The pause recorded at `seq` (the last of `events`), when the event there is one. */
 export function pauseAt(events: readonly EventText[], seq: number): PendingAction | null {
   const row = events.at(-1);
   if (row?.seq !== seq) return null;
@@ -84,14 +84,14 @@ export function pauseAt(events: readonly EventText[], seq: number): PendingActio
 }
 
 /**
- * Begins a fork in its own new object, after store.create() with its origin: the parent's events fold into
+ * Begins a fork in its own new object, after store.create() with its origin: the parent's `events` fold into
  * the level figures and the run row (they stay the parent's, read from it), the checkpoint becomes the
  * fork's, then its own log starts with `forked`. At a pause, a hint answers it as a person's would; no hint
  * leaves the fork paused there. Elsewhere a hint waits in the inbox for the agent's next turn.
  */
-export function beginFork(d: ForkDeps, start: ForkStart, now: number): void {
-  d.store.setPrefix(start.events);
-  const prefix = start.events.map((row) => JSON.parse(row.json) as RunEvent);
+export function beginFork(d: ForkDeps, start: ForkStart, events: readonly EventText[], now: number): void {
+  d.store.setPrefix(events);
+  const prefix = events.map((row) => JSON.parse(row.json) as RunEvent);
   for (const event of prefix) d.levels.apply(event);
   d.store.update({ ...effectsOf(prefix), levelsSolved: runTotals(d.levels.record).levelsSolved }, now);
   d.store.setLoop({ checkpoint: start.checkpoint, resume: null });

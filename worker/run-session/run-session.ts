@@ -29,6 +29,7 @@ import { sessionFor } from '../run-lookup.ts';
 import type { ForkEntry } from '../../schema/fork.ts';
 import type { EventText } from './run-store.ts';
 import { beginFork, forkPointOf } from './run-forks.ts';
+import { PREFIX_PAGE_BYTES } from './fork-links.ts';
 import type { ForkPointResult, ForkStart } from './run-forks.ts';
 
 /** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
@@ -159,10 +160,13 @@ export class RunSession extends DurableObject<Env> {
    * read from the parent, then its own. Queued, or paused at the parent's pause when no hint answers it.
    */
   async createFork(runId: string, config: RunConfig, start: ForkStart): Promise<RunSummary | null> {
+    if (this.current()) return null;
+    // Read before the transaction: the parent's events up to the fork, folded into this run's figures.
+    const events = await this.parts().forks.fetchPrefix(start.origin);
     const now = Date.now();
     const made = this.ctx.storage.transactionSync(() => {
       if (!this.store.create(runId, config, now, start.origin)) return false;
-      beginFork(this.parts(), start, now);
+      beginFork(this.parts(), start, events, now);
       return true;
     });
     if (!made) return null;
@@ -183,11 +187,14 @@ export class RunSession extends DurableObject<Env> {
     return forkPointOf(this.parts(), run.config, seq, askParent);
   }
 
-  /** This run's log up to `seq` as stored text (a fork's prefix), or null when this object holds no run. */
-  async eventsThrough(seq: number): Promise<EventText[] | null> {
+  /**
+   * A page of this run's log after `since` and up to `through`, as stored text (a fork's prefix, read in pages
+   * to stay under the RPC size limit), or null when this object holds no run.
+   */
+  async eventsThrough(through: number, since: number): Promise<EventText[] | null> {
     if (!this.current()) return null;
     await this.withPrefix();
-    return this.store.eventTextAfter(0, seq, Number.MAX_SAFE_INTEGER);
+    return this.store.eventTextAfter(since, through - since, PREFIX_PAGE_BYTES);
   }
 
   /** Notes a fork made of this run, for its page's list. */

@@ -40,6 +40,8 @@ const QUERIES: [name: string, path: string, body?: string][] = [
     `/api/analytics/series?bucket=hour&from=${day(DAYS - 10).replace('00:00:00', '00:20:00')}&to=${day(DAYS - 3).replace('00:00:00', '00:40:00')}`,
   ],
   ['forecast, 5 models × 6 levels (POST)', '/api/forecast', FORECAST],
+  ['board (rows per level set, medians)', '/api/board'],
+  ['board, practice, 7 days', `/api/board?target=practice&${week}`],
 ];
 
 async function startWorker(stateDir: string): Promise<{ url: string; child: ChildProcess }> {

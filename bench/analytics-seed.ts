@@ -22,19 +22,22 @@ async function seedChunk(db: D1Database, runs: number, first: number, end: numbe
   const span = Math.floor((DAYS * 86_400_000) / runs);
   const at = (run: string) => `(${T0} + (${run}) * ${span})`;
   const id = (run: string) => `printf('run_bench%020d', ${run})`;
+  // Bandit runs fall on one of two days' level sets, practice runs on the catalogue's: the board keeps them apart.
+  const levelSet = (run: string) =>
+    `CASE (${run}) % 3 WHEN 0 THEN 'bandit@2026-11-0' || (1 + (${run}) % 2) ELSE 'practice@2026.11.1' END`;
   const model = (run: string) => `'bench-model-' || ((${run}) % ${MODELS})`;
   const response = `CASE WHEN i % 97 = 0 OR i % 89 = 0 THEN json_object('error', 'bench failure') ELSE json_object('content', '${'x'.repeat(300)}') END`;
   await db.batch([
     db.prepare(`${numbers(1)}
-      INSERT INTO runs (id, status, target, model, start_level, end_level, max_retries, budget, current_level, levels_solved, prompt_tokens, completion_tokens, cost_usd, created_at, updated_at, started_at, ended_at)
+      INSERT INTO runs (id, status, target, model, start_level, end_level, max_retries, budget, current_level, levels_solved, prompt_tokens, completion_tokens, cost_usd, created_at, updated_at, started_at, ended_at, level_set)
       SELECT ${id('i')}, CASE i % 10 WHEN 0 THEN 'failed' WHEN 1 THEN 'paused_for_user_action' WHEN 2 THEN 'stopped' ELSE 'completed' END,
         CASE i % 3 WHEN 0 THEN 'bandit' ELSE 'practice' END, ${model('i')}, 0, 12, 3, 15, 6, 5, 30000, 6000, 0.3,
-        ${at('i')}, ${at('i')} + 60000, ${at('i')}, ${at('i')} + 60000 FROM n`),
+        ${at('i')}, ${at('i')} + 60000, ${at('i')}, ${at('i')} + 60000, ${levelSet('i')} FROM n`),
     db.prepare(`${numbers(6)}
-      INSERT INTO run_levels (run_id, level, model, target, started_at, ended_at, attempts, retries, pauses, pause_reasons, solved, helped, commands, prompt_tokens, completion_tokens, cost_usd)
+      INSERT INTO run_levels (run_id, level, model, target, started_at, ended_at, attempts, retries, pauses, pause_reasons, solved, helped, commands, prompt_tokens, completion_tokens, cost_usd, level_set)
       SELECT ${id('i / 6')}, i % 6, ${model('i / 6')}, CASE (i / 6) % 3 WHEN 0 THEN 'bandit' ELSE 'practice' END, ${at('i / 6')} + (i % 6) * 10000,
         CASE WHEN (i * 7) % 10 < 8 THEN ${at('i / 6')} + (i % 6) * 10000 + 2000 + (i * 7919) % 8000 END,
-        1 + (i % 3), i % 3, CASE WHEN i % 11 = 0 THEN 1 ELSE 0 END, CASE WHEN i % 11 = 0 THEN '{"max_retries":1}' ELSE '{}' END, (i * 7) % 10 < 8, i % 13 = 0, 10, 5000, 1000, 0.05 FROM n`),
+        1 + (i % 3), i % 3, CASE WHEN i % 11 = 0 THEN 1 ELSE 0 END, CASE WHEN i % 11 = 0 THEN '{"max_retries":1}' ELSE '{}' END, (i * 7) % 10 < 8, i % 13 = 0, 10, 5000, 1000, 0.05, ${levelSet('i / 6')} FROM n`),
     db.prepare(`${numbers(30)}
       INSERT INTO llm_calls (id, run_id, seq, level, model, stage, prompt_tokens, completion_tokens, latency_ms, cost_usd, error_class, request, response, created_at)
       SELECT ${id('i / 30')} || ':' || (i % 30), ${id('i / 30')}, (i % 30) * 6 + 1, (i % 30) / 5, ${model('i / 30')}, CASE i % 5 WHEN 4 THEN 'reflect' ELSE 'plan' END,

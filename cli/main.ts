@@ -5,6 +5,7 @@
 // (--url, --token). Exit codes: cli/exit-codes.ts.
 import { Command, CommanderError } from 'commander';
 import { registerAttach } from './commands/attach.ts';
+import { registerCompare } from './commands/compare.ts';
 import { registerList } from './commands/list.ts';
 import { registerMessage } from './commands/message.ts';
 import { registerPlay } from './commands/play.ts';
@@ -47,7 +48,8 @@ Examples:
   $ bandit-runner message run_0mwttwzkcgphqalgd6x27up1o "look for a file of 1033 bytes"
   $ bandit-runner attach run_0mwttwzkcgphqalgd6x27up1o
   $ bandit-runner play --levels 0-2
-  $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/`,
+  $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/
+  $ bandit-runner compare run_0mwttwzkcgphqalgd6x27up1o run_0mwtu0b3k2e9xq4hd7s1pl6ma`,
   );
 
 let code: ExitCode = EXIT.completed;
@@ -59,6 +61,7 @@ registerList(program, globals, setExit);
 registerRun(program, globals, setExit);
 registerWatch(program, globals, setExit);
 registerRecords(program, globals, setExit);
+registerCompare(program, globals, setExit);
 registerMessage(program, globals, setExit);
 registerAttach(program, globals, setExit);
 registerPlay(program, globals, setExit);

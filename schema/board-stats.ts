@@ -60,3 +60,9 @@ export function passAtList(n: number, solved: number): PassAt {
     return value === null ? [] : [{ k, value }];
   });
 }
+
+/** "80 % (49–94 %)": a rate and its 95 % Wilson interval, as the board and the CLI show it (the header says which). */
+export function rateText(r: Rate): string {
+  const pct = (x: number) => `${Math.round(x * 100)} %`;
+  return `${pct(r.rate)} (${Math.round(r.low * 100)}–${pct(r.high)})`;
+}

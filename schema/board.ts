@@ -24,9 +24,27 @@ export const boardQuerySchema = z.strictObject({
 });
 export type BoardQuery = z.infer<typeof boardQuerySchema>;
 
+/**
+ * Where a board row was measured: its target and level set (schema/level-sets.ts). A model played on two level
+ * sets has two rows, never averaged together.
+ */
+const measuredOnSchema = {
+  target: targetSchema,
+  levelSet: z.string(),
+};
+
+/** A figure's median over the solved levels (nearest rank, schema/nearest-rank.ts); null when none was solved. */
+const solvedMediansSchema = {
+  /** Median time from the level's start to its proof, in ms, over its solved runs. */
+  medianSolveMs: z.number().nullable(),
+  /** Median cost of a solved level (what the run spent at that level), in USD. */
+  medianSolveCostUsd: z.number().nullable(),
+};
+
 /** One model at one level, over the runs that reached it. */
 export const boardCellSchema = z.object({
   model: z.string(),
+  ...measuredOnSchema,
   level: z.number().int(),
   /** Runs that reached the level. */
   runs: z.number().int(),
@@ -42,6 +60,7 @@ export const boardCellSchema = z.object({
   solvedRate: rateSchema.nullable().optional(),
   /** pass@k of solving the level (any outcome but not_solved), for k = 1, 3, 5 where the cell has k runs. Additive. */
   passAt: passAtSchema.optional(),
+  ...solvedMediansSchema,
 });
 export type BoardCell = z.infer<typeof boardCellSchema>;
 
@@ -56,9 +75,10 @@ const spreadSchema = z.object({
   max: z.number(),
 });
 
-/** One model's row of the board. */
+/** One model's row of the board, on one level set. */
 export const boardModelSchema = z.object({
   model: z.string(),
+  ...measuredOnSchema,
   runs: z.number().int(),
   /** The highest level any of its runs reached. */
   highestLevel: z.number().int().nullable(),
@@ -78,8 +98,12 @@ export const boardModelSchema = z.object({
   costPerRun: spreadSchema,
   /** Levels solved alone of the levels its runs reached, with a 95 % Wilson interval (schema/board-stats.ts). Additive. */
   aloneRate: rateSchema.nullable().optional(),
+  /** Levels solved at all (alone, after help, or by the final attempt) of the levels its runs reached, 95 % Wilson. */
+  solvedRate: rateSchema.nullable().optional(),
   /** Its runs that ended without completing, by why (schema/budget.ts LIMIT_REASONS). Additive. */
   limits: z.partialRecord(limitReasonSchema, z.number().int()).default({}),
+  /** Over every level it solved, whatever the level. */
+  ...solvedMediansSchema,
 });
 export type BoardModel = z.infer<typeof boardModelSchema>;
 
@@ -95,6 +119,9 @@ export const boardSchema = z.object({
   actual: z.array(actualSpendSchema).optional(),
 });
 export type Board = z.infer<typeof boardSchema>;
+
+/** A board row's key: a model on one level set (cells join their row by it). */
+export const boardRowKey = (row: { model: string; levelSet: string }): string => `${row.model}\u0000${row.levelSet}`;
 
 const modelListSchema = z
   .array(z.string().trim().min(1, 'name a model').max(100))

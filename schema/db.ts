@@ -197,6 +197,12 @@ export const runLevels = sqliteTable(
     // Medians of commands and of time to solve: the middle rows of each (model, level), in index order.
     index('run_levels_commands_idx').on(t.model, t.level, t.solved, t.commands),
     index('run_levels_solve_ms_idx').on(t.model, t.level, t.solved, sql`(${t.endedAt} - ${t.startedAt})`),
+    // The board's cells and rows: one level set at a time (issue 32), grouped in index order, from the index alone.
+    index('run_levels_board_idx').on(t.model, t.levelSet, t.level, t.solved, t.outcome, t.commands, t.target),
+    // The board's medians per solved level: the solved rows' time and cost, read without the table.
+    index('run_levels_solves_idx')
+      .on(t.model, t.levelSet, t.level, sql`(${t.endedAt} - ${t.startedAt})`, t.costUsd)
+      .where(sql`solved AND ended_at IS NOT NULL`),
   ],
 );
 

@@ -1,6 +1,7 @@
 // A run's configuration, status and summary, and the REST bodies that carry them.
 // Shared by the worker, the proxy, the web app and the tests; types come from z.infer.
 import { z } from 'zod';
+import { levelSetSchema } from './level-sets.ts';
 import { levelRangeProblem, MAX_LEVEL, targetSchema } from './levels.ts';
 import { terminalSizeSchema } from './terminal.ts';
 import { clientKindSchema } from './answered-by.ts';
@@ -118,6 +119,8 @@ export const runConfigFieldsSchema = z.strictObject({
   paceMs: paceMsSchema.optional(),
   /** Caps on what the run may spend (issue 31, schema/budget.ts); the run pauses before crossing one. */
   caps: runCapsSchema.optional(),
+  /** The level set the run plays (schema/level-sets.ts): set by the worker when it makes the run, whatever was sent. */
+  levelSet: levelSetSchema.optional(),
 });
 
 /**

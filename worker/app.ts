@@ -7,6 +7,7 @@ import { analyticsRoutes } from './routes/analytics.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { batchRoutes } from './routes/batches.ts';
 import { boardRoutes } from './routes/board.ts';
+import { compareRoutes } from './routes/compare.ts';
 import { onError, onNotFound } from './errors.ts';
 import { forecastRoutes } from './routes/forecast.ts';
 import { forkRoutes } from './routes/forks.ts';
@@ -29,6 +30,7 @@ export const app = new Hono<{ Bindings: Env }>()
   .route('/api/analytics', analyticsRoutes)
   .route('/api/batches', batchRoutes)
   .route('/api/board', boardRoutes)
+  .route('/api/compare', compareRoutes)
   .route('/api/forecast', forecastRoutes)
   .route('/api/queue', queueRoutes)
   .route('/api/openapi.json', openApiRoutes)

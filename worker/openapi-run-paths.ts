@@ -1,5 +1,5 @@
 // The /api/runs routes of the OpenAPI document (openapi.ts): a run, its events, actions, diagnosis,
-// timeline, model calls, archive, terminal recording, verification and WebSocket.
+// timeline, model calls, archive, terminal recording, offline report, verification and WebSocket.
 import { z } from 'zod';
 import { CLIENT_HEADER, clientKindSchema } from '../schema/answered-by.ts';
 import { artifactsQuerySchema, verificationResponseSchema } from '../schema/artifacts.ts';
@@ -140,7 +140,7 @@ export function runPaths(): Json {
     '/api/runs/{id}/artifacts': {
       get: {
         summary:
-          'The run as one zip: manifest, summary, events, run.log, transcript, model calls, tool metrics, replay scripts, terminal.cast, lessons (docs/artifacts.md)',
+          'The run as one zip: manifest, summary, events, run.log, transcript, report.html, model calls, tool metrics, replay scripts, terminal.cast, lessons (docs/artifacts.md)',
         parameters: [runId, ...query(artifactsQuerySchema)],
         responses: {
           '200': {
@@ -161,6 +161,22 @@ export function runPaths(): Json {
           '200': {
             description: 'asciicast v2',
             content: { 'application/x-asciicast': { schema: { type: 'string' } } },
+          },
+          '400': error('Bad query'),
+          '404': error('No such run'),
+          ...common,
+        },
+      },
+    },
+    '/api/runs/{id}/report.html': {
+      get: {
+        summary:
+          'The run as one self-contained HTML page that opens offline: summary, per-level outcomes, transcript, timeline, terminal replay (docs/artifacts.md)',
+        parameters: [runId, ...query(artifactsQuerySchema)],
+        responses: {
+          '200': {
+            description: 'report.html, the same file as in the archive; a strict CSP lets it load nothing',
+            content: { 'text/html': { schema: { type: 'string' } } },
           },
           '400': error('Bad query'),
           '404': error('No such run'),

@@ -25,6 +25,7 @@ import {
   raiseBatchSchema,
 } from '../schema/board.ts';
 import { queueStatusSchema } from '../schema/queue.ts';
+import { compareQuerySchema, runComparisonSchema } from '../schema/run-compare.ts';
 import { forecastRequestSchema } from '../schema/forecast-request.ts';
 import { forecastSchema } from '../schema/forecast.ts';
 import type { Json } from './openapi-parts.ts';
@@ -206,6 +207,18 @@ function buildDocument(): Json {
           '200': json(component('Board', boardSchema), 'The board'),
           '400': error('Bad query'),
           '503': error('D1 did not answer'),
+          ...common,
+        },
+      },
+    },
+    '/api/compare': {
+      get: {
+        summary: 'Two runs side by side: each level, the totals and the first point where they differ',
+        parameters: query(compareQuerySchema),
+        responses: {
+          '200': json(component('RunComparison', runComparisonSchema), 'The comparison (docs/compare.md)'),
+          '400': error('Bad query: a and b must each be a run id'),
+          '404': error('No run with one of the ids; the message names it'),
           ...common,
         },
       },

@@ -2,6 +2,7 @@
 // a batch, a fork). The run is created queued; the queue starts it when a slot is free, at once if one is.
 import type { ModelInfo } from '../schema/protocol.ts';
 import type { RunConfig, RunSummary } from '../schema/run.ts';
+import { levelSetOf } from '../schema/level-sets.ts';
 import { ApiError } from './errors.ts';
 import { newRunId } from './run-id.ts';
 import { noteRunExists, sessionFor } from './run-lookup.ts';
@@ -17,7 +18,8 @@ export async function launchRun(
 ): Promise<{ run: RunSummary; queuePosition: number | null }> {
   // Known before its object exists, so no read of it can be refused as unknown (run-lookup.ts).
   const id = await registerNew(env);
-  const run = await sessionFor(env, id).create(id, config);
+  // The level set is the worker's to say, at the moment the run is made (docs/board.md#level-sets).
+  const run = await sessionFor(env, id).create(id, { ...config, levelSet: levelSetOf(config.target, Date.now()) });
   if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
   noteRunExists(id);
   return { run, queuePosition: await admitNew(env, id, config, model, batchLimit) };
@@ -35,7 +37,9 @@ export async function launchFork(
   start: ForkStart,
 ): Promise<RunSummary> {
   const id = await registerNew(env);
-  const run = await sessionFor(env, id).createFork(id, config, start);
+  // A fork plays on with its parent's level set: the steps it shares were played on it.
+  const levelSet = config.levelSet ?? levelSetOf(config.target, Date.now());
+  const run = await sessionFor(env, id).createFork(id, { ...config, levelSet }, start);
   if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
   noteRunExists(id);
   // The parent's own list of its forks; D1's runs.parent_id says the same once the fork is mirrored.

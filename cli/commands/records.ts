@@ -6,6 +6,8 @@ import { analyticsModelsSchema, analyticsSummarySchema } from '../../schema/anal
 import { healthSchema } from '../../schema/api.ts';
 import { boardSchema } from '../../schema/board.ts';
 import type { Board } from '../../schema/board.ts';
+import type { Rate } from '../../schema/board-stats.ts';
+import { rateText } from '../../schema/board-stats.ts';
 import { runIdSchema, runSummarySchema } from '../../schema/run.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
@@ -147,32 +149,102 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
 
 function boardText(board: Board): string {
   if (board.models.length === 0) return 'no runs yet\n';
-  const lines = board.models.map(
-    (m, i) =>
-      `${String(i + 1).padStart(2)}. ${m.model.padEnd(24)} ${m.runs} runs  ${m.levelsSolvedPerRun.mean.toFixed(2)} ± ${m.levelsSolvedPerRun.stderr.toFixed(2)} solved/run  ${m.levelsSolvedAlone} alone  highest L${m.highestLevel ?? '-'}  $${m.costUsd.toFixed(4)}`,
+  const rate = (r: Rate | null | undefined) => (r ? `${rateText(r)} 95 % CI` : '-');
+  const lines = board.models.map((m, i) =>
+    `${String(i + 1).padStart(2)}. ${m.model.padEnd(24)} ${m.levelSet}  ${m.runs} runs  ${m.levelsSolvedPerRun.mean.toFixed(2)} ± ${m.levelsSolvedPerRun.stderr.toFixed(2)} solved/run  alone ${rate(m.aloneRate)}  highest L${m.highestLevel ?? '-'}  $${m.costUsd.toFixed(4)}  median/solve ${m.medianSolveMs === null ? '-' : `${(m.medianSolveMs / 1000).toFixed(1)} s`} ${m.medianSolveCostUsd === null ? '' : `$${m.medianSolveCostUsd.toFixed(4)}`}`.trimEnd(),
   );
   return `${lines.join('\n')}\n`;
 }
 
+/** A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180). */
+const csvField = (value: string | number | null | undefined): string => {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+};
+
+/** The board as CSV: one line per row (model on a level set), then one per cell, the `kind` column telling them apart. */
 function boardCsv(board: Board): string {
-  const head =
-    'model,runs,levels_solved,levels_solved_alone,highest_level,commands,prompt_tokens,completion_tokens,cost_usd,cost_per_level_solved,wall_time_ms,solved_per_run_mean,solved_per_run_stderr';
-  const rows = board.models.map((m) =>
-    [
-      m.model,
-      m.runs,
-      m.levelsSolved,
-      m.levelsSolvedAlone,
-      m.highestLevel ?? '',
-      m.commands,
-      m.tokens.prompt,
-      m.tokens.completion,
-      m.costUsd,
-      m.costPerLevelSolved ?? '',
-      m.wallTimeMs,
-      m.levelsSolvedPerRun.mean,
-      m.levelsSolvedPerRun.stderr,
-    ].join(','),
-  );
-  return `${[head, ...rows].join('\n')}\n`;
+  const head = [
+    'kind',
+    'model',
+    'target',
+    'level_set',
+    'level',
+    'runs',
+    'levels_solved',
+    'levels_solved_alone',
+    'helped',
+    'not_solved',
+    'alone_rate',
+    'alone_rate_low95',
+    'alone_rate_high95',
+    'solved_rate',
+    'solved_rate_low95',
+    'solved_rate_high95',
+    'pass_at_1',
+    'pass_at_3',
+    'pass_at_5',
+    'median_solve_ms',
+    'median_solve_cost_usd',
+    'highest_level',
+    'commands',
+    'prompt_tokens',
+    'completion_tokens',
+    'cost_usd',
+    'cost_per_level_solved',
+    'wall_time_ms',
+    'solved_per_run_mean',
+    'solved_per_run_stderr',
+  ];
+  const interval = (r: Rate | null | undefined) => [r?.rate, r?.low, r?.high];
+  const models = board.models.map((m) => [
+    'model',
+    m.model,
+    m.target,
+    m.levelSet,
+    '',
+    m.runs,
+    m.levelsSolved,
+    m.levelsSolvedAlone,
+    '',
+    '',
+    ...interval(m.aloneRate),
+    ...interval(m.solvedRate),
+    '',
+    '',
+    '',
+    m.medianSolveMs,
+    m.medianSolveCostUsd,
+    m.highestLevel,
+    m.commands,
+    m.tokens.prompt,
+    m.tokens.completion,
+    m.costUsd,
+    m.costPerLevelSolved,
+    m.wallTimeMs,
+    m.levelsSolvedPerRun.mean,
+    m.levelsSolvedPerRun.stderr,
+  ]);
+  const passAt = (c: Board['cells'][number], k: number) => c.passAt?.find((p) => p.k === k)?.value;
+  const cells = board.cells.map((c) => [
+    'cell',
+    c.model,
+    c.target,
+    c.levelSet,
+    c.level,
+    c.runs,
+    c.runs - c.notSolved,
+    c.alone,
+    c.helped,
+    c.notSolved,
+    ...interval(c.aloneRate),
+    ...interval(c.solvedRate),
+    passAt(c, 1),
+    passAt(c, 3),
+    passAt(c, 5),
+    c.medianSolveMs,
+    c.medianSolveCostUsd,
+    ...Array(9).fill(''),
+  ]);
+  return `${[head, ...models, ...cells].map((row) => row.map(csvField).join(',')).join('\n')}\n`;
 }

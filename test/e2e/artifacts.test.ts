@@ -28,6 +28,7 @@ const FILES = [
   'tool_metrics.json',
   'lessons.json',
   'terminal.cast',
+  'report.html',
   'replay/replay.sh',
   'replay/lib.sh',
   'replay/level00.sh',

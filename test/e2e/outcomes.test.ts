@@ -10,6 +10,7 @@ import { unzipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import { buildWorld } from '../../practice/world/world.ts';
 import type { Board } from '../../schema/board.ts';
+import { levelSetOf } from '../../schema/level-sets.ts';
 import type { AnalyticsLevels } from '../../schema/analytics.ts';
 import type { LevelOutcome } from '../../schema/level-outcome.ts';
 import { LEVEL_OUTCOMES, OUTCOME_TEXT, isHelped } from '../../schema/level-outcome.ts';
@@ -181,12 +182,37 @@ describe('one outcome per level, the same in every reader', () => {
       });
       expect(byLevel(outcomes)).toEqual(expected);
       const model = board.models.find((m) => m.model === 'baseline');
-      expect(model).toMatchObject({ runs: 1, levelsSolved: 17, levelsSolvedAlone: 14 });
+      // The row says where it was measured: this range's catalogue (schema/level-sets.ts).
+      expect(model).toMatchObject({
+        runs: 1,
+        levelsSolved: 17,
+        levelsSolvedAlone: 14,
+        target: 'practice',
+        levelSet: levelSetOf('practice', Date.now()),
+      });
+      expect(model!.medianSolveMs).toBeGreaterThan(0);
     }, WAIT);
     // The CLI's `board` reads the same board.
     const printed = await cliJson<Board>(['board', '--json']);
     const cells = printed.cells.filter((c) => c.model === 'baseline');
     expect(byLevel(cells.map((c) => [c.level, LEVEL_OUTCOMES.find((o) => c.outcomes[o] > 0)!]))).toEqual(expected);
+    // And as CSV: a row per model and level set, a line per cell, with the same outcomes' counts.
+    const csv = await runCli(stack().url, ['board', '--csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    const [head, ...lines] = csv.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(','));
+    const column = (name: string) => head!.indexOf(name);
+    const baseline = lines.filter((l) => l[column('model')] === 'baseline');
+    const rows = baseline.filter((l) => l[column('kind')] === 'model');
+    expect(rows.map((l) => [l[column('level_set')], l[column('runs')], l[column('levels_solved_alone')]])).toEqual([
+      [levelSetOf('practice', Date.now()), '1', '14'],
+    ]);
+    const csvCells = baseline.filter((l) => l[column('kind')] === 'cell');
+    expect(csvCells.map((l) => [Number(l[column('level')]), Number(l[column('levels_solved_alone')])])).toEqual(
+      cells.map((c) => [c.level, c.alone]),
+    );
   });
 
   it('analytics (GET /api/analytics/levels)', async () => {

@@ -3,6 +3,7 @@
 // shows each run and its place in the queue, a run page shows the thinking as it is written, a
 // restart of the stack keeps the line, and the board reads the results. Screenshots of each step
 // go to test-results/screenshots/.
+import { levelSetOf } from '../../schema/level-sets.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -187,6 +188,11 @@ describe('a batch from the UI', () => {
       .locator('.board-models tbody tr')
       .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-model')));
     expect(rows).toEqual(expect.arrayContaining(['ponder/deep', 'quick/mini']));
+    // Each row names the level set it was measured on: this range's catalogue.
+    const sets = await page
+      .locator('.board-models tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-level-set')));
+    expect(new Set(sets)).toEqual(new Set([levelSetOf('practice', Date.now())]));
     await page.locator('.cost-chart svg').waitFor(WAIT);
     await screenshot(page, 'batch-5-board');
 

@@ -16,13 +16,17 @@ function queryRoutes(): { path: string; names: string[] }[] {
   });
 }
 
-/** A value each route's schema refuses for one of its parameters, and the parameter the issue names. */
-const BAD_VALUES: Record<string, [string, string]> = {
+/**
+ * A value each route's schema refuses for one of its parameters, and the parameter the issue names; then
+ * the other parameters the route needs, if any (`{id}` is the run's id).
+ */
+const BAD_VALUES: Record<string, [string, string, string?]> = {
   '/api/runs': ['limit', '0'],
   '/api/runs/{id}/events': ['since', '-1'],
   '/api/runs/{id}/ws': ['since', 'soon'],
   '/api/runs/{id}/artifacts': ['secrets', 'all'],
   '/api/runs/{id}/terminal.cast': ['secrets', 'all'],
+  '/api/runs/{id}/report.html': ['secrets', 'all'],
   '/api/analytics/summary': ['from', 'yesterday'],
   '/api/analytics/levels': ['to', 'tomorrow'],
   '/api/analytics/models': ['from', '2026-13-45'],
@@ -31,6 +35,7 @@ const BAD_VALUES: Record<string, [string, string]> = {
   '/api/analytics/series': ['bucket', 'week'],
   '/api/analytics/limits': ['from', 'yesterday'],
   '/api/board': ['target', 'moon'],
+  '/api/compare': ['b', 'run_?', 'a={id}&'],
 };
 
 /** GET the path (a WebSocket upgrade for /ws, so the refusal is the query's and not the missing upgrade). */
@@ -66,9 +71,9 @@ describe('the query funnel', () => {
   it('refuses a bad value on every route with 400 invalid_query naming the parameter', async () => {
     const run = await createRun({ model: 'baseline' });
     for (const { path, names } of queryRoutes()) {
-      const [name, value] = BAD_VALUES[path]!;
+      const [name, value, rest = ''] = BAD_VALUES[path]!;
       expect(names, path).toContain(name);
-      const url = `${path.replace('{id}', run.id)}?${name}=${encodeURIComponent(value)}`;
+      const url = `${path.replace('{id}', run.id)}?${rest.replace('{id}', run.id)}${name}=${encodeURIComponent(value)}`;
       const error = await refusal(await get(url));
       expect(error.code, url).toBe('invalid_query');
       expect(error.issues, url).toEqual([expect.stringMatching(new RegExp(`^${name}: `))]);

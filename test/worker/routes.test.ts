@@ -1,4 +1,5 @@
 // The REST surface: valid input works, and every kind of bad input gets a JSON error with the right status.
+import { levelSetOf } from '../../schema/level-sets.ts';
 import { describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '../../schema/api.ts';
 import { runSummarySchema } from '../../schema/run.ts';
@@ -26,6 +27,8 @@ describe('runs', () => {
       model: 'baseline',
       maxRetries: 1,
       budget: 15,
+      // Recorded by the worker when it makes the run (schema/level-sets.ts).
+      levelSet: levelSetOf('practice', Date.now()),
     });
     const again = runSummarySchema.parse(await (await call(`/api/runs/${run.id}`)).json());
     expect(again).toEqual(run);

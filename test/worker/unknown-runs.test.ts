@@ -36,11 +36,12 @@ describe('unknown run ids', () => {
         postJson(`/api/runs/${id}/verify`, {}),
         postJson(`/api/runs/${id}/actions`, { action: 'stop' }),
         call(`/api/runs/${id}/ws`, { headers: { upgrade: 'websocket' } }),
+        call(`/api/runs/${id}/report.html`),
       ]);
       expect(
         answers.map((r) => r.status),
         id,
-      ).toEqual(Array(11).fill(404));
+      ).toEqual(Array(12).fill(404));
       expect(answers[10]!.webSocket).toBeNull();
       expect(await answers[0]!.json()).toMatchObject({
         error: { code: 'run_not_found', message: expect.stringMatching(/GET \/api\/runs/) },

@@ -12,7 +12,8 @@ export default function Home() {
           Watch LLM agents play SSH wargames live — every run durable, resumable and recorded in full.
         </p>
         <nav aria-label="Pages">
-          <a href="/analytics">Analytics</a> · <a href="/board">Board</a> · <a href="/batch">Batches</a>
+          <a href="/analytics">Analytics</a> · <a href="/board">Board</a> · <a href="/batch">Batches</a> ·{' '}
+          <a href="/compare">Compare</a>
         </nav>
       </header>
       <RunList />

@@ -1,15 +1,16 @@
 'use client';
-// What leaves the tool: the archive (passwords redacted unless asked), a verification run that
-// re-plays the solving commands without a model, and the links between a run and its verifications.
+// What leaves the tool: the archive and its report.html alone (passwords redacted unless asked), a
+// verification run that re-plays the solving commands without a model, and the links between a run and
+// its verifications.
 import { useEffect, useState } from 'react';
 import type { RunSummary } from '../../schema/run.ts';
 import type { VerificationResponse } from '../../schema/artifacts.ts';
-import { downloadArtifacts, fetchVerification, startVerification } from '../lib/api.ts';
+import { downloadArtifacts, downloadReport, fetchVerification, startVerification } from '../lib/api.ts';
 import { Shown } from './shown-text.tsx';
 
 export function RunArtifacts({ run }: { run: RunSummary }) {
   const [withSecrets, setWithSecrets] = useState(false);
-  const [busy, setBusy] = useState<'download' | 'verify' | null>(null);
+  const [busy, setBusy] = useState<'download' | 'report' | 'verify' | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [verification, setVerification] = useState<VerificationResponse | null>(null);
 
@@ -23,7 +24,7 @@ export function RunArtifacts({ run }: { run: RunSummary }) {
     // Verdicts arrive as levels end, and a verification's report is whole when its run ends.
   }, [run.id, run.status, run.levelsSolved]);
 
-  const attempt = (kind: 'download' | 'verify', work: () => Promise<void>) => {
+  const attempt = (kind: 'download' | 'report' | 'verify', work: () => Promise<void>) => {
     setBusy(kind);
     setProblem(null);
     work()
@@ -46,6 +47,14 @@ export function RunArtifacts({ run }: { run: RunSummary }) {
           disabled={busy !== null}
         >
           {busy === 'download' ? 'Preparing…' : 'Download artifacts'}
+        </button>
+        <button
+          type="button"
+          onClick={() => attempt('report', () => downloadReport(run.id, withSecrets))}
+          disabled={busy !== null}
+          title="The run as one HTML page that opens offline: summary, levels, timeline, transcript, terminal replay"
+        >
+          {busy === 'report' ? 'Preparing…' : 'Report (HTML)'}
         </button>
         <label className="muted">
           <input type="checkbox" checked={withSecrets} onChange={(e) => setWithSecrets(e.target.checked)} /> include

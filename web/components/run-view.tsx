@@ -112,7 +112,7 @@ export function RunView({ runId }: { runId: string | null }) {
   return (
     <main className="run-page">
       <p>
-        <a href="/">← All runs</a>
+        <a href="/">← All runs</a> · <a href={`/compare?a=${encodeURIComponent(runId ?? '')}`}>Compare with…</a>
       </p>
       <header className="run-header">
         <h1>

@@ -23,6 +23,8 @@ import type { Batch, BatchList, Board, BoardQuery, CreateBatch } from '../../sch
 import type { VerificationResponse } from '../../schema/artifacts.ts';
 import type { ForecastRequest } from '../../schema/forecast-request.ts';
 import { forecastSchema } from '../../schema/forecast.ts';
+import { runComparisonSchema } from '../../schema/run-compare.ts';
+import type { RunComparison } from '../../schema/run-compare.ts';
 import type { Forecast } from '../../schema/forecast.ts';
 import { forkListSchema } from '../../schema/fork.ts';
 import type { ForkBody, ForkEntry } from '../../schema/fork.ts';
@@ -168,9 +170,20 @@ function failureOf(status: number, body: unknown): ApiFailure {
  * GET /api/runs/:id/artifacts, saved by the browser. A plain link cannot carry the bearer token, so
  * the zip is fetched and handed to the browser's download as a blob.
  */
-export async function downloadArtifacts(runId: string, includeSecrets: boolean): Promise<void> {
-  const response = await fetchRaw(`/api/runs/${runId}/artifacts${includeSecrets ? '?secrets=include' : ''}`);
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `${runId}.zip`;
+export function downloadArtifacts(runId: string, includeSecrets: boolean): Promise<void> {
+  return saveDownload(`/api/runs/${runId}/artifacts${includeSecrets ? '?secrets=include' : ''}`, `${runId}.zip`);
+}
+
+/** GET /api/runs/:id/report.html (the run as one offline page), saved by the browser the same way. */
+export function downloadReport(runId: string, includeSecrets: boolean): Promise<void> {
+  const query = includeSecrets ? '?secrets=include' : '';
+  return saveDownload(`/api/runs/${runId}/report.html${query}`, `${runId}-report.html`);
+}
+
+/** Fetches `path` with the bearer token and saves the body under the name the server gives (else `fallback`). */
+async function saveDownload(path: string, fallback: string): Promise<void> {
+  const response = await fetchRaw(path);
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallback;
   const url = URL.createObjectURL(await response.blob());
   const link = Object.assign(document.createElement('a'), { href: url, download: name });
   document.body.append(link);
@@ -211,6 +224,11 @@ export function fetchVerification(runId: string, signal?: AbortSignal): Promise<
 export function fetchBoard(query: BoardQuery, signal?: AbortSignal): Promise<Board> {
   const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => Boolean(e[1])));
   return request(`/api/board${params.size ? `?${params}` : ''}`, boardSchema, { signal });
+}
+
+/** GET /api/compare: two runs side by side and the first point where they differ (schema/run-compare.ts). */
+export function fetchComparison(a: string, b: string, signal?: AbortSignal): Promise<RunComparison> {
+  return request(`/api/compare?${new URLSearchParams({ a, b })}`, runComparisonSchema, { signal });
 }
 
 /** POST /api/forecast: what a batch of these models and levels is likely to cost and take. */

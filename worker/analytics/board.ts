@@ -1,11 +1,14 @@
-// GET /api/board: models × levels — solved alone, solved after a person helped, not solved — and
-// one row per model with its totals and the spread across its runs. From the D1 index: run_levels
-// for the cells, runs for the totals; sums of squares give each spread in SQL, without reading
-// every run into the worker.
+// GET /api/board: models × levels — solved alone, solved after a person helped, not solved — and one row per
+// model and level set (schema/level-sets.ts; two sets never merge) with its totals, the spread across its runs,
+// its rates with their interval and the medians per solved level. From the D1 index: run_levels for the cells,
+// runs for the totals; sums of squares give each spread in SQL, without reading every run into the worker.
 import { outcomeCountsOf, outcomeSql } from '../../schema/level-outcome.ts';
 import type { Board, BoardCell, BoardModel, BoardQuery } from '../../schema/board.ts';
 import type { LimitReason } from '../../schema/budget.ts';
 import { passAtList, wilson95 } from '../../schema/board-stats.ts';
+import type { Target } from '../../schema/levels.ts';
+import { unrecordedLevelSet } from '../../schema/level-sets.ts';
+import { medianStatements, mediansBy, NO_MEDIANS } from './board-medians.ts';
 
 type Filter = { where: string; params: (string | number)[] };
 
@@ -32,10 +35,11 @@ function runFilter(query: BoardQuery): Filter {
   return { where: clauses.length ? ` WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
-type CellRow = { model: string; level: number; runs: number; alone: number; helped: number; not_solved: number };
-type LevelTotals = { model: string; highest: number; solved: number; alone: number; commands: number };
-type RunTotals = {
-  model: string;
+/** A row's model and where it was measured; level_set is null only on a row written without it since 0012. */
+type Measured = { model: string; level_set: string | null; target: Target };
+type CellRow = Measured & { level: number; runs: number; alone: number; helped: number; not_solved: number };
+type LevelTotals = Measured & { highest: number; solved: number; alone: number; commands: number };
+type RunTotals = Measured & {
   runs: number;
   prompt: number;
   completion: number;
@@ -56,37 +60,49 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
     ? { where: ` WHERE run_id IN (SELECT id FROM runs${runs.where})`, params: runs.params }
     : { where: '', params: [] };
   const limited = `${runs.where ? `${runs.where} AND` : ' WHERE'} limit_reason IS NOT NULL`;
-  const [cellRows, levelRows, runRows, limitRows] = await db.batch<Record<string, number | string>>([
+  // Every grouping is by model and level set (run_levels_board_idx): rows on two level sets never merge.
+  const [cellRows, levelRows, runRows, limitRows, cellMedians, rowMedians] = await db.batch<
+    Record<string, number | string>
+  >([
     db
       .prepare(
-        `SELECT model, level, count(*) AS runs, coalesce(sum(${outcomeSql.alone}), 0) AS alone, coalesce(sum(${outcomeSql.helped}), 0) AS helped, sum(NOT solved) AS not_solved, ${outcomeSql.sums}
-         FROM run_levels${levels.where} GROUP BY model, level ORDER BY model, level`,
+        `SELECT model, level_set, min(target) AS target, level, count(*) AS runs, coalesce(sum(${outcomeSql.alone}), 0) AS alone, coalesce(sum(${outcomeSql.helped}), 0) AS helped, sum(NOT solved) AS not_solved, ${outcomeSql.sums}
+         FROM run_levels${levels.where} GROUP BY model, level_set, level ORDER BY model, level_set, level`,
       )
       .bind(...levels.params),
     db
       .prepare(
-        `SELECT model, max(level) AS highest, sum(solved) AS solved, coalesce(sum(${outcomeSql.alone}), 0) AS alone, sum(commands) AS commands FROM run_levels${levels.where} GROUP BY model`,
+        `SELECT model, level_set, max(level) AS highest, sum(solved) AS solved, coalesce(sum(${outcomeSql.alone}), 0) AS alone, sum(commands) AS commands FROM run_levels${levels.where} GROUP BY model, level_set`,
       )
       .bind(...levels.params),
     db
       .prepare(
-        `SELECT model, count(*) AS runs, sum(prompt_tokens) AS prompt, sum(completion_tokens) AS completion,
+        `SELECT model, level_set, min(target) AS target, count(*) AS runs, sum(prompt_tokens) AS prompt, sum(completion_tokens) AS completion,
          sum(cost_usd) AS cost, sum(cost_usd * cost_usd) AS cost_sq, min(cost_usd) AS cost_min, max(cost_usd) AS cost_max,
          sum(levels_solved) AS solved, sum(levels_solved * levels_solved) AS solved_sq, min(levels_solved) AS solved_min, max(levels_solved) AS solved_max,
          sum(CASE WHEN started_at IS NULL THEN 0 ELSE coalesce(ended_at, ?) - started_at END) AS wall_ms
-         FROM runs${runs.where} GROUP BY model`,
+         FROM runs${runs.where} GROUP BY model, level_set`,
       )
       .bind(now, ...runs.params),
     // Why runs ended short, by the one list of limit reasons (runs_limit_idx).
     db
-      .prepare(`SELECT model, limit_reason, count(*) AS n FROM runs${limited} GROUP BY model, limit_reason`)
+      .prepare(
+        `SELECT model, level_set, limit_reason, count(*) AS n FROM runs${limited} GROUP BY model, level_set, limit_reason`,
+      )
       .bind(...runs.params),
+    ...medianStatements(db, levels),
   ]);
+  // Rows join by model and level set as D1 holds them (null only for a row written without one).
+  const key = (r: { model: string; level_set: string | null }) => `${r.model}\u0000${r.level_set ?? ''}`;
   const limits = new Map<string, Partial<Record<LimitReason, number>>>();
-  for (const r of limitRows!.results as { model: string; limit_reason: LimitReason; n: number }[])
-    limits.set(r.model, { ...limits.get(r.model), [r.limit_reason]: r.n });
+  for (const r of limitRows!.results as (Measured & { limit_reason: LimitReason; n: number })[])
+    limits.set(key(r), { ...limits.get(key(r)), [r.limit_reason]: r.n });
+  const cellMedian = mediansBy(cellMedians!.results as never[], (r) => `${key(r)}\u0000${r.level}`);
+  const rowMedian = mediansBy(rowMedians!.results as never[], key);
   const cells: BoardCell[] = (cellRows!.results as CellRow[]).map((r) => ({
     model: r.model,
+    target: r.target,
+    levelSet: r.level_set ?? unrecordedLevelSet(r.target),
     level: r.level,
     runs: r.runs,
     alone: r.alone,
@@ -96,16 +112,19 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
     aloneRate: wilson95(r.alone, r.runs),
     solvedRate: wilson95(r.runs - r.not_solved, r.runs),
     passAt: passAtList(r.runs, r.runs - r.not_solved),
+    ...(cellMedian.get(`${key(r)}\u0000${r.level}`) ?? NO_MEDIANS),
   }));
-  // A model's levels reached, over all its runs: the n of its rate of levels solved alone.
+  // A row's levels reached, over all its runs: the n of its rate of levels solved alone.
   const reached = new Map<string, number>();
-  for (const cell of cells) reached.set(cell.model, (reached.get(cell.model) ?? 0) + cell.runs);
-  const byModel = new Map((levelRows!.results as LevelTotals[]).map((r) => [r.model, r]));
+  for (const r of cellRows!.results as CellRow[]) reached.set(key(r), (reached.get(key(r)) ?? 0) + r.runs);
+  const byRow = new Map((levelRows!.results as LevelTotals[]).map((r) => [key(r), r]));
   const models: BoardModel[] = (runRows!.results as RunTotals[]).map((r) => {
-    const l = byModel.get(r.model);
+    const l = byRow.get(key(r));
     const solved = l?.solved ?? 0;
     return {
       model: r.model,
+      target: r.target,
+      levelSet: r.level_set ?? unrecordedLevelSet(r.target),
       runs: r.runs,
       highestLevel: l?.highest ?? null,
       levelsSolved: solved,
@@ -117,8 +136,10 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
       wallTimeMs: r.wall_ms,
       levelsSolvedPerRun: spread(r.runs, r.solved, r.solved_sq, r.solved_min, r.solved_max),
       costPerRun: spread(r.runs, r.cost, r.cost_sq, r.cost_min, r.cost_max),
-      limits: limits.get(r.model) ?? {},
-      aloneRate: wilson95(l?.alone ?? 0, reached.get(r.model) ?? 0),
+      limits: limits.get(key(r)) ?? {},
+      aloneRate: wilson95(l?.alone ?? 0, reached.get(key(r)) ?? 0),
+      solvedRate: wilson95(solved, reached.get(key(r)) ?? 0),
+      ...(rowMedian.get(key(r)) ?? NO_MEDIANS),
     };
   });
   // Most levels solved alone per run first, then most solved; ties go to the cheaper model.
@@ -128,7 +149,8 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
       aloneRate(b) - aloneRate(a) ||
       b.levelsSolvedPerRun.mean - a.levelsSolvedPerRun.mean ||
       a.costPerRun.mean - b.costPerRun.mean ||
-      a.model.localeCompare(b.model),
+      a.model.localeCompare(b.model) ||
+      a.levelSet.localeCompare(b.levelSet),
   );
   const levelsCovered = [...new Set(cells.map((c) => c.level))].sort((a, b) => a - b);
   return { models, cells, levels: levelsCovered };

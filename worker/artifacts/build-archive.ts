@@ -7,6 +7,7 @@ import { PROTOCOL_VERSION } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { APP_VERSION } from '../../schema/version.ts';
 import { redact, shownEvents } from './redact.ts';
+import { reportHtml } from './report-html.ts';
 import { replayFiles } from './replay-scripts.ts';
 import { lessonsFile, runSummaryFile, toolMetricsFile } from './run-figures.ts';
 import { runLog } from './run-log.ts';
@@ -60,7 +61,18 @@ export async function archiveFiles(
   files.set('transcript.md', transcript(run, events));
   files.set('tool_metrics.json', json(toolMetricsFile(events)));
   files.set('lessons.json', json(lessonsFile(events)));
-  files.set('terminal.cast', terminalCast(run.id, run.config, events, input.target.address));
+  const cast = terminalCast(run.id, run.config, events, input.target.address);
+  files.set('terminal.cast', cast);
+  files.set(
+    'report.html',
+    reportHtml({
+      run,
+      events,
+      cast,
+      secrets: input.includeSecrets ? 'included' : 'redacted',
+      generatedAt: new Date().toISOString(),
+    }),
+  );
   for (const [path, text] of await replayFiles(run.id, run.config.target, replayable, input.target.address))
     files.set(path, text);
   for (const [i, call] of (input.calls ?? []).entries()) {

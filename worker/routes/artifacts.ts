@@ -1,6 +1,7 @@
 // A run's record leaving the tool: GET /api/runs/:id/artifacts (one zip), GET /api/runs/:id/terminal.cast
-// (the recording alone, for the browser's player), POST /api/runs/:id/verify (a verification run that
-// re-plays the solving commands without a model) and GET /api/runs/:id/verification (its reports).
+// (the recording alone, for the browser's player), GET /api/runs/:id/report.html (the run as one offline
+// page), POST /api/runs/:id/verify (a verification run that re-plays the solving commands without a
+// model) and GET /api/runs/:id/verification (its reports).
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { artifactsQuerySchema } from '../../schema/artifacts.ts';
@@ -13,7 +14,9 @@ import { archiveFiles, zipStream } from '../artifacts/build-archive.ts';
 import { playedAddress } from '../artifacts/replay-scripts.ts';
 import { replayableLevels, replayPlan, solvedLevels } from '../artifacts/solved-levels.ts';
 import { terminalCast } from '../artifacts/terminal-cast.ts';
-import { shownEvents } from '../artifacts/redact.ts';
+import { redact, shownEvents } from '../artifacts/redact.ts';
+import { reportHtml } from '../artifacts/report-html.ts';
+import { REPORT_CSP } from '../artifacts/report-markup.ts';
 import type { VerificationReport } from '../../schema/artifacts.ts';
 import { verificationReport } from '../artifacts/verification-report.ts';
 import { llmCallsOfRun } from '../db.ts';
@@ -135,6 +138,32 @@ export const artifactRoutes = new Hono<{ Bindings: Env }>()
     });
   })
   .all('/:id/terminal.cast', methodNotAllowed(['GET']))
+  .get('/:id/report.html', async (c) => {
+    const includeSecrets = secretsWanted(c);
+    const { run, events } = await recordOf(c.env, c.req.param('id'));
+    const [{ address }, shown] = [
+      await targetAddress(c.env, run.config.target, events),
+      shownEvents(events, includeSecrets),
+    ];
+    // The archive's report.html, built the same way, with the same last redaction pass.
+    const html = reportHtml({
+      run,
+      events: shown.events,
+      cast: terminalCast(run.id, run.config, shown.events, address),
+      secrets: includeSecrets ? 'included' : 'redacted',
+      generatedAt: new Date().toISOString(),
+    });
+    return c.body(shown.secrets.length ? redact(html, shown.secrets) : html, 200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-disposition': `inline; filename="${run.id}${includeSecrets ? '-with-secrets' : ''}-report.html"`,
+      'content-security-policy': REPORT_CSP,
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+      'x-bandit-runner-secrets': includeSecrets ? 'included' : 'redacted',
+    });
+  })
+  .all('/:id/report.html', methodNotAllowed(['GET']))
   .post('/:id/verify', async (c) => {
     const { run, events } = await recordOf(c.env, c.req.param('id'));
     if (run.config.replay)

@@ -51,6 +51,8 @@ export function AnalyticsView() {
   const [model, setModel] = useState('');
   const [target, setTarget] = useState('');
   const [data, setData] = useState<AnalyticsData | null>(null);
+  // The window the data shown was asked for: the time chart spans it (undefined: all time, the data's range).
+  const [shownFrom, setShownFrom] = useState<string | undefined>(undefined);
   const [knownModels, setKnownModels] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -64,6 +66,7 @@ export function AnalyticsView() {
     fetchAnalytics(filter, span !== null && span <= WINDOWS['7d'] ? 'hour' : 'day', controller.signal)
       .then((answer) => {
         setData(answer);
+        setShownFrom(from);
         setProblem(null);
         setKnownModels((known) => [...new Set([...known, ...answer.models.models.map((m) => m.model)])].sort());
       })
@@ -123,7 +126,7 @@ export function AnalyticsView() {
                 <UplotChart
                   label="Runs per period, stacked by status"
                   source={data.series}
-                  make={(bars) => runsOverTime(data.series, bars)}
+                  make={(bars) => runsOverTime(data.series, bars, { from: shownFrom })}
                 />
                 <details>
                   <summary>The figures</summary>

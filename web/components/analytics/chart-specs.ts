@@ -17,25 +17,35 @@ const STATUS_COLOURS: Record<RunStatus, string> = {
 const STATUS_ORDER: RunStatus[] = ['completed', 'paused_for_user_action', 'failed', 'stopped', 'running', 'queued'];
 const AXIS = { stroke: '#9da7b3', grid: { stroke: '#30363d', width: 1 }, ticks: { stroke: '#30363d', width: 1 } };
 
-/** Runs per hour or day, stacked by status. */
-export function runsOverTime(series: AnalyticsSeries, bars: Bars): ChartSpec {
+/** The span a chart asked for: its filter's `from` (and `to`, else now), both ISO times; unset for all time. */
+export type ChartWindow = { from?: string | undefined; to?: string | undefined };
+
+/**
+ * The x range, in seconds, of a time chart of `bucket`s: the window asked for where it was given, else the data's
+ * own range with half a bucket either side so the outer bars show whole. Always a real span: uPlot, given a
+ * range function and a single point, drew years around it (January 2027 to July 2029 for runs of one hour).
+ */
+export function timeRange(xs: readonly number[], bucket: 'hour' | 'day', window: ChartWindow): [number, number] {
+  const half = bucket === 'hour' ? 1800 : 43_200;
+  const lo = window.from ? Date.parse(window.from) / 1000 : Math.min(...xs) - half;
+  const hi = window.to ? Date.parse(window.to) / 1000 : window.from ? Date.now() / 1000 : Math.max(...xs) + half;
+  // A window that ends before a bar's end still shows the bar whole.
+  return [Math.min(lo, Math.min(...xs) - half), Math.max(hi, Math.max(...xs) + half)];
+}
+
+/** Runs per hour or day, stacked by status, over the window asked for (or the data's own range). */
+export function runsOverTime(series: AnalyticsSeries, bars: Bars, window: ChartWindow = {}): ChartSpec {
   const xs = series.points.map((p) => Date.parse(p.t) / 1000);
   const statuses = STATUS_ORDER.filter((s) => series.points.some((p) => p.byStatus[s]));
   // cumulative[k] = runs of statuses[k..]; painted from the tallest down, so each status shows its own band.
   const cumulative = statuses.map((_, k) =>
     series.points.map((p) => statuses.slice(k).reduce((sum, s) => sum + (p.byStatus[s] ?? 0), 0)),
   );
+  const [min, max] = timeRange(xs, series.bucket, window);
   return {
     options: {
-      scales: {
-        x: {
-          time: true,
-          range: (_u, min, max) => [
-            min - (series.bucket === 'hour' ? 1800 : 43_200),
-            max + (series.bucket === 'hour' ? 1800 : 43_200),
-          ],
-        },
-      },
+      // A fixed range, not a function: uPlot widens a zero-width data range before it asks a function.
+      scales: { x: { time: true, range: [min, max] } },
       axes: [AXIS, { ...AXIS, label: 'runs' }],
       series: [
         {},

@@ -3,14 +3,14 @@
 import type { LevelOutcome } from '../../../schema/level-outcome.ts';
 import { OUTCOME_TEXT } from '../../../schema/level-outcome.ts';
 import type { Board, BoardCell, BoardModel } from '../../../schema/board.ts';
-import type { Rate } from '../../../schema/board-stats.ts';
+import { boardRowKey } from '../../../schema/board.ts';
+import { levelSetText } from '../../../schema/level-sets.ts';
+import { rateText } from '../../../schema/board-stats.ts';
 import { LIMIT_LABEL, LIMIT_REASONS, LIMIT_TEXT } from '../../../schema/budget.ts';
 import { formatCost, formatDuration } from '../../lib/format.ts';
 
 const num = (n: number, digits = 1) => (Number.isInteger(n) ? String(n) : n.toFixed(digits));
 const pct = (x: number) => `${Math.round(x * 100)} %`;
-/** "80 % (49–94 %)": a rate and its 95 % Wilson interval (the column says which interval). */
-const rateText = (r: Rate) => `${pct(r.rate)} (${Math.round(r.low * 100)}–${pct(r.high)})`;
 
 export function ModelBoard({ board }: { board: Board }) {
   if (board.models.length === 0) return <p className="muted">No runs match these filters yet.</p>;
@@ -22,6 +22,9 @@ export function ModelBoard({ board }: { board: Board }) {
           <tr>
             <th scope="col">#</th>
             <th scope="col">Model</th>
+            <th scope="col" title="The target and level set the row was measured on; two sets are never averaged">
+              Level set
+            </th>
             <th scope="col">Runs</th>
             <th scope="col">Levels solved / run</th>
             <th scope="col">Solved alone</th>
@@ -31,20 +34,33 @@ export function ModelBoard({ board }: { board: Board }) {
             >
               Alone rate (95 % CI)
             </th>
+            <th scope="col" title="Levels solved at all (alone or helped) of the levels its runs reached, 95 % Wilson">
+              Solved rate (95 % CI)
+            </th>
             <th scope="col">Highest level</th>
             <th scope="col">Commands</th>
             <th scope="col">Tokens</th>
             <th scope="col">Cost</th>
             <th scope="col">Cost / level</th>
+            <th
+              scope="col"
+              title="Median over the solved levels (nearest rank): time from a level's start to its proof"
+            >
+              Median time / solved level
+            </th>
+            <th scope="col" title="Median over the solved levels (nearest rank): what the run spent at the level">
+              Median cost / solved level
+            </th>
             <th scope="col">Wall time</th>
             <th scope="col">Ended short</th>
           </tr>
         </thead>
         <tbody>
           {board.models.map((m, i) => (
-            <tr key={m.model} data-model={m.model}>
+            <tr key={boardRowKey(m)} data-model={m.model} data-level-set={m.levelSet}>
               <td>{i + 1}</td>
               <th scope="row">{m.model}</th>
+              <td title={levelSetText(m.levelSet)}>{m.levelSet}</td>
               <td>{m.runs}</td>
               <td
                 title={`min ${m.levelsSolvedPerRun.min}, max ${m.levelsSolvedPerRun.max}, sd ${num(m.levelsSolvedPerRun.sd, 2)}`}
@@ -56,11 +72,16 @@ export function ModelBoard({ board }: { board: Board }) {
                 {m.levelsSolvedAlone} <span className="muted">of {m.levelsSolved}</span>
               </td>
               <td data-alone-rate={m.aloneRate?.rate ?? ''}>{m.aloneRate ? rateText(m.aloneRate) : '—'}</td>
+              <td data-solved-rate={m.solvedRate?.rate ?? ''}>{m.solvedRate ? rateText(m.solvedRate) : '—'}</td>
               <td>{m.highestLevel ?? '—'}</td>
               <td>{m.commands}</td>
               <td>{(m.tokens.prompt + m.tokens.completion).toLocaleString()}</td>
               <td>{formatCost(m.costUsd)}</td>
               <td>{m.costPerLevelSolved === null ? '—' : formatCost(m.costPerLevelSolved)}</td>
+              <td data-median-ms={m.medianSolveMs ?? ''}>
+                {m.medianSolveMs === null ? '—' : formatDuration(m.medianSolveMs)}
+              </td>
+              <td>{m.medianSolveCostUsd === null ? '—' : formatCost(m.medianSolveCostUsd)}</td>
               <td>{formatDuration(m.wallTimeMs)}</td>
               <td className="board-limits">
                 <EndedShort limits={m.limits} />
@@ -98,7 +119,9 @@ function EndedShort({ limits }: { limits: BoardModel['limits'] }) {
 
 export function LevelMatrix({ board }: { board: Board }) {
   if (board.cells.length === 0) return null;
-  const cells = new Map(board.cells.map((c) => [`${c.model}:${c.level}`, c]));
+  const cells = new Map(board.cells.map((c) => [`${boardRowKey(c)}:${c.level}`, c]));
+  // A model on two level sets has two rows: each names its set.
+  const sets = new Set(board.models.map((m) => m.levelSet)).size;
   return (
     <div className="table-wrap">
       <table className="board-matrix">
@@ -118,10 +141,13 @@ export function LevelMatrix({ board }: { board: Board }) {
         </thead>
         <tbody>
           {board.models.map((m) => (
-            <tr key={m.model}>
-              <th scope="row">{m.model}</th>
+            <tr key={boardRowKey(m)}>
+              <th scope="row">
+                {m.model}
+                {sets > 1 ? <span className="muted small"> ({m.levelSet})</span> : null}
+              </th>
               {board.levels.map((l) => (
-                <Cell key={l} cell={cells.get(`${m.model}:${l}`)} />
+                <Cell key={l} cell={cells.get(`${boardRowKey(m)}:${l}`)} />
               ))}
             </tr>
           ))}
@@ -153,7 +179,11 @@ function Cell({ cell }: { cell: BoardCell | undefined }) {
     .filter((p) => p.k > 1)
     .map((p) => `pass@${p.k} ${pct(p.value)}`)
     .join(', ');
-  const solved = `${cell.solvedRate ? `; solved ${rateText(cell.solvedRate)}` : ''}${passAt ? `; ${passAt}` : ''}`;
+  const median =
+    cell.medianSolveMs === null
+      ? ''
+      : `; median ${formatDuration(cell.medianSolveMs)}${cell.medianSolveCostUsd === null ? '' : `, ${formatCost(cell.medianSolveCostUsd)}`} per solve`;
+  const solved = `${cell.solvedRate ? `; solved ${rateText(cell.solvedRate)}` : ''}${passAt ? `; ${passAt}` : ''}${median}`;
   const label = `${SHOWN.filter(([o]) => cell.outcomes[o] > 0)
     .map(([o]) => `${cell.outcomes[o]} ${OUTCOME_TEXT[o].label}`)
     .join(', ')}, of ${cell.runs}${solved}`;

@@ -1,6 +1,7 @@
 // Levels solved per run against cost per run, one point per model with its ± (standard error) as
 // whiskers: the Pareto picture of which model buys the most levels for the money. Plain SVG.
 import type { BoardModel } from '../../../schema/board.ts';
+import { boardRowKey } from '../../../schema/board.ts';
 import { formatCost } from '../../lib/format.ts';
 
 const W = 560;
@@ -43,7 +44,7 @@ export function CostChart({ models }: { models: readonly BoardModel[] }) {
           const cx = x(m.costPerRun.mean);
           const cy = y(m.levelsSolvedPerRun.mean);
           return (
-            <g key={m.model} data-model={m.model}>
+            <g key={boardRowKey(m)} data-model={m.model} data-level-set={m.levelSet}>
               <line
                 x1={cx}
                 x2={cx}

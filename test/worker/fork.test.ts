@@ -59,6 +59,9 @@ describe('fork a run from a step', () => {
     const b = await forkOk(parent.run.id, { seq: parent.pauseSeq, model: 'baseline', hint: hints.beta });
     expect(a).toMatchObject({ parentId: parent.run.id, forkSeq: parent.pauseSeq, config: { model: 'baseline' } });
     expect(b).toMatchObject({ parentId: parent.run.id, forkSeq: parent.pauseSeq });
+    // The fork plays on the parent's level set: the steps it shares were played on it.
+    expect(a.config.levelSet).toBeDefined();
+    expect(a.config.levelSet).toEqual(parent.run.config.levelSet);
     // Each fork runs the command its hint names; the baseline goes on from there.
     for (const [id, marker] of [
       [a.id, 'path-alpha-7'],

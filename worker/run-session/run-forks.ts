@@ -35,9 +35,9 @@ export type ForkDeps = {
 };
 
 /**
- * Where a fork of this run at `seq` starts: the checkpoint kept there, the pause there if any, and the log up
- * to it (read the parent's prefix first). A seq before this run's own fork point is its parent's step: asked
- * of the parent (`askParent`), with this run's config.
+ * Where a fork of this run at `seq` starts: the checkpoint kept there and the pause there, if any (a fork's
+ * prefix must be loaded first). A seq before this run's own fork point is its parent's step: asked of the
+ * parent (`askParent`), with this run's config.
  */
 export async function forkPointOf(
   d: Pick<ForkDeps, 'store' | 'history'>,

@@ -175,8 +175,8 @@ export class RunSession extends DurableObject<Env> {
   }
 
   /**
-   * Where a fork of this run at `seq` would start: the checkpoint kept there, the pause there if any, and the
-   * log up to it. A seq at or before this run's own fork point is its parent's step, asked of the parent.
+   * Where a fork of this run at `seq` would start: the checkpoint kept there and the pause there, if any. A seq
+   * before this run's own fork point is its parent's step, asked of the parent.
    */
   async forkPoint(seq: number): Promise<ForkPointResult | null> {
     const run = this.current();

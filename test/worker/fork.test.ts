@@ -166,6 +166,8 @@ describe('fork a run from a step', () => {
         }),
       { timeout: 10_000, interval: 100 },
     );
+    const listed = (await (await call('/api/runs?limit=100')).json()) as { runs: RunSummary[] };
+    expect(listed.runs.find((r) => r.id === a.id)).toMatchObject({ parentId: parent.run.id, forkSeq: parent.pauseSeq });
     // A fork of the fork, at a step of the parent's before the first fork: the prefix comes through the fork.
     const seq = (await keptSeqs(parent.run.id)).filter((s) => s < parent.pauseSeq).at(-1) ?? 0;
     expect(seq).toBeGreaterThan(0);

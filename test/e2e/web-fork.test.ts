@@ -1,6 +1,7 @@
 // Forking from the run page against the real stack in Chromium (issue 32): a baseline run paused at level 13
 // (max retries) is forked from its pause dialog with a hint; the page moves to the new run, which links its
-// parent's step, and the parent's page lists the fork. The fork's log is the parent's up to the pause.
+// parent's step, and the parent's page lists the fork. The fork's log is the parent's up to the pause. A step
+// in the parent's timeline forks too.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,26 @@ describe('fork from the run page', () => {
     const listed = page.locator(`[data-fork="${forkId}"]`);
     await expect.poll(() => listed.textContent(), { timeout: 10_000 }).toContain(`from step ${pauseSeq}`);
     await screenshot(page, 'web-fork-parent');
+    // A step in the timeline: a node's fork link opens the form at that step; the fork starts there, queued.
+    await page.keyboard.press('Escape'); // the pause dialog, open again on the parent's page
+    await page.locator('.timeline summary').click();
+    await page.getByRole('button', { name: 'Expand all' }).click();
+    const stepLink = page.locator('.timeline a[data-action="fork"]').last();
+    const stepSeq = Number((await stepLink.getAttribute('href'))?.replace('#fork-', ''));
+    expect(stepSeq).toBeGreaterThan(1);
+    expect(stepSeq).toBeLessThan(pauseSeq);
+    await stepLink.click();
+    await expect
+      .poll(() => form.getByLabel('Step (event seq)').inputValue(), { timeout: 10_000 })
+      .toBe(String(stepSeq));
+    await form.getByRole('button', { name: 'Start the fork' }).click();
+    await page.waitForURL((url) => ![run.id, forkId].includes(url.searchParams.get('id') ?? ''), { timeout: 20_000 });
+    const stepFork = new URL(page.url()).searchParams.get('id') ?? '';
+    expect(await summary(stepFork)).toMatchObject({ parentId: run.id, forkSeq: stepSeq });
+    await apiJson(stack.url, `/api/runs/${stepFork}/actions`, {
+      method: 'POST',
+      body: JSON.stringify({ action: 'stop' }),
+    });
     // The parent still waits; it is stopped.
     await apiJson(stack.url, `/api/runs/${run.id}/actions`, {
       method: 'POST',

@@ -1,8 +1,8 @@
 'use client';
 // A run's fork family on its page (docs/forks.md): where a fork came from (a link to the parent's step),
-// the forks made of this run, and "Fork from here": at the pause, at the step a #seq-N link picked, or at
-// the last step, each opening the fork form.
-import { useEffect, useState } from 'react';
+// the forks made of this run, and "Fork from here": at the pause, at a timeline step (#fork-N), at the step a
+// #seq-N link picked, or at the last step, each opening the fork form.
+import { useEffect, useRef, useState } from 'react';
 import type { ForkEntry } from '../../schema/fork.ts';
 import type { PendingAction, RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
@@ -15,6 +15,12 @@ export function pauseSeqOf(events: readonly RunEvent[], pending: PendingAction |
   if (!pending) return null;
   for (let i = events.length - 1; i >= 0; i--) if (events[i]?.type === 'user_action_required') return events[i]!.seq;
   return null;
+}
+
+/** N from `#fork-N` (a timeline step's fork link), or null. */
+export function forkSeqOfHash(hash: string): number | null {
+  const match = /^#fork-(\d{1,12})$/.exec(hash);
+  return match ? Number(match[1]) : null;
 }
 
 /** Where the fork form was asked to open, with a counter so asking again reopens it. */
@@ -47,12 +53,25 @@ export function ForkPanel({
   useEffect(() => {
     if (ask) setOpen(ask.seq);
   }, [ask]);
+  // A timeline step's "fork" link (#fork-N) opens the form at that step, here.
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const read = () => {
+      const seq = forkSeqOfHash(window.location.hash);
+      if (seq === null) return;
+      setOpen(seq);
+      panel.current?.scrollIntoView({ block: 'nearest' });
+    };
+    read();
+    window.addEventListener('hashchange', read);
+    return () => window.removeEventListener('hashchange', read);
+  }, []);
   const pauseSeq = pauseSeqOf(events, pending);
   const lastSeq = events.at(-1)?.seq ?? null;
   const from = pauseSeq ?? pickedSeq ?? lastSeq;
   const forkable = run.config.model !== REPLAY_MODEL && from !== null;
   return (
-    <section className="fork-panel" aria-label="Forks">
+    <section className="fork-panel" aria-label="Forks" ref={panel}>
       {run.parentId && run.forkSeq && (
         <p className="fork-origin" data-parent={run.parentId}>
           Forked from{' '}

@@ -127,6 +127,16 @@ export function TimelineView({ runId, events }: { runId: string; events: readonl
             <a className="span-jump" href={`#seq-${span.seq}`} title="Show this in the transcript">
               ↗<span className="sr-only"> event {span.seq} in the transcript</span>
             </a>
+          ) : span.kind === 'node' ? (
+            // A node's event ends its step, whose checkpoint is kept: a fork may start there (fork-panel.tsx).
+            <a
+              className="span-jump"
+              href={`#fork-${span.seq}`}
+              data-action="fork"
+              title="Fork a new run from this step"
+            >
+              ⑂<span className="sr-only"> fork a new run from step {span.seq}</span>
+            </a>
           ) : (
             <span />
           )}

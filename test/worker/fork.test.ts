@@ -180,6 +180,32 @@ describe('fork a run from a step', () => {
     await Promise.all([stop(a.id), stop(c.id), stop(parent.run.id)]);
   }, 90_000);
 
+  it('forks at a step that is no pause: queued, the hint a message the agent reads at its next turn', async () => {
+    const parent = await pausedRun();
+    // The first kept step, before the agent's first turn: its command budget is whole.
+    const seq = (await keptSeqs(parent.run.id))[0] ?? 0;
+    const hint = 'try `echo via-message-5`';
+    const d = await forkOk(parent.run.id, { seq, model: 'baseline', hint });
+    expect(d).toMatchObject({ parentId: parent.run.id, forkSeq: seq });
+    expect(['queued', 'running']).toContain(d.status);
+    // The baseline runs the command a hint names in backticks, at its next turn.
+    await vi.waitFor(async () => expect(commandsAfter(await eventsOf(d.id), seq).join('\n')).toContain('via-message'), {
+      timeout: 30_000,
+      interval: 50,
+    });
+    await stop(d.id);
+    const events = await eventsOf(d.id);
+    expect(events.slice(0, seq)).toEqual(parent.events.filter((e) => e.seq <= seq));
+    expect(events.slice(seq, seq + 2)).toMatchObject([
+      { seq: seq + 1, type: 'forked', changes: { hint } },
+      { seq: seq + 2, type: 'message_sent', text: hint },
+    ]);
+    expect(ofType(events, 'message_read')[0]).toMatchObject({ messageSeq: seq + 2 });
+    // No pause was answered with it: it went to the inbox.
+    expect(ofType(events, 'user_action_resolved').filter((e) => e.seq > seq && e.hint)).toEqual([]);
+    await stop(parent.run.id);
+  }, 60_000);
+
   it('refuses a seq with no kept checkpoint, naming the nearest kept seqs, and an unknown model', async () => {
     const parent = await pausedRun();
     // A command and its output are one step: the step ends at the output, so the command's seq is not kept.

@@ -27,6 +27,10 @@ export class ApiClient {
     return this.request(path, schema, { method: 'POST', body: JSON.stringify(body) });
   }
 
+  delete<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+    return this.request(path, schema, { method: 'DELETE' });
+  }
+
   /**
    * A body that is not JSON (the artifacts zip), as bytes. The server's Content-Disposition file name
    * is not read: the caller names the file itself (cli/save-inside.ts), so no server picks the path.

@@ -11,6 +11,7 @@ import { registerMessage } from './commands/message.ts';
 import { registerPlay } from './commands/play.ts';
 import { registerRecords } from './commands/records.ts';
 import { registerRun } from './commands/run.ts';
+import { registerShare } from './commands/share.ts';
 import { registerWatch } from './commands/watch.ts';
 import { CliError, EXIT } from './exit-codes.ts';
 import type { ExitCode } from './exit-codes.ts';
@@ -26,7 +27,11 @@ const program = new Command('bandit-runner')
     'the stack (worker) to talk to; env BANDIT_RUNNER_URL, else http://127.0.0.1:$WORKER_PORT',
     envUrl.ok ? envUrl.url : '',
   )
-  .option('--token <token>', 'the API token (API_TOKEN); env BANDIT_RUNNER_TOKEN', process.env.BANDIT_RUNNER_TOKEN)
+  .option(
+    '--token <token>',
+    'the API token (API_TOKEN) or a role token (POST /api/tokens); env BANDIT_RUNNER_TOKEN',
+    process.env.BANDIT_RUNNER_TOKEN,
+  )
   .option('--no-color', 'no colour (also: NO_COLOR, or output that is not a terminal)')
   .exitOverride()
   .hook('preAction', () => {
@@ -49,7 +54,8 @@ Examples:
   $ bandit-runner attach run_0mwttwzkcgphqalgd6x27up1o
   $ bandit-runner play --levels 0-2
   $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/
-  $ bandit-runner compare run_0mwttwzkcgphqalgd6x27up1o run_0mwtu0b3k2e9xq4hd7s1pl6ma`,
+  $ bandit-runner compare run_0mwttwzkcgphqalgd6x27up1o run_0mwtu0b3k2e9xq4hd7s1pl6ma
+  $ bandit-runner share run_0mwttwzkcgphqalgd6x27up1o --expires 1d`,
   );
 
 let code: ExitCode = EXIT.completed;
@@ -65,6 +71,7 @@ registerCompare(program, globals, setExit);
 registerMessage(program, globals, setExit);
 registerAttach(program, globals, setExit);
 registerPlay(program, globals, setExit);
+registerShare(program, globals, setExit);
 // Every error is one line naming the flag or value (commander's own wording); --help shows usage.
 for (const command of program.commands) command.exitOverride();
 

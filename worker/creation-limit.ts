@@ -12,7 +12,10 @@ export async function takeCreations(c: Context<{ Bindings: Env }>, count: number
   const limits = readLimits(c.env);
   if (!limits.ok) throw new ApiError(503, 'misconfigured', limits.message);
   const { createPerMinute: perMinute, createBurst: burst } = limits.limits;
-  const grant = await queueFor(c.env).takeCreations(clientKey(c.req.raw, c.env), count, { perMinute, burst });
+  const grant = await queueFor(c.env).takeCreations(clientKey(c.req.raw, c.env, c.get('access')), count, {
+    perMinute,
+    burst,
+  });
   if (grant.ok) return;
   const rate = `${perMinute} runs a minute (RUN_CREATE_PER_MINUTE), at most ${burst} at once (RUN_CREATE_BURST)`;
   if (grant.never)

@@ -69,8 +69,8 @@ export const batchId = {
 };
 export const callId = { name: 'callId', in: 'path', required: true, schema: { type: 'string' } };
 export const common = {
-  '401': error('API_TOKEN is set and the request did not carry it'),
-  '403': error("Not this machine's own client (no API_TOKEN set)"),
+  '401': error('No valid token: none while API_TOKEN is set, or unknown, expired or revoked'),
+  '403': error("The token's role may not do this, or (no API_TOKEN set) not this machine's own client"),
 };
 
 /** Past a client's allowance of run creations (RUN_CREATE_PER_MINUTE, RUN_CREATE_BURST); Retry-After says when. */

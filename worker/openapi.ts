@@ -32,6 +32,7 @@ import type { Json } from './openapi-parts.ts';
 import { batchId, common, component, components, error, json, query, tooManyRuns } from './openapi-parts.ts';
 import { runPaths } from './openapi-run-paths.ts';
 import { forkPaths } from './openapi-fork-paths.ts';
+import { accessPaths } from './openapi-access-paths.ts';
 
 let built: Json | null = null;
 
@@ -62,6 +63,7 @@ function buildDocument(): Json {
     },
     ...runPaths(),
     ...forkPaths(),
+    ...accessPaths(),
     '/api/analytics/summary': {
       get: {
         summary: 'Runs, levels, tokens, cost and model-call figures',
@@ -267,7 +269,9 @@ function buildDocument(): Json {
     paths,
     components: {
       schemas: components,
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API_TOKEN' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API_TOKEN, a role token or a share link token' },
+      },
     },
   };
 }

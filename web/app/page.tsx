@@ -1,6 +1,7 @@
 // The runs page: every run with its live status, a form to start one, and the stack's health.
 import { HealthPanel } from '../components/health-panel.tsx';
 import { NewRunForm } from '../components/new-run-form.tsx';
+import { OperatorOnly } from '../components/operator-only.tsx';
 import { RunList } from '../components/run-list.tsx';
 
 export default function Home() {
@@ -17,7 +18,9 @@ export default function Home() {
         </nav>
       </header>
       <RunList />
-      <NewRunForm />
+      <OperatorOnly what="starting a run">
+        <NewRunForm />
+      </OperatorOnly>
       <HealthPanel />
     </main>
   );

@@ -2,6 +2,7 @@
 // The run's caps and what it has spent against each (issue 31), live: spent comes from the one fold
 // (schema/run-spend.ts, as the Durable Object counts it), and the time cap ticks while the run goes on.
 // Hidden when the run has no caps and no capped batch.
+import { useAccess } from '../lib/use-access.ts';
 import { useId } from 'react';
 import { useRunClock } from '../lib/use-run-clock.ts';
 import { formatCapValue, LIMIT_TEXT } from '../../schema/budget.ts';
@@ -42,6 +43,8 @@ export function BudgetPanel({ run, view }: { run: RunSummary; view: RunViewState
   const rows = capRows(capsInForce(run, view.events), spentOf(view.record, now));
   const batchCap = batchCapInForce(run, view.events);
   const batch = run.spend?.batch ?? null;
+  // A share link opens this run alone: no link to the batch's page, which would refuse it.
+  const { share } = useAccess();
   if (rows.length === 0 && batchCap === null) return null;
   return (
     <section className="panel budget-panel" aria-labelledby={`${id}-title`} data-testid="budget-panel">
@@ -62,9 +65,13 @@ export function BudgetPanel({ run, view }: { run: RunSummary; view: RunViewState
             <Bar spent={batch.spentUsd} limit={batchCap} label={LIMIT_TEXT.batchMaxCostUsd} />
             <span className="budget-figures">
               {formatCapValue('batchMaxCostUsd', batch.spentUsd)} of {formatCapValue('batchMaxCostUsd', batchCap)}{' '}
-              <a href={`/batch?id=${batch.id}`} className="muted">
-                (all of batch {batch.id}'s runs, when this page loaded)
-              </a>
+              {share ? (
+                <span className="muted">(all of batch {batch.id}'s runs, when this page loaded)</span>
+              ) : (
+                <a href={`/batch?id=${batch.id}`} className="muted">
+                  (all of batch {batch.id}'s runs, when this page loaded)
+                </a>
+              )}
             </span>
           </li>
         )}

@@ -3,6 +3,7 @@
 // the forks made of this run, and "Fork from here": at the pause, at a timeline step (#fork-N), at the step a
 // #seq-N link picked, or at the last step, each opening the fork form.
 import { useEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
 import type { ForkEntry } from '../../schema/fork.ts';
 import type { PendingAction, RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
@@ -32,6 +33,8 @@ export function ForkPanel({
   pending,
   pickedSeq,
   ask,
+  canAct,
+  linkRuns,
 }: {
   run: RunSummary;
   events: readonly RunEvent[];
@@ -40,6 +43,10 @@ export function ForkPanel({
   pickedSeq: number | null;
   /** The pause dialog's "Fork from here". */
   ask: ForkAsk | null;
+  /** The reader may start runs (an operator or admin): the fork controls are shown. */
+  canAct: boolean;
+  /** Other runs can be opened (not a share link, which reaches this run only): ids are links. */
+  linkRuns: boolean;
 }) {
   const [forks, setForks] = useState<ForkEntry[] | null>(null);
   const [open, setOpen] = useState<number | null>(null);
@@ -69,15 +76,21 @@ export function ForkPanel({
   const pauseSeq = pauseSeqOf(events, pending);
   const lastSeq = events.at(-1)?.seq ?? null;
   const from = pauseSeq ?? pickedSeq ?? lastSeq;
-  const forkable = run.config.model !== REPLAY_MODEL && from !== null;
+  const forkable = canAct && run.config.model !== REPLAY_MODEL && from !== null;
+  const runLink = (id: string, hash: string, text: ReactNode) =>
+    linkRuns ? <a href={`/run?id=${encodeURIComponent(id)}${hash}`}>{text}</a> : text;
   return (
     <section className="fork-panel" aria-label="Forks" ref={panel}>
       {run.parentId && run.forkSeq && (
         <p className="fork-origin" data-parent={run.parentId}>
           Forked from{' '}
-          <a href={`/run?id=${encodeURIComponent(run.parentId)}#seq-${run.forkSeq}`}>
-            <code>{run.parentId}</code> at step {run.forkSeq}
-          </a>
+          {runLink(
+            run.parentId,
+            `#seq-${run.forkSeq}`,
+            <>
+              <code>{run.parentId}</code> at step {run.forkSeq}
+            </>,
+          )}
         </p>
       )}
       {forks && forks.length > 0 && (
@@ -86,9 +99,7 @@ export function ForkPanel({
           <ul>
             {forks.map((fork) => (
               <li key={fork.id} data-fork={fork.id}>
-                <a href={`/run?id=${encodeURIComponent(fork.id)}`}>
-                  <code>{fork.id}</code>
-                </a>{' '}
+                {runLink(fork.id, '', <code>{fork.id}</code>)}{' '}
                 <span className="muted">
                   from <a href={`#seq-${fork.seq}`}>step {fork.seq}</a>
                 </span>
@@ -102,7 +113,7 @@ export function ForkPanel({
           {pauseSeq !== null ? 'Fork from this pause' : `Fork from step ${from}`}
         </button>
       )}
-      {open !== null && (
+      {canAct && open !== null && (
         <ForkForm key={open} runId={run.id} seq={open} atPause={open === pauseSeq} onCancel={() => setOpen(null)} />
       )}
     </section>

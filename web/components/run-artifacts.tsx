@@ -8,7 +8,19 @@ import type { VerificationResponse } from '../../schema/artifacts.ts';
 import { downloadArtifacts, downloadReport, fetchVerification, startVerification } from '../lib/api.ts';
 import { Shown } from './shown-text.tsx';
 
-export function RunArtifacts({ run }: { run: RunSummary }) {
+/** Another run's id: a link, except on a share link's page (it opens this run alone). */
+function RunRef({ id, link }: { id: string; link: boolean }) {
+  return link ? (
+    <a href={`/run?id=${id}`}>
+      <code>{id}</code>
+    </a>
+  ) : (
+    <code>{id}</code>
+  );
+}
+
+/** `canAct`: an operator's page, which may also take the secrets and start a verification. */
+export function RunArtifacts({ run, canAct, linkRuns }: { run: RunSummary; canAct: boolean; linkRuns: boolean }) {
   const [withSecrets, setWithSecrets] = useState(false);
   const [busy, setBusy] = useState<'download' | 'report' | 'verify' | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -43,24 +55,26 @@ export function RunArtifacts({ run }: { run: RunSummary }) {
       <div className="run-controls">
         <button
           type="button"
-          onClick={() => attempt('download', () => downloadArtifacts(run.id, withSecrets))}
+          onClick={() => attempt('download', () => downloadArtifacts(run.id, canAct && withSecrets))}
           disabled={busy !== null}
         >
           {busy === 'download' ? 'Preparing…' : 'Download artifacts'}
         </button>
         <button
           type="button"
-          onClick={() => attempt('report', () => downloadReport(run.id, withSecrets))}
+          onClick={() => attempt('report', () => downloadReport(run.id, canAct && withSecrets))}
           disabled={busy !== null}
           title="The run as one HTML page that opens offline: summary, levels, timeline, transcript, terminal replay"
         >
           {busy === 'report' ? 'Preparing…' : 'Report (HTML)'}
         </button>
-        <label className="muted">
-          <input type="checkbox" checked={withSecrets} onChange={(e) => setWithSecrets(e.target.checked)} /> include
-          passwords and keys
-        </label>
-        {!run.config.replay && run.levelsSolved > 0 && (
+        {canAct && (
+          <label className="muted">
+            <input type="checkbox" checked={withSecrets} onChange={(e) => setWithSecrets(e.target.checked)} /> include
+            passwords and keys
+          </label>
+        )}
+        {canAct && !run.config.replay && run.levelsSolved > 0 && (
           <button
             type="button"
             onClick={verify}
@@ -78,12 +92,8 @@ export function RunArtifacts({ run }: { run: RunSummary }) {
       )}
       {run.config.replay && (
         <p className="verify-of">
-          Verification of run{' '}
-          <a href={`/run?id=${run.config.replay.of}`}>
-            <code>{run.config.replay.of}</code>
-          </a>
-          : it re-plays the commands that solved levels {run.config.replay.levels[0]?.level}–
-          {run.config.replay.levels.at(-1)?.level} with no model.
+          Verification of run <RunRef id={run.config.replay.of} link={linkRuns} />: it re-plays the commands that solved
+          levels {run.config.replay.levels[0]?.level}–{run.config.replay.levels.at(-1)?.level} with no model.
         </p>
       )}
       {report && (
@@ -112,10 +122,8 @@ export function RunArtifacts({ run }: { run: RunSummary }) {
         <ul className="verified-by" aria-label="Verifications of this run">
           {verification.verifiedBy.map((r) => (
             <li key={r.runId}>
-              <a href={`/run?id=${r.runId}`}>
-                <code>{r.runId}</code>
-              </a>
-              : {r.reproduced} reproduced, {r.drifted} drifted, {r.failed} failed of {r.planned.length} ({r.status})
+              <RunRef id={r.runId} link={linkRuns} />: {r.reproduced} reproduced, {r.drifted} drifted, {r.failed} failed
+              of {r.planned.length} ({r.status})
             </li>
           ))}
         </ul>

@@ -22,9 +22,11 @@ type Props = {
   pending: PendingAction | null;
   terminal: RunTerminalLink;
   send: (message: ClientMessage) => boolean;
+  /** A viewer's or a share link's page: it may watch the terminal, never take it. */
+  readOnly?: boolean;
 };
 
-export function RunTerminal({ run, pending, terminal, send }: Props) {
+export function RunTerminal({ run, pending, terminal, send, readOnly = false }: Props) {
   const { state, problem, waiting, sessions, feed } = terminal;
   const handle = useRef<XtermHandle | null>(null);
   const takeOnReady = useRef(false);
@@ -36,7 +38,7 @@ export function RunTerminal({ run, pending, terminal, send }: Props) {
   const opening = held && !state.open && state.you;
   const watching = held && !state.you;
   const ended = FINAL_STATUSES.includes(run.status);
-  const canTake = !ended && run.status !== 'queued' && !held;
+  const canTake = !readOnly && !ended && run.status !== 'queued' && !held;
   const turn = pending?.reason === 'human_turn' ? pending.level : null;
   const level = state?.level ?? pending?.level ?? run.currentLevel;
   const panel = useRef<HTMLElement>(null);

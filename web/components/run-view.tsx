@@ -12,6 +12,7 @@ import { clampLevel } from '../lib/level-groups.ts';
 import { useRunSocket } from '../lib/use-run-socket.ts';
 import { useRunTerminal } from '../lib/use-run-terminal.ts';
 import { useSettled } from '../lib/use-settled.ts';
+import { useAccess } from '../lib/use-access.ts';
 import type { Jump } from './chat-log.tsx';
 import { capsInForce } from '../lib/budget.ts';
 import { BudgetPanel } from './budget-panel.tsx';
@@ -23,6 +24,8 @@ import { RunArtifacts } from './run-artifacts.tsx';
 import { MessageBox } from './message-box.tsx';
 import { RunCounters } from './run-counters.tsx';
 import { RunTerminal } from './run-terminal.tsx';
+import { SharePanel } from './share-panel.tsx';
+import { SharedNote } from './shared-note.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { StopButton } from './stop-button.tsx';
 import { TerminalPane } from './terminal-pane.tsx';
@@ -68,13 +71,16 @@ export function RunView({ runId }: { runId: string | null }) {
   const [actionProblem, setActionProblem] = useState<string | null>(null);
   const [jump, setJump] = useState<Jump | null>(null);
   const [forkAsk, setForkAsk] = useState<ForkAsk | null>(null);
+  // A viewer or a share link watches: no control that acts is shown (the server refuses them anyway).
+  const access = useAccess();
+  const canAct = access.canAct;
   // The timeline is built from the whole log: rebuilt when events pause for 300 ms (at least every 3 s),
   // not at every frame of a replay or a burst, and deferred, so React renders its rows between frames.
   const timelineEvents = useDeferredValue(useSettled(view.events, 300, 3000));
   // The same element while its events stay: React skips it when the page re-renders for a live event.
   const timeline = useMemo(
-    () => (runId ? <TimelineView runId={runId} events={timelineEvents} /> : null),
-    [runId, timelineEvents],
+    () => (runId ? <TimelineView runId={runId} events={timelineEvents} forkable={canAct} /> : null),
+    [runId, timelineEvents, canAct],
   );
   const hashSeq = useHashSeq();
   const reached = hashSeq !== null && view.lastSeq >= hashSeq.seq;
@@ -86,9 +92,11 @@ export function RunView({ runId }: { runId: string | null }) {
   if (problem) {
     return (
       <main>
-        <p>
-          <a href="/">← All runs</a>
-        </p>
+        {!access.share && (
+          <p>
+            <a href="/">← All runs</a>
+          </p>
+        )}
         <p role="alert">{problem}</p>
       </main>
     );
@@ -110,10 +118,14 @@ export function RunView({ runId }: { runId: string | null }) {
   };
 
   return (
-    <main className="run-page">
-      <p>
-        <a href="/">← All runs</a> · <a href={`/compare?a=${encodeURIComponent(runId ?? '')}`}>Compare with…</a>
-      </p>
+    <main className="run-page" data-role={access.info?.role}>
+      {access.share ? (
+        <SharedNote expiresAt={access.info?.expiresAt ?? null} />
+      ) : (
+        <p>
+          <a href="/">← All runs</a> · <a href={`/compare?a=${encodeURIComponent(runId ?? '')}`}>Compare with…</a>
+        </p>
+      )}
       <header className="run-header">
         <h1>
           Run <code className="run-id">{runId}</code>
@@ -134,7 +146,7 @@ export function RunView({ runId }: { runId: string | null }) {
             {run.config.maxRetries === 1 ? 'retry' : 'retries'} · budget {run.config.budget}
           </p>
         )}
-        {run && (
+        {run && canAct && (
           <div className="run-controls">
             {pending && !modalOpen && (
               <button
@@ -156,6 +168,7 @@ export function RunView({ runId }: { runId: string | null }) {
             {!FINAL_STATUSES.includes(run.status) && (
               <StopButton label="Stop run" onStop={() => act({ action: 'stop' })} />
             )}
+            {runId && <SharePanel runId={runId} />}
           </div>
         )}
         {actionProblem && (
@@ -170,14 +183,22 @@ export function RunView({ runId }: { runId: string | null }) {
           </p>
         )}
       </header>
-      {run && <RunArtifacts run={run} />}
+      {run && <RunArtifacts run={run} canAct={canAct} linkRuns={!access.share} />}
       {run && (
-        <ForkPanel run={run} events={view.events} pending={pending} pickedSeq={hashSeq?.seq ?? null} ask={forkAsk} />
+        <ForkPanel
+          run={run}
+          events={view.events}
+          pending={pending}
+          pickedSeq={hashSeq?.seq ?? null}
+          ask={forkAsk}
+          canAct={canAct}
+          linkRuns={!access.share}
+        />
       )}
       {card && <TroubleCard card={card} />}
       <RunCounters view={view} />
       {run && <BudgetPanel run={run} view={view} />}
-      {run && !ended && run.config.model !== HUMAN_MODEL && <MessageBox runId={run.id} />}
+      {run && canAct && !ended && run.config.model !== HUMAN_MODEL && <MessageBox runId={run.id} />}
       {run && (
         <LevelStrip
           from={run.config.startLevel}
@@ -188,7 +209,7 @@ export function RunView({ runId }: { runId: string | null }) {
           onJump={(level) => jumpTo({ level })}
         />
       )}
-      {run && <RunTerminal run={run} pending={pending} terminal={terminal} send={send} />}
+      {run && <RunTerminal run={run} pending={pending} terminal={terminal} send={send} readOnly={!canAct} />}
       <div className="run-columns">
         <ChatLog
           events={view.events}
@@ -204,7 +225,7 @@ export function RunView({ runId }: { runId: string | null }) {
       </div>
       {runId && <TerminalReplay runId={runId} />}
       {timeline}
-      {pending && (
+      {pending && canAct && (
         <UserActionModal
           runId={runId!}
           pending={pending}

@@ -58,7 +58,16 @@ function labelOf(span: Span): string {
 }
 
 /** The run's waterfall, folded to levels. */
-export function TimelineView({ runId, events }: { runId: string; events: readonly RunEvent[] }) {
+export function TimelineView({
+  runId,
+  events,
+  forkable = false,
+}: {
+  runId: string;
+  events: readonly RunEvent[];
+  /** The reader may fork the run: each node row links to its step's fork form (#fork-N, fork-panel.tsx). */
+  forkable?: boolean;
+}) {
   // Folded only while the section is open: a closed timeline costs a long run's page nothing per event.
   const [shown, setShown] = useState(false);
   const spans = useMemo(() => (shown ? buildTimeline(events) : []), [shown, events]);
@@ -127,7 +136,7 @@ export function TimelineView({ runId, events }: { runId: string; events: readonl
             <a className="span-jump" href={`#seq-${span.seq}`} title="Show this in the transcript">
               ↗<span className="sr-only"> event {span.seq} in the transcript</span>
             </a>
-          ) : span.kind === 'node' ? (
+          ) : forkable && span.kind === 'node' ? (
             // A node's event ends its step, whose checkpoint is kept: a fork may start there (fork-panel.tsx).
             <a
               className="span-jump"

@@ -29,6 +29,8 @@ import type { Forecast } from '../../schema/forecast.ts';
 import { forkListSchema } from '../../schema/fork.ts';
 import type { ForkBody, ForkEntry } from '../../schema/fork.ts';
 import type { RunAction, RunConfig, RunList, RunStatus, RunSummary } from '../../schema/run.ts';
+import { accessInfoSchema, createdShareSchema, shareListSchema, tokenInfoSchema } from '../../schema/access.ts';
+import type { AccessInfo, CreatedShare, CreateShareBody, ShareList, TokenInfo } from '../../schema/access.ts';
 
 /** An API call that did not succeed: what the server said (or why there was no answer), and its status. */
 export class ApiFailure extends Error {
@@ -255,4 +257,29 @@ export function raiseBatch(id: string, maxCostUsd: number): Promise<Batch> {
 
 export function listBatches(signal?: AbortSignal): Promise<BatchList> {
   return request('/api/batches', batchListSchema, { signal });
+}
+
+/** GET /api/access: who this tab is (its role, and for a share link its run). */
+export function fetchAccess(signal?: AbortSignal): Promise<AccessInfo> {
+  return request('/api/access', accessInfoSchema, { signal });
+}
+
+/** POST /api/runs/:id/shares: a read-only link to the run; its token is in this answer only. */
+export function createShare(runId: string, body: CreateShareBody): Promise<CreatedShare> {
+  return request(`/api/runs/${encodeURIComponent(runId)}/shares`, createdShareSchema, {
+    method: 'POST',
+    body: JSON.stringify(body),
+  });
+}
+
+/** GET /api/runs/:id/shares: the run's links, without their tokens. */
+export function listShares(runId: string, signal?: AbortSignal): Promise<ShareList> {
+  return request(`/api/runs/${encodeURIComponent(runId)}/shares`, shareListSchema, { signal });
+}
+
+/** DELETE /api/runs/:id/shares/:shareId: the link stops working at once. */
+export function revokeShare(runId: string, shareId: string): Promise<TokenInfo> {
+  return request(`/api/runs/${encodeURIComponent(runId)}/shares/${encodeURIComponent(shareId)}`, tokenInfoSchema, {
+    method: 'DELETE',
+  });
 }

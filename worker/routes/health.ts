@@ -2,6 +2,7 @@
 // caller without access sees only ok per component: reasons name URLs, settings and errors.
 import { Hono } from 'hono';
 import type { Health } from '../../schema/api.ts';
+import { roleAtLeast } from '../../schema/access.ts';
 import { checkAccess } from '../auth.ts';
 import { methodNotAllowed } from '../errors.ts';
 import { checkHealth } from '../health.ts';
@@ -9,7 +10,9 @@ import { checkHealth } from '../health.ts';
 export const healthRoutes = new Hono<{ Bindings: Env }>()
   .get('/', async (c) => {
     const health = await checkHealth(c.env);
-    const shown = checkAccess(c.req.raw, c.env).ok ? health : redacted(health);
+    // Reasons are for a viewer or better: a share link sees ok per component, like anyone.
+    const access = await checkAccess(c.req.raw, c.env);
+    const shown = access.ok && roleAtLeast(access.access.role, 'viewer') ? health : redacted(health);
     return c.json(shown, health.ok ? 200 : 503);
   })
   .all('/', methodNotAllowed(['GET']));

@@ -16,6 +16,7 @@ import { takeCreations } from '../creation-limit.ts';
 import { launchRun } from '../run-launch.ts';
 import { readJson, readQuery } from '../validate.ts';
 import { existingSession, fromRun, unknownRun } from '../run-lookup.ts';
+import { ACCESS_HEADER, accessHeader } from '../access/context.ts';
 
 export const runRoutes = new Hono<{ Bindings: Env }>()
   .post('/', async (c) => {
@@ -87,6 +88,10 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
     readQuery(c, socketQuerySchema);
     // An unknown id is a 404 before the upgrade, and reaches no object.
     const session = await existingSession(c.env, c.req.param('id'));
-    return session.fetch(c.req.raw);
+    // The object keeps the opener's access on the socket (a read-only one may watch, never act; a revoked
+    // or expired link's socket is closed); set here, never the client's.
+    const headers = new Headers(c.req.raw.headers);
+    headers.set(ACCESS_HEADER, accessHeader(c.get('access')));
+    return session.fetch(new Request(c.req.raw, { headers }));
   })
   .all('/:id/ws', methodNotAllowed(['GET']));

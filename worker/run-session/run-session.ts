@@ -23,7 +23,7 @@ import type { ActDeps } from './apply-action.ts';
 import { REPLAY_PAGE_BYTES } from './run-sockets.ts';
 import { hasRunTable, makeParts } from './run-session-parts.ts';
 import type { RunSessionParts } from './run-session-parts.ts';
-import { getState, parseClientMessage, send, stripType } from './sockets.ts';
+import { getState, parseClientMessage, readOnlyRefusal, send, stripType } from './sockets.ts';
 import { errorBody } from '../errors.ts';
 import { sessionFor } from '../run-lookup.ts';
 import type { ForkEntry } from '../../schema/fork.ts';
@@ -304,6 +304,11 @@ export class RunSession extends DurableObject<Env> {
     return true;
   }
 
+  /** A stored token was revoked: its sockets on this run are closed. Returns how many. */
+  async closeSocketsOf(tokenId: string): Promise<number> {
+    return this.sockets.closeOpenedWith(tokenId);
+  }
+
   /** The seq of a model call in this run's log and the run it is indexed under (a fork's parent, for a shared call). */
   async callSeq(callId: string): Promise<{ seq: number; runId: string } | null> {
     await this.withPrefix();
@@ -404,6 +409,8 @@ export class RunSession extends DurableObject<Env> {
     const parsed = parseClientMessage(message);
     if (!parsed.ok) return send(ws, { type: 'error', code: parsed.code, message: parsed.message });
     const msg = parsed.message;
+    const readOnly = readOnlyRefusal(ws, msg);
+    if (readOnly) return send(ws, { type: 'error', code: 'forbidden', message: readOnly });
     switch (msg.type) {
       case 'hello':
         await this.withPrefix();

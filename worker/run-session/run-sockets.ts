@@ -9,6 +9,7 @@ import type { TerminalState } from '../../schema/terminal.ts';
 import { answeredBy } from '../../schema/answered-by.ts';
 import { errorBody } from '../errors.ts';
 import { eventsMessage, getState, send, sendText, setState } from './sockets.ts';
+import { ACCESS_HEADER, socketAccess } from '../access/context.ts';
 
 /** Events are replayed to a connecting client in messages of at most this many events… */
 const REPLAY_PAGE = 1000;
@@ -28,6 +29,8 @@ export class RunSockets {
    * clone each) per step. Memory only: after the object wakes from hibernation the attachment says.
    */
   private readonly liveSockets = new WeakSet<WebSocket>();
+  /** When each socket opened with an expiring token must close (memory; after a wake the attachment says). */
+  private readonly expiries = new WeakMap<WebSocket, number>();
   /**
    * Events stored but not yet sent: those of every step in one chunk of the proxy's stream go out as
    * one message. Memory only; they are in storage already, and anything else sent flushes them first.
@@ -56,7 +59,9 @@ export class RunSockets {
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server);
     // The client names itself in the URL (browsers cannot set headers on a socket): a terminal's holder is named so.
-    setState(server, { live: false, by: answeredBy(new URL(request.url).searchParams.get('client')) });
+    const access = socketAccess(request.headers.get(ACCESS_HEADER));
+    setState(server, { live: false, by: answeredBy(new URL(request.url).searchParams.get('client')), ...access });
+    if (access.expiresAt) this.expiries.set(server, access.expiresAt);
     send(server, { type: 'welcome', protocolVersion: PROTOCOL_VERSION, runId: run.id });
     const since = new URL(request.url).searchParams.get('since');
     if (since !== null) this.replay(server, Number.parseInt(since, 10) || 0);
@@ -152,15 +157,43 @@ export class RunSockets {
   }
 
   private sendToLive(text: string): void {
+    const now = Date.now();
     for (const ws of this.ctx.getWebSockets()) {
-      if (this.isLive(ws)) sendText(ws, text);
+      if (!this.isLive(ws)) continue;
+      const expiresAt = this.expiries.get(ws);
+      if (expiresAt !== undefined && expiresAt <= now) this.end(ws, 'token_expired', 'the share link or token expired');
+      else sendText(ws, text);
+    }
+  }
+
+  /** Closes every socket opened with this stored token (it was revoked); returns how many. */
+  closeOpenedWith(tokenId: string): number {
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets()) {
+      if (getState(ws).tokenId !== tokenId) continue;
+      this.end(ws, 'token_revoked', 'the share link or token was revoked');
+      closed++;
+    }
+    return closed;
+  }
+
+  /** Says why, then closes the socket (1008: policy); its client cannot reconnect with that token. */
+  private end(ws: WebSocket, code: string, why: string): void {
+    send(ws, { type: 'error', code, message: `${why}; this socket is closed` });
+    this.liveSockets.delete(ws);
+    try {
+      ws.close(1008, why);
+    } catch {
+      // Already closing.
     }
   }
 
   private isLive(ws: WebSocket): boolean {
     if (this.liveSockets.has(ws)) return true;
-    if (!getState(ws).live) return false;
+    const state = getState(ws);
+    if (!state.live) return false;
     this.liveSockets.add(ws);
+    if (state.expiresAt) this.expiries.set(ws, state.expiresAt);
     return true;
   }
 }

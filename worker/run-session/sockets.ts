@@ -4,12 +4,24 @@ import { describeIssues } from '../../schema/issues.ts';
 import type { ClientMessage, ServerMessage } from '../../schema/protocol.ts';
 import { clientMessageSchema, MAX_CLIENT_MESSAGE_BYTES } from '../../schema/protocol.ts';
 import type { RunAction } from '../../schema/run.ts';
+import type { Role } from '../../schema/access.ts';
+import { canAct } from '../../schema/access.ts';
 
 /**
  * A socket is live once its replay is done; live sockets get new events as they are stored. `by` names
- * its client (the `client` query parameter), `seat` is the tag of the terminal it holds (terminal-seat.ts).
+ * its client (the `client` query parameter), `seat` is the tag of the terminal it holds (terminal-seat.ts),
+ * `role` its opener's (set by the worker; a viewer's or a share link's socket may watch but never act).
  */
-export type SocketState = { live: boolean; by?: string; seat?: string };
+export type SocketState = {
+  live: boolean;
+  by?: string;
+  seat?: string;
+  role?: Role;
+  /** The stored token (a role token or a share link) it was opened with, closed when that is revoked. */
+  tokenId?: string;
+  /** When that token expires (ms since epoch): the socket is closed at the first broadcast after then. */
+  expiresAt?: number | null;
+};
 
 export type Parsed = { ok: true; message: ClientMessage } | { ok: false; code: string; message: string };
 
@@ -67,4 +79,14 @@ export function getState(ws: WebSocket): SocketState {
 
 export function setState(ws: WebSocket, state: SocketState): void {
   ws.serializeAttachment(state);
+}
+
+/** Why this socket may not send this message (it acts and the socket is read-only), or null when it may. */
+export function readOnlyRefusal(ws: WebSocket, message: ClientMessage): string | null {
+  if (message.type === 'hello' || message.type === 'ping') return null;
+  // A socket without a role was opened before roles existed, when every opener had full access.
+  const role = getState(ws).role ?? 'admin';
+  if (canAct(role)) return null;
+  const who = role === 'share' ? 'a share link' : 'a viewer token';
+  return `this socket was opened with ${who} (role ${role}): it may watch the run but not act (${message.type}); use an operator token to act`;
 }

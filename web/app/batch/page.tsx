@@ -5,6 +5,7 @@ import { Suspense } from 'react';
 import { BatchList } from '../../components/board/batch-list.tsx';
 import { BatchView } from '../../components/board/batch-view.tsx';
 import { NewBatchForm } from '../../components/board/new-batch-form.tsx';
+import { OperatorOnly } from '../../components/operator-only.tsx';
 
 function BatchFromQuery() {
   const id = useSearchParams().get('id');
@@ -33,7 +34,9 @@ function BatchFromQuery() {
         <BatchView batchId={id} />
       ) : (
         <>
-          <NewBatchForm />
+          <OperatorOnly what="starting a batch">
+            <NewBatchForm />
+          </OperatorOnly>
           <BatchList />
         </>
       )}

@@ -6,6 +6,7 @@ import type { Batch } from '../../../schema/board.ts';
 import { raiseBatchSchema } from '../../../schema/board.ts';
 import { describeIssues } from '../../../schema/issues.ts';
 import { raiseBatch } from '../../lib/api.ts';
+import { OperatorOnly } from '../operator-only.tsx';
 import { formatCost } from '../../lib/format.ts';
 
 export function BatchBudget({ batch, onRaised }: { batch: Batch; onRaised: (next: Batch) => void }) {
@@ -49,19 +50,21 @@ export function BatchBudget({ batch, onRaised }: { batch: Batch; onRaised: (next
         </p>
       )}
       {!ended && (
-        <form onSubmit={(e) => void submit(e)} className="inline-form">
-          <label>
-            New cap $ <input inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} />
-          </label>{' '}
-          <button type="submit" disabled={busy}>
-            Raise the cap
-          </button>
-          {problem && (
-            <p role="alert" className="field-error">
-              {problem}
-            </p>
-          )}
-        </form>
+        <OperatorOnly what="raising the cap">
+          <form onSubmit={(e) => void submit(e)} className="inline-form">
+            <label>
+              New cap $ <input inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} />
+            </label>{' '}
+            <button type="submit" disabled={busy}>
+              Raise the cap
+            </button>
+            {problem && (
+              <p role="alert" className="field-error">
+                {problem}
+              </p>
+            )}
+          </form>
+        </OperatorOnly>
       )}
     </section>
   );

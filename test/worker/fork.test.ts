@@ -97,6 +97,12 @@ describe('fork a run from a step', () => {
     expect(afterA.join('\n')).not.toContain('path-beta-9');
     expect(afterB.join('\n')).not.toContain('path-alpha-7');
     expect(afterA).not.toEqual(afterB);
+    // Compared side by side (GET /api/compare), the two forks part only after the pause they share.
+    const compared = (await (await call(`/api/compare?a=${a.id}&b=${b.id}`)).json()) as {
+      firstDifference: { a: { seq: number } | null; b: { seq: number } | null } | null;
+    };
+    expect(compared.firstDifference?.a?.seq).toBeGreaterThan(parent.pauseSeq);
+    expect(compared.firstDifference?.b?.seq).toBeGreaterThan(parent.pauseSeq);
     // Shared, not copied: the fork's own events table starts after the fork.
     const own = await ownSeqs(a.id);
     expect(own[0]).toBe(parent.pauseSeq + 1);

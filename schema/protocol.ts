@@ -13,6 +13,7 @@ import {
 } from './run.ts';
 import { terminalClientShapes, terminalEventShapes, terminalStateSchema } from './terminal.ts';
 import { advanceSpendSchema, budgetBreachSchema, costCapSchema, runCapsSchema } from './budget.ts';
+import { forkChangesSchema } from './fork.ts';
 
 /** Why the worker breaks into a proxy call: a message to read at once, or a person taking the terminal. */
 export const breakKindSchema = z.enum(['yield', 'takeover']);
@@ -121,6 +122,13 @@ function eventVariants<Envelope extends z.ZodRawShape>(envelope: Envelope) {
   const variant = <Shape extends z.ZodRawShape>(shape: Shape) => z.object({ ...envelope, ...shape });
   return [
     variant({ type: z.literal('run_created'), config: runConfigSchema }),
+    // A fork's first own event (docs/forks.md): the log before it is its parent's, up to forkSeq. Additive.
+    variant({
+      type: z.literal('forked'),
+      parentId: runIdSchema,
+      forkSeq: z.number().int().min(1),
+      changes: forkChangesSchema,
+    }),
     variant({
       type: z.literal('status_changed'),
       from: runStatusSchema,

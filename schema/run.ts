@@ -225,6 +225,10 @@ export const runSummarySchema = z.object({
   lastError: z.string().nullable(),
   /** The run's caps and what it has spent against them (issue 31); present on GET /api/runs/:id. Additive. */
   spend: runSpendSchema.optional(),
+  /** A fork's parent run (POST /api/runs/:id/fork, docs/forks.md); absent on a run that is no fork. Additive. */
+  parentId: runIdSchema.optional(),
+  /** The parent's step (event seq) the fork starts from: its log is the parent's 1..forkSeq, then its own. Additive. */
+  forkSeq: z.number().int().min(1).optional(),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 

@@ -10,6 +10,7 @@ import { boardRoutes } from './routes/board.ts';
 import { compareRoutes } from './routes/compare.ts';
 import { onError, onNotFound } from './errors.ts';
 import { forecastRoutes } from './routes/forecast.ts';
+import { forkRoutes } from './routes/forks.ts';
 import { healthRoutes } from './routes/health.ts';
 import { llmCallRoutes } from './routes/llm-calls.ts';
 import { modelRoutes } from './routes/models.ts';
@@ -32,6 +33,7 @@ export const app = new Hono<{ Bindings: Env }>()
   .route('/api/runs', runRoutes)
   .route('/api/runs', llmCallRoutes)
   .route('/api/runs', artifactRoutes)
+  .route('/api/runs', forkRoutes)
   .route('/api/runs', shareRoutes)
   .route('/api/models', modelRoutes)
   .route('/api/analytics', analyticsRoutes)

@@ -104,6 +104,8 @@ export async function sendToD1(
     startedAt: run.startedAt ? Date.parse(run.startedAt) : null,
     endedAt: run.endedAt ? Date.parse(run.endedAt) : null,
     batchId: run.config.batchId ?? null,
+    parentId: run.parentId ?? null,
+    forkSeq: run.forkSeq ?? null,
     limitReason: totals.limit,
     levelSet: run.config.levelSet ?? unrecordedLevelSet(run.config.target),
   };

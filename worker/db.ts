@@ -100,6 +100,8 @@ function toListItem(row: typeof runs.$inferSelect): RunListItem {
     promptTokens: row.promptTokens,
     completionTokens: row.completionTokens,
     costUsd: row.costUsd,
+    // A fork names its parent in the list too (docs/forks.md).
+    ...(row.parentId && row.forkSeq ? { parentId: row.parentId, forkSeq: row.forkSeq } : {}),
   };
 }
 

@@ -31,6 +31,7 @@ import { forecastSchema } from '../schema/forecast.ts';
 import type { Json } from './openapi-parts.ts';
 import { batchId, common, component, components, error, json, query, tooManyRuns } from './openapi-parts.ts';
 import { runPaths } from './openapi-run-paths.ts';
+import { forkPaths } from './openapi-fork-paths.ts';
 import { accessPaths } from './openapi-access-paths.ts';
 
 let built: Json | null = null;
@@ -61,6 +62,7 @@ function buildDocument(): Json {
       },
     },
     ...runPaths(),
+    ...forkPaths(),
     ...accessPaths(),
     '/api/analytics/summary': {
       get: {

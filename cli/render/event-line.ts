@@ -75,6 +75,10 @@ function rawLines(event: RunEvent, c: Colors, verbose: boolean): string[] {
       return [
         c.magenta(`▲ ${raiseText(event.caps, event.batchMaxCostUsd) || 'caps raised'} (by ${answererText(event.by)})`),
       ];
+    case 'forked':
+      return [
+        c.magenta(`⑂ forked from ${event.parentId} at step ${event.forkSeq}; the events before are the parent's`),
+      ];
     case 'message_sent':
       return [c.magenta(`✉ message "${event.text}" (by ${answererText(event.by)})`)];
     case 'message_read':

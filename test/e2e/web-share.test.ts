@@ -64,7 +64,7 @@ describe('a share link in a fresh browser', () => {
     expect(await page.locator('[data-connection]').getAttribute('data-connection')).toBe('live');
 
     // Nothing that acts is on the page, and no way to the other pages (they would refuse a share link).
-    for (const name of [/^Pause$/, /^Stop run$/, /^Share$/, /Take the terminal/, /Answer the run/, /^Verify/])
+    for (const name of [/^Pause$/, /^Stop run$/, /^Share$/, /Take the terminal/, /Answer the run/, /^Verify/, /^Fork/])
       expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
     expect(await page.getByRole('form', { name: 'Message the agent' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: '← All runs' }).count()).toBe(0);
@@ -152,7 +152,7 @@ describe('making links', () => {
     await watching.goto(`${stack.url}/run?id=${run.id}&token=${viewer.token}`);
     await watching.locator('main[data-role="viewer"]').waitFor(WAIT);
     await watching.locator('[data-event="command"]').first().waitFor(WAIT);
-    for (const name of [/^Pause$/, /^Stop run$/, /^Share$/, /Take the terminal/, /^Verify/])
+    for (const name of [/^Pause$/, /^Stop run$/, /^Share$/, /Take the terminal/, /^Verify/, /^Fork/])
       expect(await watching.getByRole('button', { name }).count(), String(name)).toBe(0);
     expect(await watching.getByRole('form', { name: 'Message the agent' }).count()).toBe(0);
     expect(await watching.getByLabel('include passwords and keys').count()).toBe(0);

@@ -145,6 +145,7 @@ describe('RunSession storage migrations', () => {
         { id: 4, name: '0004_message_inbox' },
         { id: 5, name: '0005_terminal_seat' },
         { id: 6, name: '0006_run_budget' },
+        { id: 7, name: '0007_forks' },
       ]);
       expect(Object.keys(after.shape)).not.toContain('table last_request');
       // The migrated object has exactly the tables, columns (in order) and defaults schema.ts lists.
@@ -173,6 +174,7 @@ describe('RunSession storage migrations', () => {
       '0004_message_inbox',
       '0005_terminal_seat',
       '0006_run_budget',
+      '0007_forks',
     ]);
     expect(fresh.again).toEqual([]);
     expect(fresh.shape).toEqual(migratedShape);

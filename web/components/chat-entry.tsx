@@ -109,6 +109,22 @@ export function Entry({ event }: { event: RunEvent }): ReactNode {
           </span>
         </p>
       );
+    case 'forked':
+      return (
+        <p className="fork-mark">
+          <span className="tag tag-user">fork</span> this run starts here, forked from{' '}
+          <a href={`/run?id=${encodeURIComponent(event.parentId)}#seq-${event.forkSeq}`}>
+            <code>{event.parentId}</code> at step {event.forkSeq}
+          </a>
+          ; the events above are the parent's
+          {event.changes.model && (
+            <>
+              {' '}
+              (model <Shown text={event.changes.model} />)
+            </>
+          )}
+        </p>
+      );
     case 'message_sent':
       return (
         <p>

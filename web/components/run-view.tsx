@@ -32,6 +32,8 @@ import { TerminalPane } from './terminal-pane.tsx';
 import { TerminalReplay } from './terminal-replay.tsx';
 import { TimelineView } from './timeline-view.tsx';
 import { TroubleCard } from './trouble-card.tsx';
+import { ForkPanel, pauseSeqOf } from './fork-panel.tsx';
+import type { ForkAsk } from './fork-panel.tsx';
 import { UserActionModal } from './user-action-modal.tsx';
 
 export function RunView({ runId }: { runId: string | null }) {
@@ -68,18 +70,19 @@ export function RunView({ runId }: { runId: string | null }) {
   const [asked, setAsked] = useState<PendingAction | null>(null);
   const [actionProblem, setActionProblem] = useState<string | null>(null);
   const [jump, setJump] = useState<Jump | null>(null);
+  const [forkAsk, setForkAsk] = useState<ForkAsk | null>(null);
+  // A viewer or a share link watches: no control that acts is shown (the server refuses them anyway).
+  const access = useAccess();
+  const canAct = access.canAct;
   // The timeline is built from the whole log: rebuilt when events pause for 300 ms (at least every 3 s),
   // not at every frame of a replay or a burst, and deferred, so React renders its rows between frames.
   const timelineEvents = useDeferredValue(useSettled(view.events, 300, 3000));
   // The same element while its events stay: React skips it when the page re-renders for a live event.
   const timeline = useMemo(
-    () => (runId ? <TimelineView runId={runId} events={timelineEvents} /> : null),
-    [runId, timelineEvents],
+    () => (runId ? <TimelineView runId={runId} events={timelineEvents} forkable={canAct} /> : null),
+    [runId, timelineEvents, canAct],
   );
   const hashSeq = useHashSeq();
-  // A viewer or a share link watches: no control that acts is shown (the server refuses them anyway).
-  const access = useAccess();
-  const canAct = access.canAct;
   const reached = hashSeq !== null && view.lastSeq >= hashSeq.seq;
   // A #seq-N link is followed once that event is here (a long log replays in several messages).
   useEffect(() => {
@@ -181,6 +184,17 @@ export function RunView({ runId }: { runId: string | null }) {
         )}
       </header>
       {run && <RunArtifacts run={run} canAct={canAct} linkRuns={!access.share} />}
+      {run && (
+        <ForkPanel
+          run={run}
+          events={view.events}
+          pending={pending}
+          pickedSeq={hashSeq?.seq ?? null}
+          ask={forkAsk}
+          canAct={canAct}
+          linkRuns={!access.share}
+        />
+      )}
       {card && <TroubleCard card={card} />}
       <RunCounters view={view} />
       {run && <BudgetPanel run={run} view={view} />}
@@ -221,6 +235,12 @@ export function RunView({ runId }: { runId: string | null }) {
           onDismiss={() => {
             setDismissed(pending);
             setAsked(null);
+          }}
+          onFork={() => {
+            const seq = pauseSeqOf(view.events, pending);
+            setDismissed(pending);
+            setAsked(null);
+            if (seq !== null) setForkAsk({ seq, nonce: (forkAsk?.nonce ?? 0) + 1 });
           }}
         />
       )}

@@ -58,7 +58,16 @@ function labelOf(span: Span): string {
 }
 
 /** The run's waterfall, folded to levels. */
-export function TimelineView({ runId, events }: { runId: string; events: readonly RunEvent[] }) {
+export function TimelineView({
+  runId,
+  events,
+  forkable = false,
+}: {
+  runId: string;
+  events: readonly RunEvent[];
+  /** The reader may fork the run: each node row links to its step's fork form (#fork-N, fork-panel.tsx). */
+  forkable?: boolean;
+}) {
   // Folded only while the section is open: a closed timeline costs a long run's page nothing per event.
   const [shown, setShown] = useState(false);
   const spans = useMemo(() => (shown ? buildTimeline(events) : []), [shown, events]);
@@ -126,6 +135,16 @@ export function TimelineView({ runId, events }: { runId: string; events: readonl
           {IN_TRANSCRIPT.has(span.kind) ? (
             <a className="span-jump" href={`#seq-${span.seq}`} title="Show this in the transcript">
               ↗<span className="sr-only"> event {span.seq} in the transcript</span>
+            </a>
+          ) : forkable && span.kind === 'node' ? (
+            // A node's event ends its step, whose checkpoint is kept: a fork may start there (fork-panel.tsx).
+            <a
+              className="span-jump"
+              href={`#fork-${span.seq}`}
+              data-action="fork"
+              title="Fork a new run from this step"
+            >
+              ⑂<span className="sr-only"> fork a new run from step {span.seq}</span>
             </a>
           ) : (
             <span />

@@ -27,6 +27,7 @@ export function UserActionModal({
   caps,
   open,
   onDismiss,
+  onFork,
 }: {
   runId: string;
   pending: PendingAction;
@@ -35,6 +36,8 @@ export function UserActionModal({
   caps: RunCaps;
   open: boolean;
   onDismiss: () => void;
+  /** "Fork from here": a new run from this pause, with another hint or model (fork-panel.tsx). */
+  onFork?: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [mode, setMode] = useState<Mode>('choose');
@@ -191,6 +194,11 @@ export function UserActionModal({
           <button type="button" disabled={busy} onClick={() => setMode('password')}>
             Provide password
           </button>
+          {onFork && (
+            <button type="button" data-action="fork" disabled={busy} onClick={onFork}>
+              Fork from here
+            </button>
+          )}
           {/* Keyed by the question: a new one never opens already asking to stop. */}
           <StopButton
             key={JSON.stringify(pending)}

@@ -26,6 +26,8 @@ import { forecastSchema } from '../../schema/forecast.ts';
 import { runComparisonSchema } from '../../schema/run-compare.ts';
 import type { RunComparison } from '../../schema/run-compare.ts';
 import type { Forecast } from '../../schema/forecast.ts';
+import { forkListSchema } from '../../schema/fork.ts';
+import type { ForkBody, ForkEntry } from '../../schema/fork.ts';
 import type { RunAction, RunConfig, RunList, RunStatus, RunSummary } from '../../schema/run.ts';
 import { accessInfoSchema, createdShareSchema, shareListSchema, tokenInfoSchema } from '../../schema/access.ts';
 import type { AccessInfo, CreatedShare, CreateShareBody, ShareList, TokenInfo } from '../../schema/access.ts';
@@ -203,6 +205,19 @@ export function startVerification(runId: string): Promise<RunSummary> {
 }
 
 /** GET /api/runs/:id/verification */
+/** POST /api/runs/:id/fork: a new run from step `seq` of this one, with the changes asked for (docs/forks.md). */
+export function forkRun(runId: string, body: ForkBody): Promise<RunSummary> {
+  return request(`/api/runs/${encodeURIComponent(runId)}/fork`, runSummarySchema, {
+    method: 'POST',
+    body: JSON.stringify(body),
+  });
+}
+
+/** GET /api/runs/:id/forks: the forks made of this run, oldest first. */
+export async function fetchForks(runId: string, signal?: AbortSignal): Promise<ForkEntry[]> {
+  return (await request(`/api/runs/${encodeURIComponent(runId)}/forks`, forkListSchema, { signal })).forks;
+}
+
 export function fetchVerification(runId: string, signal?: AbortSignal): Promise<VerificationResponse> {
   return request(`/api/runs/${runId}/verification`, verificationResponseSchema, { signal });
 }

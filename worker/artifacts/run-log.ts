@@ -14,6 +14,8 @@ function describe(event: RunEvent): string {
   switch (event.type) {
     case 'run_created':
       return `run created: ${event.config.model} on ${event.config.target}, levels ${event.config.startLevel}-${event.config.endLevel}, ${event.config.maxRetries} retries, budget ${event.config.budget}`;
+    case 'forked':
+      return `forked from ${event.parentId} at step ${event.forkSeq}${event.changes.model ? `, model ${event.changes.model}` : ''}${event.changes.hint ? `, hint: ${oneLine(event.changes.hint, 120)}` : ''}`;
     case 'status_changed':
       return `${event.from} -> ${event.to}${event.reason ? ` (${event.reason})` : ''}`;
     case 'level_started':

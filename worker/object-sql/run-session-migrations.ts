@@ -138,6 +138,23 @@ const runBudget: ObjectMigration = {
   },
 };
 
+/**
+ * 0007: forks (issue 32, docs/forks.md). Each step's checkpoint is kept (a whole one at a call's first step, a
+ * patch after; a pause's row holds neither: the checkpoint it paused at), keyed by the seq of the step's last
+ * event; a fork's run row names its parent and the parent's seq it starts from; a parent lists its forks.
+ */
+const forks: ObjectMigration = {
+  name: '0007_forks',
+  up(sql) {
+    sql.exec(`CREATE TABLE checkpoint_history (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, seq INTEGER NOT NULL, whole TEXT, patch TEXT)`);
+    sql.exec('CREATE INDEX checkpoint_history_seq ON checkpoint_history (seq)');
+    sql.exec('ALTER TABLE run ADD COLUMN parent_id TEXT');
+    sql.exec('ALTER TABLE run ADD COLUMN fork_seq INTEGER');
+    sql.exec('CREATE TABLE forks (run_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, created_at INTEGER NOT NULL)');
+  },
+};
+
 /** RunSession's migrations, applied in order when the object first works on its run (run-session-parts.ts). */
 export const runSessionMigrations: readonly ObjectMigration[] = [
   adoptConstructorTables,
@@ -146,4 +163,5 @@ export const runSessionMigrations: readonly ObjectMigration[] = [
   messageInbox,
   terminalSeat,
   runBudget,
+  forks,
 ];

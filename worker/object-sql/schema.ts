@@ -42,6 +42,9 @@ export const runSessionSchema: ObjectSchema = {
         ended_at: 'INTEGER',
         last_error: 'TEXT',
         pending_action: 'TEXT',
+        /** A fork's parent run and the parent's seq it starts from (docs/forks.md); null on a run that is no fork. */
+        parent_id: 'TEXT',
+        fork_seq: 'INTEGER',
       },
     },
     /** The event log, numbered by seq (run-store.ts). */
@@ -129,8 +132,17 @@ export const runSessionSchema: ObjectSchema = {
         batch_capped: 'INTEGER',
       },
     },
+    /**
+     * Each step's checkpoint, for forks (checkpoint-history.ts): seq is the step's last event; whole at a call's
+     * first step, patch after it, neither at a pause (the checkpoint it paused at).
+     */
+    checkpoint_history: {
+      columns: { id: 'INTEGER PRIMARY KEY AUTOINCREMENT', seq: 'INTEGER NOT NULL', whole: 'TEXT', patch: 'TEXT' },
+    },
+    /** The forks made of this run, with the seq each starts from (fork-origin.ts). */
+    forks: { columns: { run_id: 'TEXT PRIMARY KEY', seq: 'INTEGER NOT NULL', created_at: 'INTEGER NOT NULL' } },
   },
-  indexes: {},
+  indexes: { checkpoint_history_seq: 'checkpoint_history (seq)' },
 };
 
 /** The one scheduler object, named "queue" (run-queue.ts). */

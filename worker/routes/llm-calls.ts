@@ -22,9 +22,11 @@ export const llmCallRoutes = new Hono<{ Bindings: Env }>()
       `run "${id.slice(0, 80)}" has no model call "${callId.slice(0, 100)}"; its llm_call events name the calls`,
     );
     if (!runIdSchema.safeParse(id).success || !callIdSchema.safeParse(callId).success) throw notFound;
-    const seq = (await runExists(c.env, id)) ? await sessionFor(c.env, id).callSeq(callId) : null;
-    if (seq === null) throw notFound;
-    const found = await llmCallWithChain(c.env, id, seq, WHOLE_EVERY + 1).catch((err: unknown) => {
+    const place = (await runExists(c.env, id)) ? await sessionFor(c.env, id).callSeq(callId) : null;
+    if (place === null) throw notFound;
+    // A fork's call before the fork is its parent's, indexed under the parent (docs/forks.md).
+    const { seq, runId } = place;
+    const found = await llmCallWithChain(c.env, runId, seq, WHOLE_EVERY + 1).catch((err: unknown) => {
       throw new ApiError(
         503,
         'd1_unavailable',
@@ -43,7 +45,7 @@ export const llmCallRoutes = new Hono<{ Bindings: Env }>()
     const detail: LlmCallDetail = {
       call: {
         callId,
-        runId: id,
+        runId,
         seq,
         level: row.level,
         model: row.model,

@@ -5,17 +5,16 @@ import { rowsOf } from '../d1-mirror.ts';
 import type { WorkerSettings } from '../env.ts';
 import { errorText } from '../error-text.ts';
 import type { AdvanceSpend } from '../../schema/budget.ts';
-import type { Checkpoint, CheckpointPatch, ProxyEvent, ProxyLine, RunEvent } from '../../schema/protocol.ts';
+import type { ProxyEvent, ProxyLine, RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { runTotals } from '../../schema/run-record.ts';
 import { callProxy } from './proxy-link.ts';
 import type { LinkResult } from './proxy-link.ts';
 import type { RunSessionParts } from './run-session-parts.ts';
 import { effectsOf } from './step-effects.ts';
+import type { SavedPlace } from './checkpoint-history.ts';
 
 type Trace = { request: unknown; response: unknown };
-/** What a step saves of the agent's place: a whole checkpoint, a patch to the last one, or nothing (the end line). */
-type Saved = { checkpoint: Checkpoint } | { checkpointPatch: CheckpointPatch } | null;
 
 /** The agent's proxy calls for one run, one at a time. */
 export class AgentCall {
@@ -95,7 +94,7 @@ export class AgentCall {
   }
 
   /** Stores a step's events and checkpoint in one transaction; the events go to the sockets with their chunk. */
-  private commitStep(bodies: ProxyEvent[], traces: ReadonlyMap<string, Trace>, saved: Saved): void {
+  private commitStep(bodies: ProxyEvent[], traces: ReadonlyMap<string, Trace>, saved: SavedPlace): void {
     const run = this.p.store.summary();
     if (!run) return;
     const now = Date.now();
@@ -117,7 +116,7 @@ export class AgentCall {
     run: RunSummary,
     bodies: ProxyEvent[],
     traces: ReadonlyMap<string, Trace>,
-    saved: Saved,
+    saved: SavedPlace,
     now: number,
   ): RunEvent[] {
     return this.storage.transactionSync(() => {
@@ -128,6 +127,8 @@ export class AgentCall {
       this.p.store.update({ ...effectsOf(stored), levelsSolved: runTotals(this.p.levels.record).levelsSolved }, now);
       // Once a step is saved, the answer that led to it has been delivered.
       this.p.store.setLoop(saved ? { ...saved, resume: null, proxyFailures: 0 } : {});
+      // Kept for forks: the step ends at its last event (a pause's end line saves nothing new, and is kept too).
+      if (saved || stored.length > 0) this.p.history.add(stored.at(-1)?.seq ?? this.p.store.lastSeq(), saved);
       // The D1 rows these events imply go in with them: stored together or not at all. Each model
       // request is kept as a delta against the run's previous one.
       this.p.outbox.add(rowsOf(stored, this.p.requests.encodeTraces(stored, traces)));

@@ -10,6 +10,7 @@ import type { RunSchedule } from './run-schedule.ts';
 import type { RunSockets } from './run-sockets.ts';
 import type { RunStore } from './run-store.ts';
 import type { RunBudget } from './run-budget.ts';
+import type { CheckpointHistory } from './checkpoint-history.ts';
 import type { BudgetBreach } from '../../schema/budget.ts';
 import { formatCapValue } from '../../schema/budget.ts';
 
@@ -21,6 +22,7 @@ export type LifecycleParts = {
   levels: LevelStats;
   schedule: RunSchedule;
   budget: RunBudget;
+  history: CheckpointHistory;
 };
 
 export class RunLifecycle {
@@ -31,6 +33,7 @@ export class RunLifecycle {
   private readonly levels: LevelStats;
   private readonly schedule: RunSchedule;
   private readonly budget: RunBudget;
+  private readonly history: CheckpointHistory;
 
   constructor(parts: LifecycleParts) {
     this.ctx = parts.ctx;
@@ -40,6 +43,7 @@ export class RunLifecycle {
     this.levels = parts.levels;
     this.schedule = parts.schedule;
     this.budget = parts.budget;
+    this.history = parts.history;
   }
 
   /** Stores an event, then sends it to every live client: stored before broadcast, always. */
@@ -48,6 +52,8 @@ export class RunLifecycle {
     if (!run) throw new Error('record() before create()');
     const [event] = this.store.append(run.id, [body], now) as [RunEvent];
     this.levels.apply(event);
+    // A pause is a place a fork may start: the checkpoint it paused at is kept there.
+    if (event.type === 'user_action_required') this.history.add(event.seq, null);
     this.sockets.broadcast([event]);
     return event;
   }

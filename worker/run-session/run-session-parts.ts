@@ -11,6 +11,8 @@ import { RunSchedule } from './run-schedule.ts';
 import { RunSockets } from './run-sockets.ts';
 import { RunStore } from './run-store.ts';
 import { RunBudget } from './run-budget.ts';
+import { CheckpointHistory } from './checkpoint-history.ts';
+import { ForkLinks } from './fork-links.ts';
 
 /** Everything a RunSession works through. */
 export type RunSessionParts = {
@@ -23,6 +25,10 @@ export type RunSessionParts = {
   life: RunLifecycle;
   inbox: MessageInbox;
   budget: RunBudget;
+  /** Each step's checkpoint, for forks. */
+  history: CheckpointHistory;
+  /** A fork's parent's events and a parent's forks. */
+  forks: ForkLinks;
 };
 
 /** Makes the parts, after bringing the object's tables up to the last migration. */
@@ -33,7 +39,8 @@ export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
   const levels = new LevelStats(ctx.storage.sql);
   const schedule = new RunSchedule(ctx.storage);
   const budget = new RunBudget(ctx.storage.sql, levels, env);
-  const life = new RunLifecycle({ ctx, env, store, sockets, levels, schedule, budget });
+  const history = new CheckpointHistory(ctx.storage.sql);
+  const life = new RunLifecycle({ ctx, env, store, sockets, levels, schedule, budget, history });
   sockets.spendView = (run) => budget.view(run, Date.now());
   return {
     store,
@@ -45,6 +52,8 @@ export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
     life,
     inbox: new MessageInbox(ctx.storage.sql),
     budget,
+    history,
+    forks: new ForkLinks(ctx.storage.sql, store, env),
   };
 }
 

@@ -25,6 +25,12 @@ import { hasRunTable, makeParts } from './run-session-parts.ts';
 import type { RunSessionParts } from './run-session-parts.ts';
 import { getState, parseClientMessage, send, stripType } from './sockets.ts';
 import { errorBody } from '../errors.ts';
+import { sessionFor } from '../run-lookup.ts';
+import type { ForkEntry } from '../../schema/fork.ts';
+import type { EventText } from './run-store.ts';
+import { beginFork, forkPointOf } from './run-forks.ts';
+import { PREFIX_PAGE_BYTES } from './fork-links.ts';
+import type { ForkPointResult, ForkStart } from './run-forks.ts';
 
 /** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
 const DIAGNOSIS_EVENTS = 2_000;
@@ -123,6 +129,11 @@ export class RunSession extends DurableObject<Env> {
     return this.parts().budget;
   }
 
+  /** A fork's parent's events, in memory before any read of its log (fork-links.ts); nothing for other runs. */
+  private withPrefix(): Promise<void> {
+    return this.holdsRun() ? this.parts().forks.loadPrefix() : Promise.resolve();
+  }
+
   /** The run, or null when this object holds none; reads an unknown object without writing. */
   private current(): RunSummary | null {
     return this.holdsRun() ? this.store.summary() : null;
@@ -142,6 +153,60 @@ export class RunSession extends DurableObject<Env> {
     this.life.record({ type: 'run_created', config }, now);
     const run = await this.mirrorAndArm();
     return { ...run, spend: this.budget.view(run, now) };
+  }
+
+  /**
+   * Creates this object's run as a fork (docs/forks.md): its log is the parent's up to `start.origin.forkSeq`,
+   * read from the parent, then its own. Queued, or paused at the parent's pause when no hint answers it.
+   */
+  async createFork(runId: string, config: RunConfig, start: ForkStart): Promise<RunSummary | null> {
+    if (this.current()) return null;
+    // Read before the transaction: the parent's events up to the fork, folded into this run's figures.
+    const events = await this.parts().forks.fetchPrefix(start.origin);
+    const now = Date.now();
+    const made = this.ctx.storage.transactionSync(() => {
+      if (!this.store.create(runId, config, now, start.origin)) return false;
+      beginFork(this.parts(), start, events, now);
+      return true;
+    });
+    if (!made) return null;
+    const run = await this.mirrorAndArm();
+    return { ...run, spend: this.budget.view(run, Date.now()) };
+  }
+
+  /**
+   * Where a fork of this run at `seq` would start: the checkpoint kept there and the pause there, if any. A seq
+   * before this run's own fork point is its parent's step, asked of the parent.
+   */
+  async forkPoint(seq: number): Promise<ForkPointResult | null> {
+    const run = this.current();
+    if (!run) return null;
+    await this.withPrefix();
+    const askParent = async (parentId: string) =>
+      (await sessionFor(this.env, parentId).forkPoint(seq)) as ForkPointResult | null;
+    return forkPointOf(this.parts(), run.config, seq, askParent);
+  }
+
+  /**
+   * A page of this run's log after `since` and up to `through`, as stored text (a fork's prefix, read in pages
+   * to stay under the RPC size limit), or null when this object holds no run.
+   */
+  async eventsThrough(through: number, since: number): Promise<EventText[] | null> {
+    if (!this.current()) return null;
+    await this.withPrefix();
+    return this.store.eventTextAfter(since, through - since, PREFIX_PAGE_BYTES);
+  }
+
+  /** Notes a fork made of this run, for its page's list. */
+  async noteFork(runId: string, seq: number): Promise<boolean> {
+    if (!this.current()) return false;
+    this.parts().forks.note(runId, seq, Date.now());
+    return true;
+  }
+
+  /** The forks made of this run, oldest first; null when this object holds no run. */
+  async forks(): Promise<ForkEntry[] | null> {
+    return this.current() ? this.parts().forks.list() : null;
   }
 
   /** The queue gave this run a slot: its loop starts. False when it no longer waits (stopped meanwhile). */
@@ -206,16 +271,19 @@ export class RunSession extends DurableObject<Env> {
    */
   async eventPage(since: number, limit: number): Promise<string | null> {
     if (!this.current()) return null;
+    await this.withPrefix();
     return this.store.eventPageJson(since, limit, REPLAY_PAGE_BYTES);
   }
 
   /** Why the run paused or ended badly, read from the tail of its log; null when it did not. */
   async diagnosis(): Promise<{ card: TroubleCard | null } | null> {
+    await this.withPrefix();
     return this.current() ? { card: diagnose(this.store.lastEvents(DIAGNOSIS_EVENTS)) } : null;
   }
 
   /** The run's spans (level → attempt → node → model call or command), folded from its whole log. */
   async timeline(): Promise<Timeline | null> {
+    await this.withPrefix();
     return this.current() ? { spans: buildTimeline(this.store.lastEvents(Number.MAX_SAFE_INTEGER)) } : null;
   }
 
@@ -223,6 +291,7 @@ export class RunSession extends DurableObject<Env> {
   async fullRecord(): Promise<{ run: RunSummary; events: RunEvent[]; verifications: string[] } | null> {
     const found = this.current();
     if (!found) return null;
+    await this.withPrefix();
     // The caps as raised live in the object, not the log: the archive's summary.json reads them here.
     const run = { ...found, spend: this.budget.view(found, Date.now()) };
     return { run, events: this.store.lastEvents(Number.MAX_SAFE_INTEGER), verifications: this.store.verifications() };
@@ -240,8 +309,9 @@ export class RunSession extends DurableObject<Env> {
     return this.sockets.closeOpenedWith(tokenId);
   }
 
-  /** The seq of a model call in this run's log; null for an unknown run or call. */
-  async callSeq(callId: string): Promise<number | null> {
+  /** The seq of a model call in this run's log and the run it is indexed under (a fork's parent, for a shared call). */
+  async callSeq(callId: string): Promise<{ seq: number; runId: string } | null> {
+    await this.withPrefix();
     return this.current() ? this.store.seqOfCall(callId) : null;
   }
 
@@ -330,6 +400,8 @@ export class RunSession extends DurableObject<Env> {
     if (!run) return Response.json(errorBody('not_found', 'no such run'), { status: 404 });
     const limits = readLimits(this.env);
     if (!limits.ok) return Response.json(errorBody('misconfigured', limits.message), { status: 503 });
+    // The replay is synchronous once the parent's events are in memory (a fork's).
+    await this.withPrefix();
     return this.sockets.accept(request, run, limits.limits.maxSocketsPerRun);
   }
 
@@ -340,6 +412,7 @@ export class RunSession extends DurableObject<Env> {
     if (await this.sockets.refused(ws, msg)) return;
     switch (msg.type) {
       case 'hello':
+        await this.withPrefix();
         return this.sockets.replay(ws, msg.since ?? 0);
       case 'ping':
         return send(ws, { type: 'pong', ts: new Date().toISOString() });

@@ -27,7 +27,15 @@ type RunRow = {
   ended_at: number | null;
   last_error: string | null;
   pending_action: string | null;
+  parent_id: string | null;
+  fork_seq: number | null;
 };
+
+/** Where a fork comes from: its parent and the parent's seq its own log goes on from (docs/forks.md). */
+export type ForkOrigin = { parentId: string; forkSeq: number };
+
+/** One stored event as its JSON text. */
+export type EventText = { seq: number; json: string };
 
 /** The fields of a run that change as it goes. */
 export type RunPatch = Partial<{
@@ -58,6 +66,13 @@ export class RunStore {
   private config: { text: string; config: RunConfig } | null = null;
   /** The text each event appended here was stored as, so the broadcast sends it without serialising again. */
   private readonly texts = new WeakMap<RunEvent, string>();
+  /** A fork's origin, read once (it never changes); undefined: not read yet, null: this run is no fork. */
+  private originRead: ForkOrigin | null | undefined = undefined;
+  /**
+   * A fork's parent's events 1..forkSeq, shared, not copied: read from the parent once per object lifetime
+   * (they never change) and put before the fork's own in every read of the log. Null until loaded.
+   */
+  private prefix: readonly EventText[] | null = null;
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
@@ -131,19 +146,45 @@ export class RunStore {
     return row?.pending_action ? (JSON.parse(row.pending_action) as PendingAction) : null;
   }
 
-  /** Creates the run; false if this object already holds one. */
-  create(runId: string, config: RunConfig, now: number): boolean {
+  /** Creates the run (a fork: with its origin); false if this object already holds one. */
+  create(runId: string, config: RunConfig, now: number, origin: ForkOrigin | null = null): boolean {
     if (this.summary()) return false;
     this.sql.exec(
-      `INSERT INTO run (singleton, run_id, config, status, current_level, created_at, updated_at)
-       VALUES (1, ?, ?, 'queued', ?, ?, ?)`,
+      `INSERT INTO run (singleton, run_id, config, status, current_level, created_at, updated_at, parent_id, fork_seq)
+       VALUES (1, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
       runId,
       JSON.stringify(config),
       config.startLevel,
       now,
       now,
+      origin?.parentId ?? null,
+      origin?.forkSeq ?? null,
     );
+    this.originRead = origin;
     return true;
+  }
+
+  /** The run's parent and fork seq, or null when it is no fork. */
+  origin(): ForkOrigin | null {
+    if (this.originRead === undefined) {
+      const row = this.sql
+        .exec<{ parent_id: string | null; fork_seq: number | null }>('SELECT parent_id, fork_seq FROM run')
+        .toArray()[0];
+      if (!row) return null;
+      this.originRead = row.parent_id && row.fork_seq ? { parentId: row.parent_id, forkSeq: row.fork_seq } : null;
+    }
+    return this.originRead;
+  }
+
+  /** A fork whose parent's events are not in memory yet: load them (setPrefix) before reading the log. */
+  prefixWanted(): ForkOrigin | null {
+    const origin = this.origin();
+    return origin && this.prefix === null ? origin : null;
+  }
+
+  /** The parent's events 1..forkSeq, as the parent's own reader gave them. */
+  setPrefix(rows: readonly EventText[]): void {
+    this.prefix = rows;
   }
 
   /** Applies a change to the run row. */
@@ -204,15 +245,22 @@ export class RunStore {
     return `{"events":[${page.map((row) => row.json).join(',')}],"lastSeq":${lastSeq},"nextSince":${nextSince}}`;
   }
 
-  /** The seq of the llm_call event with this callId, or null. */
-  seqOfCall(callId: string): number | null {
+  /** The seq of the llm_call event with this callId and the run it is indexed under, or null. */
+  seqOfCall(callId: string): { seq: number; runId: string } | null {
+    // A fork's shared events are its parent's (or further up): their model calls are indexed under that run.
+    for (const row of this.prefix ?? []) {
+      if (!row.json.includes('"llm_call"')) continue;
+      const event = JSON.parse(row.json) as RunEvent;
+      if (event.type === 'llm_call' && event.callId === callId) return { seq: row.seq, runId: event.runId };
+    }
     const row = this.sql
       .exec<{ seq: number }>(
         "SELECT seq FROM events WHERE type = 'llm_call' AND json_extract(json, '$.callId') = ? LIMIT 1",
         callId,
       )
       .toArray()[0];
-    return row?.seq ?? null;
+    const runId = this.summary()?.id;
+    return row && runId ? { seq: row.seq, runId } : null;
   }
 
   /** The newest `count` events, parsed, oldest first. */
@@ -221,27 +269,37 @@ export class RunStore {
     return this.eventTextAfter(since, count, Number.MAX_SAFE_INTEGER).map((row) => JSON.parse(row.json) as RunEvent);
   }
 
-  /** The highest seq stored, 0 when there are no events. */
+  /** The highest seq in the log (a fork's: at least its fork seq), 0 when there are no events. */
   lastSeq(): number {
-    return this.sql.exec<{ seq: number | null }>('SELECT max(seq) AS seq FROM events').one().seq ?? 0;
+    const own = this.sql.exec<{ seq: number | null }>('SELECT max(seq) AS seq FROM events').one().seq ?? 0;
+    return Math.max(own, this.origin()?.forkSeq ?? 0);
   }
 
   /**
    * Stored events with seq > since as their JSON text, oldest first, until `limit` events or about
    * `maxBytes` (at least one event). Replays send this text as is, with no parse and re-serialise.
    */
-  eventTextAfter(since: number, limit: number, maxBytes: number): { seq: number; json: string }[] {
-    const rows: { seq: number; json: string }[] = [];
+  eventTextAfter(since: number, limit: number, maxBytes: number): EventText[] {
+    const rows: EventText[] = [];
     let bytes = 0;
-    for (const row of this.sql.exec<{ seq: number; json: string }>(
-      'SELECT seq, json FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
-      since,
-      limit,
-    )) {
-      if (rows.length > 0 && bytes + row.json.length > maxBytes) break;
+    const take = (row: EventText): boolean => {
+      if (rows.length >= limit || (rows.length > 0 && bytes + row.json.length > maxBytes)) return false;
       rows.push(row);
       bytes += row.json.length;
+      return true;
+    };
+    const origin = this.origin();
+    if (origin && since < origin.forkSeq) {
+      // A fork's log begins with its parent's; a read before they are loaded would skip them silently.
+      if (this.prefix === null) throw new Error(`run ${origin.parentId}'s events before the fork are not loaded`);
+      for (const row of this.prefix) if (row.seq > since && !take(row)) return rows;
     }
+    for (const row of this.sql.exec<EventText>(
+      'SELECT seq, json FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+      since,
+      limit - rows.length,
+    ))
+      if (!take(row)) break;
     return rows;
   }
 }
@@ -255,5 +313,6 @@ function toSummary(row: RunRow, config: RunConfig): RunSummary {
     levelsSolved: row.levels_solved,
     ...runTimes(row.created_at, row.updated_at, row.started_at, row.ended_at),
     lastError: row.last_error,
+    ...(row.parent_id && row.fork_seq ? { parentId: row.parent_id, forkSeq: row.fork_seq } : {}),
   };
 }

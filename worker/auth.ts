@@ -3,7 +3,8 @@
 // schema/access.ts says which role a route needs and what a share link may read.
 import type { MiddlewareHandler } from 'hono';
 import type { Role } from '../schema/access.ts';
-import { neededRole, roleAtLeast, shareMay, SHARE_RUN_ROUTES } from '../schema/access.ts';
+import { canAct, neededRole, roleAtLeast, shareMay, SHARE_RUN_ROUTES } from '../schema/access.ts';
+import { redactedJsonText } from './access/reader-redaction.ts';
 import { readAccessSettings } from './env.ts';
 import { ApiError } from './errors.ts';
 import type { RequestAccess } from './access/context.ts';
@@ -62,5 +63,12 @@ export const requireAccess: MiddlewareHandler<{ Bindings: Env }> = async (c, nex
   c.set('access', access.access);
   if (access.access.via === 'loopback')
     c.header('X-Bandit-Runner-Auth', 'none: this machine only (set API_TOKEN to require a token)');
-  return next();
+  await next();
+  // A reader who may not act sees no password-shaped word or private key in any JSON answer (docs/protocol.md).
+  if (!canAct(access.access.role) && c.res.headers.get('content-type')?.startsWith('application/json')) {
+    const redacted = redactedJsonText(await c.res.text());
+    const headers = new Headers(c.res.headers);
+    headers.delete('content-length');
+    c.res = new Response(redacted, { status: c.res.status, statusText: c.res.statusText, headers });
+  }
 };

@@ -10,6 +10,8 @@ import { answeredBy } from '../../schema/answered-by.ts';
 import { errorBody } from '../errors.ts';
 import { eventsMessage, getState, readOnlyRefusal, send, sendText, setState } from './sockets.ts';
 import { ACCESS_HEADER, socketAccess } from '../access/context.ts';
+import { redactedJsonText } from '../access/reader-redaction.ts';
+import { canAct } from '../../schema/access.ts';
 import { tokenRevoked } from '../access/token-store.ts';
 import { errorText } from '../error-text.ts';
 
@@ -19,6 +21,11 @@ const RUN_ACTIONS: ReadonlySet<string> = new Set(['user_action', 'pause', 'resum
 /** Events are replayed to a connecting client in messages of at most this many events… */
 const REPLAY_PAGE = 1000;
 /** …and about this many bytes, well under any WebSocket frame limit. */
+/** Whether this socket's opener may only read (a viewer, a share link): it sees the run redacted. */
+function readsRedacted(ws: WebSocket): boolean {
+  return !canAct(getState(ws).role ?? 'admin');
+}
+
 export const REPLAY_PAGE_BYTES = 512 * 1024;
 
 /** The sockets of one run's Durable Object. */
@@ -89,19 +96,27 @@ export class RunSockets {
     if (!run) return;
     // Held events are stored, so the replay has them: the sockets already live get them first.
     this.flush();
-    send(ws, {
-      type: 'snapshot',
-      run: this.spendView ? { ...run, spend: this.spendView(run) } : run,
-      lastSeq: this.store.lastSeq(),
-      pendingAction: this.store.pendingAction(),
-      live: this.liveText,
-      queuePosition: this.position,
-    });
+    // A reader who may not act gets every message redacted (worker/access/reader-redaction.ts).
+    const shown = readsRedacted(ws) ? redactedJsonText : (text: string) => text;
+    sendText(
+      ws,
+      shown(
+        JSON.stringify({
+          type: 'snapshot',
+          run: this.spendView ? { ...run, spend: this.spendView(run) } : run,
+          lastSeq: this.store.lastSeq(),
+          pendingAction: this.store.pendingAction(),
+          // Streamed text comes in pieces a password could be cut across: a redacted reader waits for the stored step.
+          live: shown === redactedJsonText ? null : this.liveText,
+          queuePosition: this.position,
+        } satisfies ServerMessage),
+      ),
+    );
     // Pages until one comes back empty: a page may end early on its byte limit.
     for (let after = since; ; ) {
       const page = this.store.eventTextAfter(after, REPLAY_PAGE, REPLAY_PAGE_BYTES);
       if (page.length === 0) break;
-      sendText(ws, eventsMessage(page.map((row) => row.json)));
+      sendText(ws, shown(eventsMessage(page.map((row) => row.json))));
       after = page[page.length - 1]!.seq;
     }
     setState(ws, { ...getState(ws), live: true });
@@ -120,7 +135,7 @@ export class RunSockets {
   live(level: number, stage: LiveText['stage'], text: string): void {
     const same = this.liveText && this.liveText.level === level && this.liveText.stage === stage;
     this.liveText = same ? { level, stage, text: this.liveText!.text + text } : { level, stage, text };
-    this.sendAll({ type: 'thinking_delta', level, stage, text });
+    this.sendAll({ type: 'thinking_delta', level, stage, text }, { redactedReaders: false });
   }
 
   /** The call's text is stored now (its step was committed); nothing is being written. */
@@ -135,9 +150,9 @@ export class RunSockets {
     this.sendAll({ type: 'queue', position });
   }
 
-  private sendAll(message: ServerMessage): void {
+  private sendAll(message: ServerMessage, options: { redactedReaders?: boolean } = {}): void {
     this.flush();
-    this.sendToLive(JSON.stringify(message));
+    this.sendToLive(JSON.stringify(message), options);
   }
 
   /** Sends stored events to every live socket now (after any held ones), as one message. */
@@ -164,13 +179,16 @@ export class RunSockets {
     this.sendToLive(eventsMessage(events.map((event) => this.store.jsonOf(event))));
   }
 
-  private sendToLive(text: string): void {
+  /** Sends to every live socket; a reader who may not act gets it redacted, made once, or (redactedReaders false) not at all. */
+  private sendToLive(text: string, { redactedReaders = true }: { redactedReaders?: boolean } = {}): void {
     const now = Date.now();
+    let redacted: string | null = null;
     for (const ws of this.ctx.getWebSockets()) {
       if (!this.isLive(ws)) continue;
       const expiresAt = this.expiries.get(ws);
       if (expiresAt !== undefined && expiresAt <= now) this.end(ws, 'token_expired', 'the share link or token expired');
-      else sendText(ws, text);
+      else if (!readsRedacted(ws)) sendText(ws, text);
+      else if (redactedReaders) sendText(ws, (redacted ??= redactedJsonText(text)));
     }
   }
 

@@ -118,7 +118,9 @@ export async function sendToD1(
     ...chunks(rows.llmCalls, 6).map((part) => db.insert(llmCalls).values(part).onConflictDoNothing()),
     ...chunks(rows.executions, 10).map((part) => db.insert(executions).values(part).onConflictDoNothing()),
     ...chunks(rows.commands, 10).map((part) => db.insert(commands).values(part).onConflictDoNothing()),
-    ...levels.map((result) => {
+    // A fork is not a trial of its own (it starts from another run's step): its levels stay out of the board,
+    // the levels analytics and the forecast (docs/forks.md); its run row is listed like any run.
+    ...(run.parentId ? [] : levels).map((result) => {
       const values = levelRowOf(result);
       return db
         .insert(runLevels)

@@ -64,6 +64,13 @@ beforeAll(async () => {
       ),
     );
   }
+  // A fork of fixture-a's first run in the same batch: not a trial of its own, so on no row of the board.
+  statements.push(
+    env.DB.prepare(
+      `INSERT INTO runs (id, status, target, model, start_level, end_level, max_retries, budget, current_level, levels_solved, prompt_tokens, completion_tokens, cost_usd, created_at, updated_at, started_at, ended_at, batch_id, level_set, parent_id, fork_seq)
+       VALUES ('run_fixture0000000000000fork1', 'completed', 'practice', 'fixture-a', 0, 5, 3, 15, 4, 4, 9, 9, 9, 5000, 5000, 5000, 9000, ?, ?, ?, 12)`,
+    ).bind(BATCH, SET, RUNS[0]![0]),
+  );
   await env.DB.batch(statements);
 });
 

@@ -172,6 +172,14 @@ describe('fork a run from a step', () => {
         }),
       { timeout: 10_000, interval: 100 },
     );
+    // Not a trial of its own: no level roll-ups, so the board and the forecast never count it (the parent's are there).
+    const rolledUp = (id: string) =>
+      env.DB.prepare('SELECT count(*) AS n FROM run_levels WHERE run_id = ?').bind(id).first<{ n: number }>();
+    expect((await rolledUp(a.id))?.n).toBe(0);
+    await vi.waitFor(async () => expect((await rolledUp(parent.run.id))?.n).toBeGreaterThan(0), {
+      timeout: 10_000,
+      interval: 100,
+    });
     const listed = (await (await call('/api/runs?limit=100')).json()) as { runs: RunSummary[] };
     expect(listed.runs.find((r) => r.id === a.id)).toMatchObject({ parentId: parent.run.id, forkSeq: parent.pauseSeq });
     // A fork of the fork, at a step of the parent's before the first fork: the prefix comes through the fork.

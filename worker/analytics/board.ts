@@ -14,7 +14,8 @@ type Filter = { where: string; params: (string | number)[] };
 
 /** The runs the board covers, as a WHERE on the runs table. */
 function runFilter(query: BoardQuery): Filter {
-  const clauses: string[] = [];
+  // Forks start from another run's step: not a trial of their own, so never on the board (docs/forks.md).
+  const clauses: string[] = ['parent_id IS NULL'];
   const params: (string | number)[] = [];
   if (query.batch) {
     clauses.push('batch_id = ?');
@@ -32,7 +33,7 @@ function runFilter(query: BoardQuery): Filter {
     clauses.push('created_at < ?');
     params.push(Date.parse(query.to));
   }
-  return { where: clauses.length ? ` WHERE ${clauses.join(' AND ')}` : '', params };
+  return { where: ` WHERE ${clauses.join(' AND ')}`, params };
 }
 
 /** A row's model and where it was measured; level_set is null only on a row written without it since 0012. */
@@ -56,10 +57,12 @@ type RunTotals = Measured & {
 
 export async function board(db: D1Database, query: BoardQuery, now: number): Promise<Board> {
   const runs = runFilter(query);
-  const levels = runs.where
-    ? { where: ` WHERE run_id IN (SELECT id FROM runs${runs.where})`, params: runs.params }
-    : { where: '', params: [] };
-  const limited = `${runs.where ? `${runs.where} AND` : ' WHERE'} limit_reason IS NOT NULL`;
+  // Without a filter the cells read run_levels alone (a fork writes no rows there): in index order.
+  const levels =
+    runs.params.length > 0
+      ? { where: ` WHERE run_id IN (SELECT id FROM runs${runs.where})`, params: runs.params }
+      : { where: '', params: [] };
+  const limited = `${runs.where} AND limit_reason IS NOT NULL`;
   // Every grouping is by model and level set (run_levels_board_idx): rows on two level sets never merge.
   const [cellRows, levelRows, runRows, limitRows, cellMedians, rowMedians] = await db.batch<
     Record<string, number | string>

@@ -24,6 +24,11 @@ export type Admission = {
   front: boolean;
   /** The batch the run belongs to and the batch's own limit on running runs. */
   batch?: { id: string; limit: number } | null;
+  /**
+   * Known, not waiting: a run made paused (a fork at a pause) joins idle, so the queue keeps its provider for
+   * when a person continues it.
+   */
+  idle?: boolean;
 };
 
 /** Runs waiting in this order: runs a person continued first (they were started before), then by arrival. */
@@ -40,7 +45,7 @@ export class QueueLine {
    * Puts a run in line. A run already holding a slot keeps it; a run the queue has seen before keeps
    * its provider when none is given.
    */
-  admit(runId: string, { provider, limit, front, batch = null }: Admission, now: number): void {
+  admit(runId: string, { provider, limit, front, batch = null, idle = false }: Admission, now: number): void {
     const known = this.row(runId);
     if (known?.state === 'running' || known?.state === 'waiting') return;
     const seq = this.sql.exec<{ next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM members').one().next;
@@ -49,7 +54,7 @@ export class QueueLine {
       runId,
       provider ?? known?.provider ?? 'unknown',
       provider !== null ? limit : (known?.max_concurrent ?? null),
-      'waiting',
+      idle ? 'idle' : 'waiting',
       front ? 0 : 1,
       seq,
       now,

@@ -8,6 +8,8 @@ import type { RunEvent } from '../../schema/protocol.ts';
 import { eventsOf as eventsOfMessage } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { queueStatusSchema } from '../../schema/queue.ts';
+import { QueueLine } from '../../worker/queue-line.ts';
+import type { RunQueue } from '../../worker/run-queue.ts';
 import { queueFor } from '../../worker/run-queue.ts';
 import type { RunSession } from '../../worker/run-session/run-session.ts';
 import { call, createRun, eventsOf, ofType, postJson, waitForStatus } from './http.ts';
@@ -208,6 +210,19 @@ describe('fork a run from a step', () => {
     expect(member).toMatchObject({ provider: 'slow', limit: 2 });
     await Promise.all([stop(f.id), stop(parent.run.id)]);
   }, 60_000);
+
+  it('a paused fork continued before the queue heard of it takes its provider when its admission comes', async () => {
+    // A queue object of its own, so the line the other tests share is untouched.
+    const stub = env.RUN_QUEUE.get(env.RUN_QUEUE.idFromName('fork-test-late-admission'));
+    const member = await runInDurableObject(stub, (_q: RunQueue, state) => {
+      const line = new QueueLine(state.storage.sql);
+      // The person's continue (requeue: no provider) arrives first, then launchFork's idle admission.
+      line.admit('run_late', { provider: null, limit: null, front: true }, 1);
+      line.admit('run_late', { provider: 'slow', limit: 2, front: false, idle: true }, 2);
+      return line.member('run_late');
+    });
+    expect(member).toMatchObject({ provider: 'slow', limit: 2, state: 'waiting' });
+  });
 
   it('forks at a step that is no pause: queued, the hint a message the agent reads at its next turn', async () => {
     const parent = await pausedRun();

@@ -24,7 +24,15 @@ export type Admission = {
   front: boolean;
   /** The batch the run belongs to and the batch's own limit on running runs. */
   batch?: { id: string; limit: number } | null;
+  /**
+   * Known, not waiting: a run made paused (a fork at a pause) joins idle, so the queue keeps its provider for
+   * when a person continues it.
+   */
+  idle?: boolean;
 };
+
+/** The provider of a run the queue has not been told one of yet: no provider limit binds it. */
+const UNKNOWN_PROVIDER = 'unknown';
 
 /** Runs waiting in this order: runs a person continued first (they were started before), then by arrival. */
 const LINE_ORDER = 'ORDER BY priority, seq';
@@ -38,18 +46,23 @@ export class QueueLine {
 
   /**
    * Puts a run in line. A run already holding a slot keeps it; a run the queue has seen before keeps
-   * its provider when none is given.
+   * its provider when none is given; a run in line under no known provider takes the one given.
    */
-  admit(runId: string, { provider, limit, front, batch = null }: Admission, now: number): void {
+  admit(runId: string, { provider, limit, front, batch = null, idle = false }: Admission, now: number): void {
     const known = this.row(runId);
-    if (known?.state === 'running' || known?.state === 'waiting') return;
+    if (known?.state === 'running' || known?.state === 'waiting') {
+      // Continued before its own admission came (a fork made paused, run-launch.ts): it learns its provider now.
+      if (provider !== null && known.provider === UNKNOWN_PROVIDER)
+        this.sql.exec('UPDATE members SET provider = ?, max_concurrent = ? WHERE run_id = ?', provider, limit, runId);
+      return;
+    }
     const seq = this.sql.exec<{ next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM members').one().next;
     this.sql.exec(
       'INSERT OR REPLACE INTO members (run_id, provider, max_concurrent, state, priority, seq, since, batch_id, batch_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       runId,
-      provider ?? known?.provider ?? 'unknown',
+      provider ?? known?.provider ?? UNKNOWN_PROVIDER,
       provider !== null ? limit : (known?.max_concurrent ?? null),
-      'waiting',
+      idle ? 'idle' : 'waiting',
       front ? 0 : 1,
       seq,
       now,

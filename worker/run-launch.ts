@@ -46,7 +46,9 @@ export async function launchFork(
   await sessionFor(env, parentId)
     .noteFork(id, start.origin.forkSeq)
     .catch((err: unknown) => console.error(`run ${parentId}: its fork ${id} was not listed: ${String(err)}`));
-  if (run.status === 'queued') await admitNew(env, id, config, model, null);
+  // One left paused joins idle: the queue knows its provider (and that provider's limit) when it is continued.
+  const paused = run.status === 'paused_for_user_action';
+  if (paused || run.status === 'queued') await admitNew(env, id, config, model, null, paused);
   return run;
 }
 
@@ -65,13 +67,14 @@ async function registerNew(env: Env): Promise<string> {
   return id;
 }
 
-/** Puts a run just made in the queue; its place in line (null: it has a slot). */
+/** Puts a run just made in the queue (`idle`: known with its provider, not waiting); its place in line (null: it has a slot). */
 async function admitNew(
   env: Env,
   id: string,
   config: RunConfig,
   model: ModelInfo | null,
   batchLimit: number | null,
+  idle = false,
 ): Promise<number | null> {
   // baseline and replay have no provider limit: only the global one.
   try {
@@ -82,6 +85,7 @@ async function admitNew(
       front: false,
       startsItself: false,
       batch,
+      idle,
     });
     return grant.position;
   } catch (err) {

@@ -7,6 +7,10 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { eventsOf as eventsOfMessage } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
+import { queueStatusSchema } from '../../schema/queue.ts';
+import { QueueLine } from '../../worker/queue-line.ts';
+import type { RunQueue } from '../../worker/run-queue.ts';
+import { queueFor } from '../../worker/run-queue.ts';
 import type { RunSession } from '../../worker/run-session/run-session.ts';
 import { call, createRun, eventsOf, ofType, postJson, waitForStatus } from './http.ts';
 import { connect } from './socket-client.ts';
@@ -193,6 +197,40 @@ describe('fork a run from a step', () => {
     expect(eventsC[seq]).toMatchObject({ type: 'forked', parentId: a.id, forkSeq: seq });
     await Promise.all([stop(a.id), stop(c.id), stop(parent.run.id)]);
   }, 90_000);
+
+  it("a fork paused without a hint counts against its model's provider once a person continues it", async () => {
+    const parent = await pausedRun();
+    // "slow/slow": provider "slow", at most 2 at once (test/support/worker-global-setup.ts).
+    const f = await forkOk(parent.run.id, { seq: parent.pauseSeq, model: 'slow/slow' });
+    expect(f.status).toBe('paused_for_user_action');
+    // The queue knows it already, holding no slot: idle, under its model's provider.
+    const known = await runInDurableObject(queueFor(env), (_q, state) =>
+      state.storage.sql
+        .exec<{ provider: string; state: string }>('SELECT provider, state FROM members WHERE run_id = ?', f.id)
+        .toArray(),
+    );
+    expect(known).toEqual([{ provider: 'slow', state: 'idle' }]);
+    const continued = await postJson(`/api/runs/${f.id}/actions`, { action: 'continue' });
+    expect(continued.status).toBe(200);
+    // Waiting or running, it counts against "slow"'s limit, not as provider "unknown" with none.
+    const line = queueStatusSchema.parse(await (await call('/api/queue')).json());
+    const member = [...line.running, ...line.waiting].find((m) => m.runId === f.id);
+    expect(member).toMatchObject({ provider: 'slow', limit: 2 });
+    await Promise.all([stop(f.id), stop(parent.run.id)]);
+  }, 60_000);
+
+  it('a paused fork continued before the queue heard of it takes its provider when its admission comes', async () => {
+    // A queue object of its own, so the line the other tests share is untouched.
+    const stub = env.RUN_QUEUE.get(env.RUN_QUEUE.idFromName('fork-test-late-admission'));
+    const member = await runInDurableObject(stub, (_q: RunQueue, state) => {
+      const line = new QueueLine(state.storage.sql);
+      // The person's continue (requeue: no provider) arrives first, then launchFork's idle admission.
+      line.admit('run_late', { provider: null, limit: null, front: true }, 1);
+      line.admit('run_late', { provider: 'slow', limit: 2, front: false, idle: true }, 2);
+      return line.member('run_late');
+    });
+    expect(member).toMatchObject({ provider: 'slow', limit: 2, state: 'waiting' });
+  });
 
   it('forks at a step that is no pause: queued, the hint a message the agent reads at its next turn', async () => {
     const parent = await pausedRun();

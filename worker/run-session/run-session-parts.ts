@@ -13,6 +13,7 @@ import { RunStore } from './run-store.ts';
 import { RunBudget } from './run-budget.ts';
 import { CheckpointHistory } from './checkpoint-history.ts';
 import { ForkLinks } from './fork-links.ts';
+import type { RunSummary } from '../../schema/run.ts';
 
 /** Everything a RunSession works through. */
 export type RunSessionParts = {
@@ -61,3 +62,17 @@ export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
 export function hasRunTable(sql: SqlStorage): boolean {
   return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run'").toArray().length > 0;
 }
+
+/** What the RPC helpers (run-reads.ts, fork-rpcs.ts) reach of their RunSession. */
+export type SessionHost = {
+  ctx: DurableObjectState;
+  env: Env;
+  /** The parts, made on first use: only for a run that exists (or is being made). */
+  parts: () => RunSessionParts;
+  /** The run, or null when the object holds none; reads an unknown object without writing. */
+  current: () => RunSummary | null;
+  /** A fork's parent's events, in memory before any read of its log; nothing for other runs. */
+  withPrefix: () => Promise<void>;
+  /** The run's rows to D1, then the alarm set for what was scheduled. */
+  mirrorAndArm: () => Promise<RunSummary>;
+};

@@ -1,39 +1,31 @@
 // RunSession: one Durable Object per run. It owns the run's truth (config, status, event log,
 // the agent's checkpoint) and its WebSocket clients. Its alarm drives the agent: call the proxy,
 // store each step's events with its checkpoint, broadcast them, and go again or wait for a person.
-import { ANSWERED_BY } from '../../schema/answered-by.ts';
 import { DurableObject } from 'cloudflare:workers';
 import type { BreakKind, RunEvent } from '../../schema/protocol.ts';
 import type { BatchBudget } from '../../schema/budget.ts';
 import { breachText } from '../../schema/budget.ts';
 import type { RunAction, RunConfig, RunSummary } from '../../schema/run.ts';
-import { diagnose } from '../../schema/diagnose.ts';
-import { buildTimeline } from '../../schema/timeline.ts';
 import type { Timeline } from '../../schema/timeline.ts';
 import type { TroubleCard } from '../../schema/failures.ts';
+import type { ForkEntry } from '../../schema/fork.ts';
 import { readLimits, readSettings } from '../env.ts';
+import { errorBody } from '../errors.ts';
 import { breakCall } from './proxy-link.ts';
 import { TerminalSeat } from './terminal-seat.ts';
 import { refuseAction } from './run-actions.ts';
 import { applyAction } from './apply-action.ts';
-import { settleCall } from './settle-call.ts';
 import { AgentCall } from './agent-call.ts';
 import { mirrorRun } from './run-mirror.ts';
 import type { ActDeps } from './apply-action.ts';
-import { REPLAY_PAGE_BYTES } from './run-sockets.ts';
 import { hasRunTable, makeParts } from './run-session-parts.ts';
-import type { RunSessionParts } from './run-session-parts.ts';
-import { getState, parseClientMessage, send, stripType } from './sockets.ts';
-import { errorBody } from '../errors.ts';
-import { sessionFor } from '../run-lookup.ts';
-import type { ForkEntry } from '../../schema/fork.ts';
+import type { RunSessionParts, SessionHost } from './run-session-parts.ts';
 import type { EventText } from './run-store.ts';
-import { beginFork, forkPointOf } from './run-forks.ts';
-import { PREFIX_PAGE_BYTES } from './fork-links.ts';
 import type { ForkPointResult, ForkStart } from './run-forks.ts';
-
-/** How far back in the log a diagnosis reads: the pause, its level's attempts and their errors. */
-const DIAGNOSIS_EVENTS = 2_000;
+import { RunReads } from './run-reads.ts';
+import { ForkRpcs } from './fork-rpcs.ts';
+import { advanceDue } from './advance-due.ts';
+import { onSocketMessage } from './socket-message.ts';
 
 /** The outcome of an action: the run after it, or why it was refused (invalid: HTTP 400; conflict: 409). */
 export type ActionResult =
@@ -46,6 +38,17 @@ export class RunSession extends DurableObject<Env> {
   private callPart: AgentCall | null = null;
   /** The run's terminal (issue 30); made with the parts, so its restart check runs once per object start. */
   private seatPart: TerminalSeat | null = null;
+  /** What the RPC helpers reach of this object. */
+  private readonly host: SessionHost = {
+    ctx: this.ctx,
+    env: this.env,
+    parts: () => this.parts(),
+    current: () => this.current(),
+    withPrefix: () => this.withPrefix(),
+    mirrorAndArm: () => this.mirrorAndArm(),
+  };
+  private readonly reads = new RunReads(this.host);
+  private readonly forkRpcs = new ForkRpcs(this.host);
 
   /**
    * The parts, made on first use. Only create() and the paths of a run that exists (holdsRun) reach
@@ -104,14 +107,8 @@ export class RunSession extends DurableObject<Env> {
   private get store() {
     return this.parts().store;
   }
-  private get outbox() {
-    return this.parts().outbox;
-  }
   private get schedule() {
     return this.parts().schedule;
-  }
-  private get requests() {
-    return this.parts().requests;
   }
   private get sockets() {
     return this.parts().sockets;
@@ -121,9 +118,6 @@ export class RunSession extends DurableObject<Env> {
   }
   private get life() {
     return this.parts().life;
-  }
-  private get inbox() {
-    return this.parts().inbox;
   }
   private get budget() {
     return this.parts().budget;
@@ -155,58 +149,29 @@ export class RunSession extends DurableObject<Env> {
     return { ...run, spend: this.budget.view(run, now) };
   }
 
-  /**
-   * Creates this object's run as a fork (docs/forks.md): its log is the parent's up to `start.origin.forkSeq`,
-   * read from the parent, then its own. Queued, or paused at the parent's pause when no hint answers it.
-   */
+  /** Creates this object's run as a fork (docs/forks.md, fork-rpcs.ts); null if it already holds one. */
   async createFork(runId: string, config: RunConfig, start: ForkStart): Promise<RunSummary | null> {
-    if (this.current()) return null;
-    // Read before the transaction: the parent's events up to the fork, folded into this run's figures.
-    const events = await this.parts().forks.fetchPrefix(start.origin);
-    const now = Date.now();
-    const made = this.ctx.storage.transactionSync(() => {
-      if (!this.store.create(runId, config, now, start.origin)) return false;
-      beginFork(this.parts(), start, events, now);
-      return true;
-    });
-    if (!made) return null;
-    const run = await this.mirrorAndArm();
-    return { ...run, spend: this.budget.view(run, Date.now()) };
+    return this.forkRpcs.createFork(runId, config, start);
   }
 
-  /**
-   * Where a fork of this run at `seq` would start: the checkpoint kept there and the pause there, if any. A seq
-   * before this run's own fork point is its parent's step, asked of the parent.
-   */
+  /** Where a fork of this run at `seq` would start (fork-rpcs.ts). */
   async forkPoint(seq: number): Promise<ForkPointResult | null> {
-    const run = this.current();
-    if (!run) return null;
-    await this.withPrefix();
-    const askParent = async (parentId: string) =>
-      (await sessionFor(this.env, parentId).forkPoint(seq)) as ForkPointResult | null;
-    return forkPointOf(this.parts(), run.config, seq, askParent);
+    return this.forkRpcs.forkPoint(seq);
   }
 
-  /**
-   * A page of this run's log after `since` and up to `through`, as stored text (a fork's prefix, read in pages
-   * to stay under the RPC size limit), or null when this object holds no run.
-   */
+  /** A page of this run's log after `since` and up to `through`, as stored text (a fork's prefix). */
   async eventsThrough(through: number, since: number): Promise<EventText[] | null> {
-    if (!this.current()) return null;
-    await this.withPrefix();
-    return this.store.eventTextAfter(since, through - since, PREFIX_PAGE_BYTES);
+    return this.forkRpcs.eventsThrough(through, since);
   }
 
   /** Notes a fork made of this run, for its page's list. */
   async noteFork(runId: string, seq: number): Promise<boolean> {
-    if (!this.current()) return false;
-    this.parts().forks.note(runId, seq, Date.now());
-    return true;
+    return this.forkRpcs.noteFork(runId, seq);
   }
 
   /** The forks made of this run, oldest first; null when this object holds no run. */
   async forks(): Promise<ForkEntry[] | null> {
-    return this.current() ? this.parts().forks.list() : null;
+    return this.forkRpcs.forks();
   }
 
   /** The queue gave this run a slot: its loop starts. False when it no longer waits (stopped meanwhile). */
@@ -245,12 +210,9 @@ export class RunSession extends DurableObject<Env> {
     return this.current();
   }
 
-  /** The run with its caps and spent figures and its batch's budget asked of the queue now (GET /api/runs/:id). */
+  /** The run with its caps, spent figures and its batch's budget (GET /api/runs/:id; run-reads.ts). */
   async details(): Promise<RunSummary | null> {
-    const run = this.current();
-    if (!run) return null;
-    await this.budget.refreshBatch(run);
-    return { ...run, spend: this.budget.view(run, Date.now()) };
+    return this.reads.details();
   }
 
   /**
@@ -265,36 +227,24 @@ export class RunSession extends DurableObject<Env> {
     return this.levels.record.levels.size;
   }
 
-  /**
-   * A page of stored events after `since` as the JSON text of `{ events, lastSeq, nextSince }`: at most
-   * `limit` events or about REPLAY_PAGE_BYTES, like a socket replay, built from the stored text.
-   */
+  /** A page of stored events after `since` as JSON text, like a socket replay (run-reads.ts). */
   async eventPage(since: number, limit: number): Promise<string | null> {
-    if (!this.current()) return null;
-    await this.withPrefix();
-    return this.store.eventPageJson(since, limit, REPLAY_PAGE_BYTES);
+    return this.reads.eventPage(since, limit);
   }
 
   /** Why the run paused or ended badly, read from the tail of its log; null when it did not. */
   async diagnosis(): Promise<{ card: TroubleCard | null } | null> {
-    await this.withPrefix();
-    return this.current() ? { card: diagnose(this.store.lastEvents(DIAGNOSIS_EVENTS)) } : null;
+    return this.reads.diagnosis();
   }
 
   /** The run's spans (level → attempt → node → model call or command), folded from its whole log. */
   async timeline(): Promise<Timeline | null> {
-    await this.withPrefix();
-    return this.current() ? { spans: buildTimeline(this.store.lastEvents(Number.MAX_SAFE_INTEGER)) } : null;
+    return this.reads.timeline();
   }
 
   /** What the archive and the verification routes read: the run, its whole log and its verifications. */
   async fullRecord(): Promise<{ run: RunSummary; events: RunEvent[]; verifications: string[] } | null> {
-    const found = this.current();
-    if (!found) return null;
-    await this.withPrefix();
-    // The caps as raised live in the object, not the log: the archive's summary.json reads them here.
-    const run = { ...found, spend: this.budget.view(found, Date.now()) };
-    return { run, events: this.store.lastEvents(Number.MAX_SAFE_INTEGER), verifications: this.store.verifications() };
+    return this.reads.fullRecord();
   }
 
   /** Notes a verification run of this run, for its archive and its page. */
@@ -311,23 +261,12 @@ export class RunSession extends DurableObject<Env> {
 
   /** The seq of a model call in this run's log and the run it is indexed under (a fork's parent, for a shared call). */
   async callSeq(callId: string): Promise<{ seq: number; runId: string } | null> {
-    await this.withPrefix();
-    return this.current() ? this.store.seqOfCall(callId) : null;
+    return this.reads.callSeq(callId);
   }
 
   private actDeps(): ActDeps {
-    return {
-      ctx: this.ctx,
-      env: this.env,
-      budget: this.budget,
-      store: this.store,
-      life: this.life,
-      inbox: this.inbox,
-      schedule: this.schedule,
-      seat: this.seat,
-      cutCall: () => this.inflight?.abort(),
-      breakCall: (kind) => this.breakCall(kind),
-    };
+    const calls = { cutCall: () => this.inflight?.abort(), breakCall: (kind: BreakKind) => this.breakCall(kind) };
+    return { ...this.parts(), ctx: this.ctx, env: this.env, seat: this.seat, ...calls };
   }
 
   /** Applies a person's action from REST or a socket, checked against the run's state. */
@@ -351,47 +290,15 @@ export class RunSession extends DurableObject<Env> {
     const due = this.schedule.due(Date.now());
     if (due.terminalIdle) this.seat.idleCheck(Date.now());
     if (due.advance) {
-      await this.advanceDue(due.advanceAt);
+      await advanceDue(
+        { ...this.parts(), env: this.env, call: this.call, seat: this.seat, mirror: () => this.mirror() },
+        due.advanceAt,
+      );
     } else if (due.mirror) {
       // An advance flushes the outbox itself; a retry that came due alone is sent here.
       await this.mirror();
     }
     await this.schedule.arm();
-  }
-
-  /**
-   * Runs the agent for one proxy call (an advance), then schedules the next or waits for a person. The
-   * advance due at `dueAt` stays scheduled until the call is over, so a crash mid-call runs it again.
-   */
-  private async advanceDue(dueAt: number | null): Promise<void> {
-    let run = this.store.summary();
-    if (!run) return this.schedule.advanceDone(dueAt);
-    const now = Date.now();
-    if (run.status === 'queued') {
-      // A run a person continued waited in the queue again; it started long ago.
-      if (run.startedAt === null) this.store.update({ startedAt: now }, now);
-      this.life.transition('queued', 'running', now, 'started');
-      run = this.store.summary() ?? run;
-    }
-    if (run.status !== 'running') return this.schedule.advanceDone(dueAt);
-    const settings = readSettings(this.env);
-    if (!settings.ok) {
-      this.schedule.advanceDone(dueAt);
-      this.life.pauseRun(run, 'proxy_unreachable', settings.message);
-      await this.mirror();
-      return;
-    }
-    const result = await this.call.run(run, settings.settings, this.seat.breakWanted);
-    this.schedule.advanceDone(dueAt);
-    // A call that yielded for more of its batch's money asks for it with the next reservation.
-    if (result.kind === 'ended' && result.end.allowanceNeededUsd !== undefined)
-      this.budget.needMore(result.end.allowanceNeededUsd);
-    // The call's reservation is freed and its spend recorded; a run that made no call holds nothing to free.
-    if (result.kind !== 'wait_for_batch') await this.budget.settle(run, Date.now());
-    const after = this.store.summary() ?? run;
-    settleCall({ store: this.store, life: this.life, schedule: this.schedule }, after, result, settings.settings);
-    await this.mirror();
-    await this.seat.afterCall();
   }
 
   /** WebSocket upgrade from the worker; `?since=N` replays at once without waiting for hello. */
@@ -406,46 +313,8 @@ export class RunSession extends DurableObject<Env> {
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    const parsed = parseClientMessage(message);
-    if (!parsed.ok) return send(ws, { type: 'error', code: parsed.code, message: parsed.message });
-    const msg = parsed.message;
-    if (await this.sockets.refused(ws, msg)) return;
-    switch (msg.type) {
-      case 'hello':
-        await this.withPrefix();
-        return this.sockets.replay(ws, msg.since ?? 0);
-      case 'ping':
-        return send(ws, { type: 'pong', ts: new Date().toISOString() });
-      case 'terminal_input':
-      case 'terminal_resize': {
-        const refused =
-          msg.type === 'terminal_input'
-            ? this.seat.input(ws, msg.data)
-            : this.seat.resize(ws, { cols: msg.cols, rows: msg.rows });
-        if (refused) send(ws, { type: 'error', code: 'not_holder', message: refused });
-        return;
-      }
-      case 'user_action':
-      case 'pause':
-      case 'resume':
-      case 'stop': {
-        const action: RunAction = msg.type === 'user_action' ? stripType(msg) : { action: msg.type };
-        const by = getState(ws).by ?? ANSWERED_BY.api;
-        if (action.action === 'takeover') {
-          const refused = await this.seat.takeover(ws, by, { cols: action.cols, rows: action.rows });
-          if (refused) send(ws, { type: 'error', code: 'terminal_held', message: refused });
-          return;
-        }
-        const result = await this.act(action, by);
-        if (!result.ok)
-          send(ws, {
-            type: 'error',
-            code: result.code === 'invalid' ? 'invalid_input' : result.code,
-            message: result.message,
-          });
-        return;
-      }
-    }
+    const d = { sockets: this.sockets, seat: this.seat, withPrefix: () => this.withPrefix() };
+    return onSocketMessage({ ...d, act: (action, by) => this.act(action, by) }, ws, message);
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -456,13 +325,7 @@ export class RunSession extends DurableObject<Env> {
 
   /** The run's rows to D1 (run-mirror.ts); a failure is retried from the alarm, never thrown. */
   private mirror(): Promise<RunSummary> {
-    return mirrorRun({
-      env: this.env,
-      store: this.store,
-      outbox: this.outbox,
-      levels: this.levels,
-      schedule: this.schedule,
-    });
+    return mirrorRun({ ...this.parts(), env: this.env });
   }
 
   /** mirror(), then the alarm set for what the action scheduled; alarm() arms once at its own end. */

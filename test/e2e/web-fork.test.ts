@@ -2,35 +2,22 @@
 // (max retries) is forked from its pause dialog with a hint; the page moves to the new run, which links its
 // parent's step, and the parent's page lists the fork. The fork's log is the parent's up to the pause. A step
 // in the parent's timeline forks too.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { describe, expect, it, vi } from 'vitest';
 import type { RunSummary } from '../../schema/run.ts';
-import { launchChromium, screenshot } from '../support/browser.ts';
+import { browserForFile, screenshot } from '../support/browser.ts';
 import { allEvents, apiJson } from '../support/cli-process.ts';
-import type { StackProcess } from '../support/stack-process.ts';
-import { startStackProcess } from '../support/stack-process.ts';
+import { stackForFile } from '../support/stack-process.ts';
 
-const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-web-fork-'));
-let stack: StackProcess;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStackProcess(stateDir), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
-});
+const stack = stackForFile('web-fork');
+const browser = browserForFile();
 
-const summary = (id: string) => apiJson<RunSummary>(stack.url, `/api/runs/${id}`);
+const summary = (id: string) => apiJson<RunSummary>(stack().url, `/api/runs/${id}`);
 const HINT = 'the key logs you in: `ssh -i sshkey.private bandit14@localhost cat /etc/bandit_pass/bandit14`';
 
 describe('fork from the run page', () => {
   it('forks a paused run with a hint: the new page links its parent, the parent lists the fork', async () => {
-    const run = await apiJson<RunSummary>(stack.url, '/api/runs', {
+    const run = await apiJson<RunSummary>(stack().url, '/api/runs', {
       method: 'POST',
       body: JSON.stringify({ model: 'baseline', maxRetries: 1, endLevel: 13 }),
     });
@@ -38,10 +25,10 @@ describe('fork from the run page', () => {
       timeout: 90_000,
       interval: 200,
     });
-    const parentEvents = await allEvents(stack.url, run.id);
+    const parentEvents = await allEvents(stack().url, run.id);
     const pauseSeq = parentEvents.findLast((e) => e.type === 'user_action_required')?.seq ?? 0;
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${stack.url}/run?id=${run.id}`);
+    const page = await (await browser().newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page.goto(`${stack().url}/run?id=${run.id}`);
     // The pause dialog opens by itself; "Fork from here" sets it aside and opens the fork form at the pause.
     const dialog = page.getByTestId('user-action-modal');
     await dialog.locator('[data-action="fork"]').click();
@@ -66,7 +53,7 @@ describe('fork from the run page', () => {
       interval: 200,
     });
     expect((await summary(forkId)).levelsSolved).toBe(14);
-    const forkEvents = await allEvents(stack.url, forkId);
+    const forkEvents = await allEvents(stack().url, forkId);
     expect(forkEvents.slice(0, pauseSeq)).toEqual(parentEvents.slice(0, pauseSeq));
     expect(forkEvents.slice(pauseSeq, pauseSeq + 2)).toMatchObject([
       { type: 'forked', parentId: run.id, forkSeq: pauseSeq, changes: { hint: HINT } },
@@ -74,7 +61,7 @@ describe('fork from the run page', () => {
     ]);
     // The parent is still paused, untouched; its page lists the fork with the step it starts from.
     expect((await summary(run.id)).status).toBe('paused_for_user_action');
-    await page.goto(`${stack.url}/run?id=${run.id}`);
+    await page.goto(`${stack().url}/run?id=${run.id}`);
     const listed = page.locator(`[data-fork="${forkId}"]`);
     await expect.poll(() => listed.textContent(), { timeout: 10_000 }).toContain(`from step ${pauseSeq}`);
     await screenshot(page, 'web-fork-parent');
@@ -94,12 +81,12 @@ describe('fork from the run page', () => {
     await page.waitForURL((url) => ![run.id, forkId].includes(url.searchParams.get('id') ?? ''), { timeout: 20_000 });
     const stepFork = new URL(page.url()).searchParams.get('id') ?? '';
     expect(await summary(stepFork)).toMatchObject({ parentId: run.id, forkSeq: stepSeq });
-    await apiJson(stack.url, `/api/runs/${stepFork}/actions`, {
+    await apiJson(stack().url, `/api/runs/${stepFork}/actions`, {
       method: 'POST',
       body: JSON.stringify({ action: 'stop' }),
     });
     // The parent still waits; it is stopped.
-    await apiJson(stack.url, `/api/runs/${run.id}/actions`, {
+    await apiJson(stack().url, `/api/runs/${run.id}/actions`, {
       method: 'POST',
       body: JSON.stringify({ action: 'stop' }),
     });

@@ -1,37 +1,21 @@
 // A share link in real Chromium, on a stack that asks for API_TOKEN: opened in a fresh browser context
 // it watches the run live, shows no control that acts, is refused any action and any other run, takes
 // its token out of the address bar, never sends it in a URL or a Referer, and stops working once revoked.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Request } from 'playwright-core';
+import { describe, expect, it, vi } from 'vitest';
 import type { CreatedShare } from '../../schema/access.ts';
 import type { RunSummary } from '../../schema/run.ts';
-import { launchChromium, screenshot } from '../support/browser.ts';
+import { browserForFile, screenshot } from '../support/browser.ts';
 import { apiJson, runCli } from '../support/cli-process.ts';
-import type { StackProcess } from '../support/stack-process.ts';
-import { startStackProcess } from '../support/stack-process.ts';
+import { stackForFile } from '../support/stack-process.ts';
 
 const TOKEN = 'e2e-share-api-token-0123456789';
 const WAIT = { timeout: 60_000 };
-const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-share-'));
-let stack: StackProcess;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([
-    startStackProcess(stateDir, undefined, { API_TOKEN: TOKEN }),
-    launchChromium(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
-});
+const stack = stackForFile('share', { API_TOKEN: TOKEN });
+const browser = browserForFile();
 
 const admin = <T>(path: string, init: RequestInit = {}) =>
-  apiJson<T>(stack.url, path, { ...init, headers: { authorization: `Bearer ${TOKEN}` } });
+  apiJson<T>(stack().url, path, { ...init, headers: { authorization: `Bearer ${TOKEN}` } });
 const post = <T>(path: string, body: unknown) => admin<T>(path, { method: 'POST', body: JSON.stringify(body) });
 
 describe('a share link in a fresh browser', () => {
@@ -43,9 +27,9 @@ describe('a share link in a fresh browser', () => {
       interval: 50,
     });
     const share = await post<CreatedShare>(`/api/runs/${run.id}/shares`, { label: 'e2e', expiresInSeconds: 3600 });
-    expect(share.url).toBe(`${stack.url}/run?id=${run.id}#share=${share.token}`);
+    expect(share.url).toBe(`${stack().url}/run?id=${run.id}#share=${share.token}`);
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const requests: Request[] = [];
     page.on('request', (request) => {
@@ -54,7 +38,7 @@ describe('a share link in a fresh browser', () => {
     await page.goto(share.url);
     // The note shows once the page knows it is a share link: from then on the controls are settled.
     await page.getByRole('note').filter({ hasText: 'Shared read-only view' }).waitFor(WAIT);
-    expect(page.url()).toBe(`${stack.url}/run?id=${run.id}`);
+    expect(page.url()).toBe(`${stack().url}/run?id=${run.id}`);
 
     // Live: a command stored after the page loaded arrives over the page's socket.
     const commands = page.locator('[data-event="command"]');
@@ -105,7 +89,7 @@ describe('a share link in a fresh browser', () => {
     expect(leaks).toEqual([]);
     expect(sent.some(({ headers }) => headers.authorization === `Bearer ${share.token}`)).toBe(true);
     // Nor in the stack's own output (its logs).
-    expect(stack.output()).not.toContain(share.token);
+    expect(stack().output()).not.toContain(share.token);
 
     // Revoked: the same page's next call is a 401 saying so.
     await admin(`/api/runs/${run.id}/shares/${share.id}`, { method: 'DELETE' });
@@ -124,9 +108,9 @@ describe('a share link in a fresh browser', () => {
 describe('making links', () => {
   it("the run page's Share panel makes, lists and revokes a link; a viewer's page has no control that acts", async () => {
     const run = await post<RunSummary>('/api/runs', { model: 'baseline', endLevel: 12, paceMs: 700 });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${stack.url}/run?id=${run.id}&token=${TOKEN}`);
+    await page.goto(`${stack().url}/run?id=${run.id}&token=${TOKEN}`);
     await page.locator('main[data-role="admin"]').waitFor(WAIT);
     await page.getByRole('button', { name: 'Share', exact: true }).click();
     await page.getByLabel('Link expiry').selectOption({ label: '1 hour' });
@@ -134,13 +118,13 @@ describe('making links', () => {
     const field = page.getByRole('textbox', { name: 'Share link' });
     await field.waitFor(WAIT);
     const url = await field.inputValue();
-    expect(url).toMatch(new RegExp(`^${stack.url}/run\\?id=${run.id}#share=brs_[A-Za-z0-9_-]{43}$`));
+    expect(url).toMatch(new RegExp(`^${stack().url}/run\\?id=${run.id}#share=brs_[A-Za-z0-9_-]{43}$`));
     const token = url.slice(url.indexOf('#share=') + 7);
     const listed = page.locator('.share-list li[data-share-state="active"]');
     await listed.waitFor(WAIT);
     expect(await listed.textContent()).toMatch(/expires/);
     await screenshot(page, '32-share-panel');
-    const access = (t: string) => fetch(`${stack.url}/api/access`, { headers: { authorization: `Bearer ${t}` } });
+    const access = (t: string) => fetch(`${stack().url}/api/access`, { headers: { authorization: `Bearer ${t}` } });
     expect((await access(token)).status).toBe(200);
     await listed.getByRole('button', { name: 'Revoke' }).click();
     await page.locator('.share-list li[data-share-state="revoked"]').waitFor(WAIT);
@@ -148,8 +132,8 @@ describe('making links', () => {
 
     // A viewer watches: no answer, pause, stop, share, message, terminal or secrets.
     const viewer = await post<{ token: string }>('/api/tokens', { role: 'viewer' });
-    const watching = await (await browser.newContext()).newPage();
-    await watching.goto(`${stack.url}/run?id=${run.id}&token=${viewer.token}`);
+    const watching = await (await browser().newContext()).newPage();
+    await watching.goto(`${stack().url}/run?id=${run.id}&token=${viewer.token}`);
     await watching.locator('main[data-role="viewer"]').waitFor(WAIT);
     await watching.locator('[data-event="command"]').first().waitFor(WAIT);
     for (const name of [/^Pause$/, /^Stop run$/, /^Share$/, /Take the terminal/, /^Verify/, /^Fork/])
@@ -163,7 +147,7 @@ describe('making links', () => {
       ['/', 'starting a run'],
       ['/batch', 'starting a batch'],
     ]) {
-      await watching.goto(`${stack.url}${path}`);
+      await watching.goto(`${stack().url}${path}`);
       await watching.locator('[data-read-only="viewer"]').filter({ hasText: what }).waitFor(WAIT);
       expect(await watching.getByRole('button', { name: /^Start/ }).count(), path).toBe(0);
     }
@@ -175,32 +159,32 @@ describe('making links', () => {
     const run = await post<RunSummary>('/api/runs', { model: 'baseline', endLevel: 1 });
     const operator = await post<{ token: string }>('/api/tokens', { role: 'operator' });
     const viewer = await post<{ token: string }>('/api/tokens', { role: 'viewer' });
-    const made = await runCli(stack.url, ['--token', operator.token, 'share', run.id, '--expires', '2h']);
+    const made = await runCli(stack().url, ['--token', operator.token, 'share', run.id, '--expires', '2h']);
     expect(made.code, made.stderr).toBe(0);
     const url = made.stdout.trim();
-    expect(url).toMatch(new RegExp(`^${stack.url}/run\\?id=${run.id}#share=brs_`));
+    expect(url).toMatch(new RegExp(`^${stack().url}/run\\?id=${run.id}#share=brs_`));
     expect(made.stderr).toMatch(/read-only link to run_\w+ \(shr_[\w-]+\), until 20\d\d-/);
     const token = url.slice(url.indexOf('#share=') + 7);
-    const who = await fetch(`${stack.url}/api/access`, { headers: { authorization: `Bearer ${token}` } });
+    const who = await fetch(`${stack().url}/api/access`, { headers: { authorization: `Bearer ${token}` } });
     expect(await who.json()).toMatchObject({ role: 'share', runId: run.id });
     // The link's token watches the run from the CLI too.
     await vi.waitFor(async () => expect((await admin<RunSummary>(`/api/runs/${run.id}`)).status).toBe('completed'), {
       timeout: 60_000,
       interval: 100,
     });
-    const watched = await runCli(stack.url, ['--token', token, 'watch', run.id]);
+    const watched = await runCli(stack().url, ['--token', token, 'watch', run.id]);
     expect(watched.code, watched.stderr).toBe(0);
     expect(watched.stdout).toMatch(/level 1/i);
-    const refused = await runCli(stack.url, ['--token', viewer.token, 'share', run.id]);
+    const refused = await runCli(stack().url, ['--token', viewer.token, 'share', run.id]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/needs the operator role; this token is viewer/);
-    const badExpiry = await runCli(stack.url, ['--token', operator.token, 'share', run.id, '--expires', '5s']);
+    const badExpiry = await runCli(stack().url, ['--token', operator.token, 'share', run.id, '--expires', '5s']);
     expect(badExpiry.code).toBe(2);
     expect(badExpiry.stderr).toMatch(/--expires must be at least a minute/);
     const shareId = /\((shr_[\w-]+)\)/.exec(made.stderr)![1]!;
-    const revoked = await runCli(stack.url, ['--token', operator.token, 'share', run.id, '--revoke', shareId]);
+    const revoked = await runCli(stack().url, ['--token', operator.token, 'share', run.id, '--revoke', shareId]);
     expect(revoked.code, revoked.stderr).toBe(0);
-    const after = await fetch(`${stack.url}/api/access`, { headers: { authorization: `Bearer ${token}` } });
+    const after = await fetch(`${stack().url}/api/access`, { headers: { authorization: `Bearer ${token}` } });
     expect(after.status).toBe(401);
   });
 });

@@ -1,8 +1,9 @@
 // `bandit-runner attach RUN`: take a run's terminal into your own (raw mode): the agent pauses after
 // its current step, you drive the level's shell (`more`, `vi` work), and Ctrl-] hands it back. Also
 // the end of `play`: both share `holdTerminal`, which turns how the session ended into an exit code.
+import { checkedRunId } from '../run-id-arg.ts';
 import type { Command } from 'commander';
-import { FINAL_STATUSES, runIdSchema, runSummarySchema } from '../../schema/run.ts';
+import { FINAL_STATUSES, runSummarySchema } from '../../schema/run.ts';
 import type { ApiClient } from '../api-client.ts';
 import { CliError, EXIT, exitForStatuses } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
@@ -46,15 +47,6 @@ Examples:
     .action(async (runId: string, options: AttachOptions) => exit(await attach(runId, options, globals())));
 }
 
-/** Refuses a run id that is not one, before asking the stack. */
-export function checkRunId(runId: string): void {
-  if (!runIdSchema.safeParse(runId).success)
-    throw new CliError(
-      `"${runId}" is not a run id (run_ followed by letters and digits); list runs with \`bandit-runner list runs\``,
-      EXIT.usage,
-    );
-}
-
 /** Refuses a stdin or stdout that is not a terminal unless the person asked for that. */
 export function checkTty(allowNoTty: boolean | undefined): void {
   if (allowNoTty || (process.stdin.isTTY && process.stdout.isTTY)) return;
@@ -65,7 +57,7 @@ export function checkTty(allowNoTty: boolean | undefined): void {
 }
 
 async function attach(runId: string, options: AttachOptions, g: GlobalOptions): Promise<ExitCode> {
-  checkRunId(runId);
+  checkedRunId(runId);
   checkTty(options.allowNoTty);
   const client = clientFrom(g);
   const run = await client.get(`/api/runs/${runId}`, runSummarySchema);

@@ -1,20 +1,14 @@
 // `bandit-runner compare A B`: two runs side by side, level by level, and the first point where they
 // differ, as GET /api/compare answers it (schema/run-compare.ts defines it; docs/compare.md).
+import { checkedRunId } from '../run-id-arg.ts';
 import type { Command } from 'commander';
 import { runComparisonSchema } from '../../schema/run-compare.ts';
-import { runIdSchema } from '../../schema/run.ts';
 import { safeJson } from '../../schema/terminal-text.ts';
-import { CliError, EXIT } from '../exit-codes.ts';
+import { EXIT } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf } from '../global-options.ts';
 import { compareLines } from '../render/compare-table.ts';
-
-function checkedRun(name: string, runId: string): string {
-  if (!runIdSchema.safeParse(runId).success)
-    throw new CliError(`${name}: "${runId}" is not a run id (run_ followed by letters and digits)`, EXIT.usage);
-  return runId;
-}
 
 /** Registers `compare`. */
 export function registerCompare(program: Command, globals: () => GlobalOptions, exit: (code: ExitCode) => void) {
@@ -33,7 +27,7 @@ Examples:
     )
     .action(async (a: string, b: string, options: { json?: boolean }) => {
       const g = globals();
-      const query = new URLSearchParams({ a: checkedRun('<a>', a), b: checkedRun('<b>', b) });
+      const query = new URLSearchParams({ a: checkedRunId(a, '<a>'), b: checkedRunId(b, '<b>') });
       const comparison = await clientFrom(g).get(`/api/compare?${query}`, runComparisonSchema);
       const out = process.stdout;
       out.write(

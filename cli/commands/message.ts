@@ -1,7 +1,8 @@
 // `bandit-runner message RUN "text"`: tells a running agent something without pausing it (issue 30).
 // The agent reads it at its next model turn; `watch` shows when it was sent and when it was read.
+import { checkedRunId } from '../run-id-arg.ts';
 import type { Command } from 'commander';
-import { hintSchema, runIdSchema, runSummarySchema } from '../../schema/run.ts';
+import { hintSchema, runSummarySchema } from '../../schema/run.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
@@ -26,11 +27,7 @@ Examples:
 }
 
 async function message(runId: string, text: string, g: GlobalOptions): Promise<ExitCode> {
-  if (!runIdSchema.safeParse(runId).success)
-    throw new CliError(
-      `"${runId}" is not a run id (run_ followed by letters and digits); list runs with \`bandit-runner list runs\``,
-      EXIT.usage,
-    );
+  checkedRunId(runId);
   const checked = hintSchema.safeParse(text);
   if (!checked.success)
     throw new CliError(`the message ${checked.error.issues[0]?.message ?? 'is not valid'}`, EXIT.usage);

@@ -1,5 +1,6 @@
 // The commands that read what the stack holds: `export` (the artifacts zip), `verify` (replay a run
 // without its model), `board`, `analytics` and `doctor` (each component's health, with its fix).
+import { checkedRunId } from '../run-id-arg.ts';
 import type { Command } from 'commander';
 import { safeJson } from '../../schema/terminal-text.ts';
 import { analyticsModelsSchema, analyticsSummarySchema } from '../../schema/analytics.ts';
@@ -8,7 +9,7 @@ import { boardSchema } from '../../schema/board.ts';
 import type { Board } from '../../schema/board.ts';
 import type { Rate } from '../../schema/board-stats.ts';
 import { rateText } from '../../schema/board-stats.ts';
-import { runIdSchema, runSummarySchema } from '../../schema/run.ts';
+import { runSummarySchema } from '../../schema/run.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
@@ -17,12 +18,6 @@ import { safe } from '../render/event-line.ts';
 import { saveInside } from '../save-inside.ts';
 
 type Exit = (code: ExitCode) => void;
-
-function checkedRun(runId: string): string {
-  if (!runIdSchema.safeParse(runId).success)
-    throw new CliError(`"${runId}" is not a run id (run_ followed by letters and digits)`, EXIT.usage);
-  return runId;
-}
 
 export function registerRecords(program: Command, globals: () => GlobalOptions, exit: Exit): void {
   program
@@ -34,7 +29,7 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
     .addHelpText('after', '\nExample:\n  $ bandit-runner export run_0mwttwzkcgphqalgd6x27up1o --out artifacts/')
     .action(async (runId: string, options: { out: string; includeSecrets?: boolean }) => {
       const bytes = await clientFrom(globals()).download(
-        `/api/runs/${checkedRun(runId)}/artifacts${options.includeSecrets ? '?secrets=include' : ''}`,
+        `/api/runs/${checkedRunId(runId)}/artifacts${options.includeSecrets ? '?secrets=include' : ''}`,
       );
       // The name is the validated run id and a fixed suffix; whatever name the server sent is ignored.
       const path = saveInside(options.out, `${runId}${options.includeSecrets ? '-with-secrets' : ''}.zip`, bytes);
@@ -52,7 +47,7 @@ export function registerRecords(program: Command, globals: () => GlobalOptions, 
       '\nExample:\n  $ bandit-runner verify run_0mwttwzkcgphqalgd6x27up1o && bandit-runner watch <the id it prints>',
     )
     .action(async (runId: string, options: { json?: boolean }) => {
-      const run = await clientFrom(globals()).post(`/api/runs/${checkedRun(runId)}/verify`, {}, runSummarySchema);
+      const run = await clientFrom(globals()).post(`/api/runs/${checkedRunId(runId)}/verify`, {}, runSummarySchema);
       process.stdout.write(
         options.json
           ? `${safeJson(run)}\n`

@@ -1,11 +1,11 @@
 // `bandit-runner share RUN [--expires 1h] [--label text]`: a read-only link to one run (operator
 // token needed); it prints the link, whose token rides in the fragment. `--revoke ID` ends a link.
+import { checkedRunId } from '../run-id-arg.ts';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { createdShareSchema, tokenInfoSchema } from '../../schema/access.ts';
-import { runIdSchema } from '../../schema/run.ts';
 import { parseDuration } from '../budget-flags.ts';
-import { CliError, EXIT } from '../exit-codes.ts';
+import { EXIT } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom } from '../global-options.ts';
@@ -46,11 +46,7 @@ Examples:
 }
 
 async function share(runId: string, options: ShareOptions, g: GlobalOptions): Promise<ExitCode> {
-  if (!runIdSchema.safeParse(runId).success)
-    throw new CliError(
-      `"${runId}" is not a run id (run_ followed by letters and digits); list runs with \`bandit-runner list runs\``,
-      EXIT.usage,
-    );
+  checkedRunId(runId);
   const client = clientFrom(g);
   if (options.revoke) {
     const gone = await client.delete(

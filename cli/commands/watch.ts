@@ -1,12 +1,13 @@
 // `bandit-runner watch RUN`: the run live — thinking as it is written, commands, outputs, levels —
 // from its first event, reconnecting with `since` after a dropped socket (no gaps, no repeats).
 // When the run pauses and this is a terminal, the pause can be answered here.
+import { checkedRunId } from '../run-id-arg.ts';
 import type { Command } from 'commander';
 import { safeJson } from '../../schema/terminal-text.ts';
-import { FINAL_STATUSES, runIdSchema, runSummarySchema } from '../../schema/run.ts';
+import { FINAL_STATUSES, runSummarySchema } from '../../schema/run.ts';
 import { RunSocketClient } from '../../schema/run-socket-client.ts';
 import { budgetCapOf } from '../budget-answer.ts';
-import { CliError, EXIT, exitForRuns } from '../exit-codes.ts';
+import { exitForRuns } from '../exit-codes.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { GlobalOptions } from '../global-options.ts';
 import { clientFrom, colorsOf } from '../global-options.ts';
@@ -35,11 +36,7 @@ Examples:
 }
 
 async function watch(runId: string, options: WatchOptions, g: GlobalOptions): Promise<ExitCode> {
-  if (!runIdSchema.safeParse(runId).success)
-    throw new CliError(
-      `"${runId}" is not a run id (run_ followed by letters and digits); list runs with \`bandit-runner list runs\``,
-      EXIT.usage,
-    );
+  checkedRunId(runId);
   const client = clientFrom(g);
   await client.get(`/api/runs/${runId}`, runSummarySchema);
   const out = process.stdout;

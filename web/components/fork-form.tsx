@@ -1,6 +1,7 @@
 'use client';
 // The small form behind "Fork from here" (docs/forks.md): the step to start from and what to change (model,
 // hint, cost cap; each optional). A new run starts there and the page moves to it; a refusal says why.
+import { Problem } from './form-problem.tsx';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { forkBodySchema } from '../../schema/fork.ts';
@@ -80,11 +81,7 @@ export function ForkForm({
           Cancel
         </button>
       </div>
-      {problem && (
-        <p role="alert" className="problem">
-          {problem}
-        </p>
-      )}
+      <Problem text={problem} />
     </form>
   );
 }

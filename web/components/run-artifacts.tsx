@@ -2,6 +2,7 @@
 // What leaves the tool: the archive and its report.html alone (passwords redacted unless asked), a
 // verification run that re-plays the solving commands without a model, and the links between a run and
 // its verifications.
+import { Problem } from './form-problem.tsx';
 import { useEffect, useState } from 'react';
 import type { RunSummary } from '../../schema/run.ts';
 import type { VerificationResponse } from '../../schema/artifacts.ts';
@@ -85,11 +86,7 @@ export function RunArtifacts({ run, canAct, linkRuns }: { run: RunSummary; canAc
           </button>
         )}
       </div>
-      {problem && (
-        <p role="alert" className="problem">
-          {problem}
-        </p>
-      )}
+      <Problem text={problem} />
       {run.config.replay && (
         <p className="verify-of">
           Verification of run <RunRef id={run.config.replay.of} link={linkRuns} />: it re-plays the commands that solved

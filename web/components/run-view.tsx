@@ -1,6 +1,7 @@
 'use client';
 // The live run page: header with status and connection, counters, level strip, the agent's chat and
 // the terminal side by side (stacked on a phone), and the user-action modal when the run waits.
+import { Problem } from './form-problem.tsx';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { diagnose } from '../../schema/diagnose.ts';
 import type { PendingAction } from '../../schema/protocol.ts';
@@ -171,11 +172,7 @@ export function RunView({ runId }: { runId: string | null }) {
             {runId && <SharePanel runId={runId} />}
           </div>
         )}
-        {actionProblem && (
-          <p role="alert" className="problem">
-            {actionProblem}
-          </p>
-        )}
+        <Problem text={actionProblem} />
         {/* A refusal about the terminal is shown in its panel, not twice. */}
         {notice && notice !== terminal.refusal && (
           <p role="status" className="muted">

@@ -1,6 +1,7 @@
 'use client';
 // The run's terminal played back from its terminal.cast (the archive's recording), in asciinema-player,
 // with a speed control. Loaded only when a person opens it: the player is not needed to watch a run live.
+import { Problem } from './form-problem.tsx';
 import 'asciinema-player/dist/bundle/asciinema-player.css';
 import { useEffect, useRef, useState } from 'react';
 import type { Player } from 'asciinema-player';
@@ -62,11 +63,7 @@ export function TerminalReplay({ runId }: { runId: string }) {
           </label>
         )}
       </div>
-      {problem && (
-        <p role="alert" className="problem">
-          {problem}
-        </p>
-      )}
+      <Problem text={problem} />
       {open && <div ref={holder} className="terminal-replay-player" data-speed={speed} />}
     </section>
   );

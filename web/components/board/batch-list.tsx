@@ -1,5 +1,6 @@
 'use client';
 // The batches so far, newest first, each linking to its page.
+import { Problem } from '../form-problem.tsx';
 import { useEffect, useState } from 'react';
 import type { BatchList as Batches } from '../../../schema/board.ts';
 import { listBatches } from '../../lib/api.ts';
@@ -15,11 +16,7 @@ export function BatchList() {
   return (
     <section className="panel" aria-labelledby="batch-list">
       <h2 id="batch-list">Batches</h2>
-      {problem && (
-        <p role="alert" className="problem">
-          {problem}
-        </p>
-      )}
+      <Problem text={problem} />
       {batches?.length === 0 && <p className="muted">No batch yet.</p>}
       <ul className="batch-list">
         {batches?.map((b) => (

@@ -1,6 +1,7 @@
 'use client';
 // The Board page: filters (batch, target, since), the model ranking, the models × levels matrix and
 // the cost chart, refreshed every few seconds so a batch's results come in as its runs finish.
+import { Problem } from '../form-problem.tsx';
 import { useEffect, useId, useState } from 'react';
 import type { Board, BatchList, BoardQuery } from '../../../schema/board.ts';
 import { targetSchema } from '../../../schema/run.ts';
@@ -90,11 +91,7 @@ export function BoardView({ batch: fixedBatch }: { batch?: string }) {
           </label>
         </form>
       )}
-      {problem && (
-        <p role="alert" className="problem">
-          {problem}
-        </p>
-      )}
+      <Problem text={problem} />
       {board && (
         <>
           <ModelBoard board={board} />

@@ -2,6 +2,7 @@
 // Starts a batch: the chosen models on the same levels, each run `repeats` times. Checked with the
 // API's own schema first, so a message here is the one the API would give. Below the choices, the
 // forecast of what they are likely to cost (forecast-preview.tsx).
+import { Problem } from '../form-problem.tsx';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { createBatchSchema } from '../../../schema/board.ts';
@@ -138,11 +139,7 @@ export function NewBatchForm() {
             {busy ? 'Starting…' : 'Start batch'}
           </button>
         </div>
-        {problem && (
-          <p role="alert" className="problem">
-            {problem}
-          </p>
-        )}
+        <Problem text={problem} />
       </form>
     </section>
   );

@@ -195,6 +195,21 @@ describe('GET /api/board', () => {
     expect(b!.levelsSolvedPerRun).toEqual({ mean: 2, sd: 0, stderr: 0, min: 2, max: 2 });
   });
 
+  it('reads the same medians for the whole board (offsets along the index) as for a batch (ranked in SQL)', async () => {
+    const parse = async (path: string) => boardSchema.parse(await (await call(path)).json());
+    const [whole, batch] = await Promise.all([parse('/api/board'), parse(`/api/board?batch=${BATCH}`)]);
+    const mine = (b: typeof whole) => ({
+      cells: b.cells
+        .filter((c) => c.model.startsWith('fixture-'))
+        .map((c) => [c.model, c.levelSet, c.level, c.medianSolveMs, c.medianSolveCostUsd]),
+      rows: b.models
+        .filter((m) => m.model.startsWith('fixture-'))
+        .map((m) => [m.model, m.levelSet, m.medianSolveMs, m.medianSolveCostUsd]),
+    });
+    expect(mine(whole)).toEqual(mine(batch));
+    expect(mine(whole).rows).toContainEqual(['fixture-a', SET, 20_000, 0.02]);
+  });
+
   it('filters: another target has none of these runs, and a bad query is a 400 naming the field', async () => {
     const other = boardSchema.parse(await (await call(`/api/board?batch=${BATCH}&target=bandit`)).json());
     expect(other).toEqual({ models: [], cells: [], levels: [] });

@@ -8,7 +8,7 @@ import type { LimitReason } from '../../schema/budget.ts';
 import { passAtList, wilson95 } from '../../schema/board-stats.ts';
 import type { Target } from '../../schema/levels.ts';
 import { unrecordedLevelSet } from '../../schema/level-sets.ts';
-import { medianStatements, mediansBy, NO_MEDIANS } from './board-medians.ts';
+import { mediansOf, NO_MEDIANS } from './board-medians.ts';
 
 type Filter = { where: string; params: (string | number)[] };
 
@@ -64,9 +64,7 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
       : { where: '', params: [] };
   const limited = `${runs.where} AND limit_reason IS NOT NULL`;
   // Every grouping is by model and level set (run_levels_board_idx): rows on two level sets never merge.
-  const [cellRows, levelRows, runRows, limitRows, cellMedians, rowMedians] = await db.batch<
-    Record<string, number | string>
-  >([
+  const [cellRows, levelRows, runRows, limitRows] = await db.batch<Record<string, number | string>>([
     db
       .prepare(
         `SELECT model, level_set, min(target) AS target, level, count(*) AS runs, coalesce(sum(${outcomeSql.alone}), 0) AS alone, coalesce(sum(${outcomeSql.helped}), 0) AS helped, sum(NOT solved) AS not_solved, ${outcomeSql.sums}
@@ -93,16 +91,21 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
         `SELECT model, level_set, limit_reason, count(*) AS n FROM runs${limited} GROUP BY model, level_set, limit_reason`,
       )
       .bind(...runs.params),
-    ...medianStatements(db, levels),
   ]);
   // Rows join by model and level set as D1 holds them (null only for a row written without one).
   const key = (r: { model: string; level_set: string | null }) => `${r.model}\u0000${r.level_set ?? ''}`;
   const limits = new Map<string, Partial<Record<LimitReason, number>>>();
   for (const r of limitRows!.results as (Measured & { limit_reason: LimitReason; n: number })[])
     limits.set(key(r), { ...limits.get(key(r)), [r.limit_reason]: r.n });
-  const cellMedian = mediansBy(cellMedians!.results as never[], (r) => `${key(r)}\u0000${r.level}`);
-  const rowMedian = mediansBy(rowMedians!.results as never[], key);
-  const cells: BoardCell[] = (cellRows!.results as CellRow[]).map((r) => ({
+  const cellList = cellRows!.results as CellRow[];
+  const rowList = levelRows!.results as LevelTotals[];
+  // The medians, read along the index of solved levels once the groups and their sizes are known.
+  const medians = await mediansOf(db, levels, [
+    ...cellList.map((r) => ({ ...r, solved: r.runs - r.not_solved })),
+    ...rowList.map(({ model, level_set, solved }) => ({ model, level_set, solved })),
+  ]);
+  const rowMedian = new Map(rowList.map((r, i) => [key(r), medians[cellList.length + i]!]));
+  const cells: BoardCell[] = cellList.map((r, i) => ({
     model: r.model,
     target: r.target,
     levelSet: r.level_set ?? unrecordedLevelSet(r.target),
@@ -115,12 +118,12 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
     aloneRate: wilson95(r.alone, r.runs),
     solvedRate: wilson95(r.runs - r.not_solved, r.runs),
     passAt: passAtList(r.runs, r.runs - r.not_solved),
-    ...(cellMedian.get(`${key(r)}\u0000${r.level}`) ?? NO_MEDIANS),
+    ...medians[i]!,
   }));
   // A row's levels reached, over all its runs: the n of its rate of levels solved alone.
   const reached = new Map<string, number>();
-  for (const r of cellRows!.results as CellRow[]) reached.set(key(r), (reached.get(key(r)) ?? 0) + r.runs);
-  const byRow = new Map((levelRows!.results as LevelTotals[]).map((r) => [key(r), r]));
+  for (const r of cellList) reached.set(key(r), (reached.get(key(r)) ?? 0) + r.runs);
+  const byRow = new Map(rowList.map((r) => [key(r), r]));
   const models: BoardModel[] = (runRows!.results as RunTotals[]).map((r) => {
     const l = byRow.get(key(r));
     const solved = l?.solved ?? 0;

@@ -12,10 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli-process.ts';
-import { archiveFiles } from '../../worker/artifacts/build-archive.ts';
 import type { FakeRunServer } from '../support/fake-run-server.ts';
 import { startFakeRunServer } from '../support/fake-run-server.ts';
-import { HOSTILE_RUN_ID, hostileEvents, hostileSummary } from '../support/hostile-run.ts';
+import { HOSTILE_RUN_ID, hostileEvents, hostileArchive } from '../support/hostile-run.ts';
 import { HOSTILE, MARK, forbiddenIn } from '../support/hostile-text.ts';
 import { inTmux } from '../support/hostile-tmux.ts';
 
@@ -93,15 +92,7 @@ describe('a hostile stack at the terminal', () => {
   });
 
   it("`asciinema play` of the archive's terminal.cast leaves the clipboard empty and the title as it was", async () => {
-    const { files } = await archiveFiles({
-      run: hostileSummary(),
-      events: hostileEvents(),
-      calls: [],
-      report: null,
-      verifiedBy: [],
-      target: { address: null, host: '127.0.0.1' },
-      includeSecrets: false,
-    });
+    const { files } = await hostileArchive({ includeSecrets: false, address: null });
     const cast = join(work, 'terminal.cast');
     writeFileSync(cast, files.get('terminal.cast')!);
     const seen = await inTmux(work, 'asciinema', `asciinema play -s 50 -i 0.05 ${cast}`);

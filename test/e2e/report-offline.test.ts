@@ -13,11 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTCOME_TEXT } from '../../schema/level-outcome.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
-import { archiveFiles } from '../../worker/artifacts/build-archive.ts';
 import { REPORT_CSP } from '../../worker/artifacts/report-markup.ts';
 import { launchChromium, screenshot } from '../support/browser.ts';
 import { allEvents } from '../support/cli-process.ts';
-import { hostileEvents, hostileSummary } from '../support/hostile-run.ts';
+import { hostileArchive } from '../support/hostile-run.ts';
 import { MARK } from '../support/hostile-text.ts';
 import { stackForFile } from '../support/stack-process.ts';
 
@@ -207,15 +206,7 @@ describe('report.html offline', () => {
   });
 
   it("runs none of a hostile run's payloads: no dialog, no title, no image, only its own two scripts", async () => {
-    const { files } = await archiveFiles({
-      run: hostileSummary(),
-      events: hostileEvents(),
-      calls: [],
-      report: null,
-      verifiedBy: [],
-      target: { address: '127.0.0.1:32220', host: '127.0.0.1' },
-      includeSecrets: false,
-    });
+    const { files } = await hostileArchive({ includeSecrets: false });
     const html = files.get('report.html')!;
     console.log(
       `report.html of the hostile run (a 1 MB output line among its payloads): ${Buffer.byteLength(html)} bytes`,

@@ -7,21 +7,12 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { archiveFiles } from '../../worker/artifacts/build-archive.ts';
 import { playedAddress, replayAddress } from '../../worker/artifacts/replay-scripts.ts';
-import { HOSTILE_RUN_ID, PW1, SHELL_HOSTILE, hostileEvents, hostileSummary } from '../support/hostile-run.ts';
+import { HOSTILE_RUN_ID, PW1, SHELL_HOSTILE, hostileEvents, hostileArchive } from '../support/hostile-run.ts';
 import { HOSTILE, MARK, forbiddenIn } from '../support/hostile-text.ts';
 
 async function build(address: string | null) {
-  return archiveFiles({
-    run: hostileSummary(),
-    events: hostileEvents(),
-    calls: [],
-    report: null,
-    verifiedBy: [],
-    target: { address, host: '127.0.0.1' },
-    includeSecrets: true,
-  });
+  return hostileArchive({ includeSecrets: true, address });
 }
 
 /** transcript.md without its fenced blocks (whose content markdown shows as text), and the blocks. */

@@ -3,21 +3,12 @@
 // the redacted file holds no password the run found (the secrets-included one does), and the
 // recording embedded for the player parses back to the archive's terminal.cast exactly.
 import { describe, expect, it } from 'vitest';
-import { archiveFiles } from '../../worker/artifacts/build-archive.ts';
 import { REPORT_CSP, scriptJson } from '../../worker/artifacts/report-markup.ts';
-import { HOSTILE_RUN_ID, PW1, hostileEvents, hostileSummary } from '../support/hostile-run.ts';
+import { HOSTILE_RUN_ID, PW1, hostileArchive } from '../support/hostile-run.ts';
 import { MARK, forbiddenIn } from '../support/hostile-text.ts';
 
 async function build(includeSecrets: boolean) {
-  const { files, manifest } = await archiveFiles({
-    run: hostileSummary(),
-    events: hostileEvents(),
-    calls: [],
-    report: null,
-    verifiedBy: [],
-    target: { address: '127.0.0.1:32220', host: '127.0.0.1' },
-    includeSecrets,
-  });
+  const { files, manifest } = await hostileArchive({ includeSecrets });
   return { html: files.get('report.html') ?? '', files, manifest };
 }
 

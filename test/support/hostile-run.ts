@@ -6,6 +6,7 @@ import { runEventSchema } from '../../schema/protocol.ts';
 import { runConfigSchema } from '../../schema/run.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { HOSTILE } from './hostile-text.ts';
+import { archiveFiles } from '../../worker/artifacts/build-archive.ts';
 
 export const HOSTILE_RUN_ID = 'run_hostile0000000000000000';
 export const PW1 = `${'A'.repeat(31)}z`;
@@ -127,4 +128,23 @@ export function hostileSummary(status: RunSummary['status'] = 'stopped'): RunSum
     endedAt: at(999),
     lastError: null,
   };
+}
+
+/** The hostile run's archive files, as the worker builds them: with its secrets or redacted, played at `address`. */
+export function hostileArchive({
+  includeSecrets,
+  address = '127.0.0.1:32220',
+}: {
+  includeSecrets: boolean;
+  address?: string | null;
+}): ReturnType<typeof archiveFiles> {
+  return archiveFiles({
+    run: hostileSummary(),
+    events: hostileEvents(),
+    calls: [],
+    report: null,
+    verifiedBy: [],
+    target: { address, host: '127.0.0.1' },
+    includeSecrets,
+  });
 }

@@ -7,6 +7,7 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { passAtList, wilson95 } from '../../schema/board-stats.ts';
 import { boardSchema } from '../../schema/board.ts';
+import { mediansOf } from '../../worker/analytics/board-medians.ts';
 import { call } from './http.ts';
 
 const BATCH = 'batch_fixture00000000000000000';
@@ -208,6 +209,22 @@ describe('GET /api/board', () => {
     });
     expect(mine(whole)).toEqual(mine(batch));
     expect(mine(whole).rows).toContainEqual(['fixture-a', SET, 20_000, 0.02]);
+  });
+
+  it('ranks a whole board in SQL, to the same medians, once its groups need more offset reads than a batch holds', async () => {
+    const groups = [
+      { model: 'fixture-a', level_set: SET, level: 0, solved: 2 },
+      { model: 'fixture-a', level_set: SET, solved: 4 },
+      { model: 'fixture-b', level_set: SET, level: 1, solved: 1 },
+    ];
+    const expected = [
+      { medianSolveMs: 10_000, medianSolveCostUsd: 0.01 },
+      { medianSolveMs: 20_000, medianSolveCostUsd: 0.02 },
+      { medianSolveMs: 7_000, medianSolveCostUsd: 0 },
+    ];
+    const whole = { where: '', params: [] };
+    expect(await mediansOf(env.DB, whole, groups)).toEqual(expected);
+    expect(await mediansOf(env.DB, whole, groups, 0)).toEqual(expected);
   });
 
   it('filters: another target has none of these runs, and a bad query is a 400 naming the field', async () => {

@@ -5,6 +5,8 @@
 // reads its medians (at 10,000 runs 27 ms for every cell and row, where window functions over all solved rows took
 // 340 ms). A filtered board (a batch, a target, a window) ranks its own runs' solved rows with window functions
 // instead: each offset read would select the filtered runs again (292 ms against 163 ms for a week of practice).
+// So does a whole board with more groups than MAX_OFFSET_READS allows: one real-server level set a day times every
+// model and level would otherwise put thousands of statements in one D1 batch.
 import { nearestRank, nearestRankSql } from '../../schema/nearest-rank.ts';
 import type { BoardCell } from '../../schema/board.ts';
 
@@ -12,6 +14,9 @@ type Filter = { where: string; params: (string | number)[] };
 export type Medians = Pick<BoardCell, 'medianSolveMs' | 'medianSolveCostUsd'>;
 /** A cell (with its level) or a row (without), and how many solved levels it holds. */
 export type MedianGroup = { model: string; level_set: string | null; level?: number; solved: number };
+
+/** The most offset reads (two per group) put in one D1 batch; a board that needs more is ranked in SQL. */
+export const MAX_OFFSET_READS = 500;
 
 /** What a cell or row shows when it solved nothing. */
 export const NO_MEDIANS: Medians = { medianSolveMs: null, medianSolveCostUsd: null };
@@ -39,7 +44,7 @@ WITH ranked AS (
     row_number() OVER (PARTITION BY ${partition} ORDER BY ended_at - started_at) AS ms_rank,
     row_number() OVER (PARTITION BY ${partition} ORDER BY cost_usd) AS cost_rank,
     count(*) OVER (PARTITION BY ${partition}) AS n
-  FROM run_levels${filter.where} AND solved AND ended_at IS NOT NULL
+  FROM run_levels${filter.where ? `${filter.where} AND` : ' WHERE'} solved AND ended_at IS NOT NULL
 )
 SELECT ${partition}, max(CASE WHEN ms_rank = ${median} THEN ms END) AS ms, max(CASE WHEN cost_rank = ${median} THEN cost END) AS cost
 FROM ranked GROUP BY ${partition}`;
@@ -61,10 +66,15 @@ async function rankedMedians(db: D1Database, filter: Filter, groups: readonly Me
   return groups.map((g) => found.get(key(g)) ?? NO_MEDIANS);
 }
 
-/** Every group's medians, in one D1 batch; a group with no solved level gets none. */
-export async function mediansOf(db: D1Database, filter: Filter, groups: readonly MedianGroup[]): Promise<Medians[]> {
-  if (filter.where) return rankedMedians(db, filter, groups);
+/** Every group's medians, in one D1 batch; a group with no solved level gets none. `maxReads`: for tests. */
+export async function mediansOf(
+  db: D1Database,
+  filter: Filter,
+  groups: readonly MedianGroup[],
+  maxReads = MAX_OFFSET_READS,
+): Promise<Medians[]> {
   const solved = groups.filter((g) => g.solved > 0);
+  if (filter.where || 2 * solved.length > maxReads) return rankedMedians(db, filter, groups);
   const results = solved.length
     ? await db.batch<{ v: number | null }>(solved.flatMap((g) => statements(db, filter, g)))
     : [];

@@ -47,6 +47,11 @@ describe('what a reader who may not act sees', () => {
     expect(redactText(`${password}x run_0mwttwzkcgphqalgd6x27up1o`)).toBe(`${password}x run_0mwttwzkcgphqalgd6x27up1o`);
     const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----';
     expect(redactText(`key: ${key} done`)).toBe('key: [REDACTED:private-key] done');
+    // Right after a terminal escape sequence (grep --color, tput sgr0), which ends in a letter: still a word alone.
+    expect(redactText(`\x1b[01;31m\x1b[K${password}\x1b[m\x1b[K\r\n`)).toBe(
+      `\x1b[01;31m\x1b[K${READER_PASSWORD}\x1b[m\x1b[K\r\n`,
+    );
+    expect(redactText(`\x1b(B\x1b[m${password} x${password}`)).toBe(`\x1b(B\x1b[m${READER_PASSWORD} x${password}`);
     const chunk = { type: 'terminal_output', data: btoa(`\r\n${password}\r\n`) };
     expect(atob((redactForReader(chunk) as { data: string }).data)).toBe(`\r\n${READER_PASSWORD}\r\n`);
   });

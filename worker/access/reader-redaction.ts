@@ -2,7 +2,10 @@
 // password (32 letters and digits standing alone, as every Bandit and practice-range password is) and any private
 // key. The archive redacts the passwords the run proved; a live reader must not see one printed before it was
 // proved, so here the shape decides (an md5 sum is hidden too: the price of never showing a password early).
-const PASSWORD_SHAPE = /(?<![A-Za-z0-9])[A-Za-z0-9]{32}(?![A-Za-z0-9])/g;
+// A terminal escape sequence ends in a letter (`\x1b[K`, `\x1b[m`, `\x1b(B`): one right before the word is a boundary
+// too, or `grep --color` output (`\x1b[01;31m\x1b[K` + password) would show the password to a reader.
+const ESCAPE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|[ -/]*[0-~])/.source;
+const PASSWORD_SHAPE = new RegExp(`(?<=^|[^A-Za-z0-9]|${ESCAPE})[A-Za-z0-9]{32}(?![A-Za-z0-9])`, 'g');
 const PRIVATE_KEY = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(-----END \1PRIVATE KEY-----|$)/g;
 
 /** The placeholders a reader sees instead. */

@@ -21,12 +21,12 @@ const RUN_ACTIONS: ReadonlySet<string> = new Set(['user_action', 'pause', 'resum
 /** Events are replayed to a connecting client in messages of at most this many events… */
 const REPLAY_PAGE = 1000;
 /** …and about this many bytes, well under any WebSocket frame limit. */
+export const REPLAY_PAGE_BYTES = 512 * 1024;
+
 /** Whether this socket's opener may only read (a viewer, a share link): it sees the run redacted. */
 function readsRedacted(ws: WebSocket): boolean {
   return !canAct(getState(ws).role ?? 'admin');
 }
-
-export const REPLAY_PAGE_BYTES = 512 * 1024;
 
 /** The sockets of one run's Durable Object. */
 export class RunSockets {

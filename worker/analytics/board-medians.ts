@@ -2,8 +2,8 @@
 // at it, for each cell (model, level set, level) and each row (model, level set) over all its solved levels.
 // Nearest rank (schema/nearest-rank.ts), as the forecast reads the same rows. The whole board: each median is one
 // row read at an offset among its group's rows in the partial index of solved levels (run_levels_solves_idx; a
-// cell's time in index order, the rest sorted within the group), as the levels analytics reads its medians (27 ms for every cell and row, where window functions over all solved rows took
-// 340 ms). A filtered board (a batch, a target, a window) ranks its own runs' solved rows with window functions
+// cell's time in index order, the rest sorted within the group), as the levels analytics reads its medians (27 ms
+// for every cell and row at 10,000 runs, where window functions over all solved rows took 340 ms). A filtered board (a batch, a target, a window) ranks its own runs' solved rows with window functions
 // instead: each offset read would select the filtered runs again (292 ms against 163 ms for a week of practice).
 // So does a whole board with more groups than MAX_OFFSET_READS allows: one real-server level set a day times every
 // model and level would otherwise put thousands of statements in one D1 batch.

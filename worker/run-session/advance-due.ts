@@ -29,7 +29,13 @@ export async function advanceDue(d: AdvanceDeps, dueAt: number | null): Promise<
     d.life.transition('queued', 'running', now, 'started');
     run = d.store.summary() ?? run;
   }
-  if (run.status !== 'running') return d.schedule.advanceDone(dueAt);
+  if (run.status !== 'running') {
+    d.schedule.advanceDone(dueAt);
+    // An alarm that threw after its call stored the run's end (and workerd retried it) had not mirrored yet:
+    // without this, D1 could say "queued" of a run its object holds completed. A mirror with nothing new sends nothing.
+    await d.mirror();
+    return;
+  }
   const settings = readSettings(d.env);
   if (!settings.ok) {
     d.schedule.advanceDone(dueAt);

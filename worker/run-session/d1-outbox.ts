@@ -13,6 +13,17 @@ const KINDS: readonly Kind[] = ['llmCalls', 'executions', 'commands'];
 const BATCH_ENTRIES = 100;
 /** The longest wait between two tries while D1 keeps failing. */
 const MAX_RETRY_MS = 60_000;
+/** A D1 batch that has not answered in this long counts as failed and is tried again (it is idempotent). */
+export const D1_SEND_TIMEOUT_MS = 30_000;
+
+/** `work`, or a rejection once `ms` pass: a D1 call that never answers must not hold every later flush. */
+function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`D1 did not answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 /** What a flush did: everything is in D1, or it failed and should be tried again at `retryAt`. */
 export type FlushResult = { ok: true; sent: number } | { ok: false; sent: number; retryAt: number; error: string };
@@ -94,7 +105,8 @@ export class D1Outbox {
         }
       }
       try {
-        await send(rows);
+        // A flush waits for the one before it, so one that hung would leave D1 behind for the object's whole life.
+        await withinTime(send(rows), D1_SEND_TIMEOUT_MS);
       } catch (err) {
         const failures = this.sql
           .exec<{ failures: number }>('UPDATE outbox_state SET failures = failures + 1 RETURNING failures')

@@ -13,6 +13,8 @@ import { placeholderEnv, practiceCommands } from './commands/practice-shell.ts';
 import { WorkerPool } from './exec/worker-pool.ts';
 import type { PoolSize } from './exec/worker-pool.ts';
 import { FsHost } from './fs/fs-host.ts';
+import { MemoryReturn } from './fs/memory-return.ts';
+import { sweepWorld } from './fs/tmp-sweeper.ts';
 import { PracticeSession, DEFAULT_LIMITS } from './session.ts';
 import type { SessionLimits } from './session.ts';
 import { GIT_SHELL_REFUSAL, startLogin } from './shell/login.ts';
@@ -32,6 +34,10 @@ import {
 import { buildWorld } from './world/world.ts';
 import type { World } from './world/world.ts';
 import { layOutWorld } from './world/world-fs.ts';
+import { WORLD_ENV, WORLD_KEY } from './world/range-world.ts';
+import type { RangeWorld } from './world/range-world.ts';
+import { DEFAULT_BUDGET, WorldRegistry } from './world/world-registry.ts';
+import type { WorldBudget } from './world/world-registry.ts';
 
 /** Options for a range server. */
 export type RangeOptions = {
@@ -50,6 +56,11 @@ export type RangeOptions = {
   workers?: Partial<PoolSize>;
   /** How often cron's every-minute jobs run (default 60 s, as on a real host). */
   cronIntervalMs?: number;
+  /** The store's budget for worlds (quota per user: limits.maxWrittenBytes). */
+  worlds?: Partial<Omit<WorldBudget, 'perUserBytes'>>;
+  /** /tmp entries untouched this long are removed (default 2 hours), checked every tmpSweepMs (10 min). */
+  tmpMaxAgeMs?: number;
+  tmpSweepMs?: number;
 };
 
 /** A running range: its port, its world, and how to stop it. */
@@ -62,8 +73,12 @@ export type RunningRange = {
   connectionCounts: () => { admitted: number; pending: number };
   /** Shell worker threads, and how many are running a command. */
   workerCounts: () => { workers: number; busy: number };
-  /** Rounds of cron's every-minute jobs finished so far. */
+  /** Rounds of the shared world's every-minute cron jobs finished so far. */
   cronRounds: () => number;
+  /** The worlds now: the shared one first, then private ones (tests and benchmarks read their ledgers). */
+  worlds: () => RangeWorld[];
+  /** Runs the /tmp sweep now (tests), as the schedule would; returns the entries removed. */
+  sweepTmp: (now?: number) => Promise<number>;
   /** Drops every open connection, as a network blip would; the range keeps listening. */
   dropConnections: () => void;
   close: () => Promise<void>;
@@ -75,17 +90,46 @@ type TunableConnection = Connection & { setNoDelay(noDelay?: boolean): void };
 /** Starts the range on options.host:options.port (0 picks a free port). */
 export async function startRange(options: RangeOptions): Promise<RunningRange> {
   const world = buildWorld(options.seed);
-  const worldFs = await layOutWorld(world, practiceCommands(placeholderEnv(world)));
+  const commands = practiceCommands(placeholderEnv(world));
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const host = new FsHost(worldFs);
+  const host = new FsHost();
   const pool = new WorkerPool(
     { seed: options.seed, maxOutputBytes: limits.maxOutputBytes, memoryMb: limits.maxMemoryMb },
     host,
     { warm: 2, max: 8, ...options.workers },
   );
   await pool.start();
-  const cron = new CronDaemon(worldFs, host, pool, { intervalMs: options.cronIntervalMs ?? 60_000, timeoutMs: 60_000 });
-  await cron.start();
+  const crons = new Map<RangeWorld, CronDaemon>();
+  const memory = new MemoryReturn();
+  const worlds = await WorldRegistry.start(
+    () => layOutWorld(world, commands),
+    { ...DEFAULT_BUDGET, ...options.worlds, perUserBytes: limits.maxWrittenBytes },
+    new Set(world.nodes.map((node) => node.path)),
+    memory,
+    {
+      created: async (made) => {
+        const cron = new CronDaemon(made, host, pool, {
+          intervalMs: options.cronIntervalMs ?? 60_000,
+          timeoutMs: 60_000,
+        });
+        crons.set(made, cron);
+        await cron.start();
+      },
+      dropped: (gone) => {
+        crons.get(gone)?.stop();
+        crons.delete(gone);
+      },
+    },
+  );
+  const sweepTmp = async (now = Date.now()) => {
+    worlds.dropIdle(now);
+    let removed = 0;
+    for (const each of worlds.worlds())
+      removed += await sweepWorld(each, { maxAgeMs: options.tmpMaxAgeMs ?? 2 * 3_600_000 }, now);
+    return removed;
+  };
+  const sweeper = setInterval(() => void sweepTmp(), options.tmpSweepMs ?? 10 * 60_000);
+  sweeper.unref();
   // Each run holds one connection (two while proving a password); 256 leaves room for 100 runs.
   const maxConnections = options.maxConnections ?? 256;
   const gate = new ConnectionGate({
@@ -106,7 +150,7 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
       serveClient(
         client,
         world,
-        (sshPort) => new PracticeSession(worldFs, host, pool, sshPort, limits),
+        (sshPort) => new PracticeSession(worlds, host, pool, sshPort, limits),
         () => port,
       );
     },
@@ -126,14 +170,18 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
     connections: () => gate.sockets().length,
     connectionCounts: () => gate.counts(),
     workerCounts: () => pool.counts(),
-    cronRounds: () => cron.rounds,
+    cronRounds: () => crons.get(worlds.shared)?.rounds ?? 0,
+    worlds: () => worlds.worlds(),
+    sweepTmp,
     dropConnections: () => {
       for (const socket of gate.sockets()) socket.destroy();
     },
     close: () =>
       new Promise((done) => {
         for (const socket of gate.sockets()) socket.destroy();
-        cron.stop();
+        for (const cron of crons.values()) cron.stop();
+        clearInterval(sweeper);
+        memory.stop();
         pool.close();
         tcp.close(() => done());
       }),
@@ -162,22 +210,47 @@ function serveClient(
       const channel = accept();
       let pty: TerminalSize | undefined;
       let terminal: Terminal | undefined;
+      // A run that wants a world of its own names it before its exec or shell (PRACTICE_WORLD).
+      let worldKey: string | undefined;
       channel.on('pty', (acceptPty, _reject, info) => {
         pty = { rows: info.rows, cols: info.cols };
         acceptPty?.();
       });
-      channel.on('env', (acceptEnv) => acceptEnv?.());
+      channel.on('env', (acceptEnv, rejectEnv, info) => {
+        if (info.key !== WORLD_ENV) return acceptEnv?.();
+        if (!WORLD_KEY.test(info.val)) return rejectEnv?.();
+        worldKey = info.val;
+        acceptEnv?.();
+      });
       channel.on('window-change', (acceptChange, _reject, info) => {
         if (terminal) terminal.size = { rows: info.rows || terminal.size.rows, cols: info.cols || terminal.size.cols };
         acceptChange?.();
       });
-      channel.on('exec', (acceptExec, _reject, info) => void runExec(session, acceptExec(), user, info.command));
+      channel.on('exec', (acceptExec, _reject, info) => {
+        const execChannel = acceptExec();
+        void session
+          .enter(worldKey)
+          .then((refused) =>
+            refused ? refuse(execChannel, refused) : runExec(session, execChannel, user, info.command),
+          );
+      });
       channel.on('shell', (acceptShell) => {
-        terminal = new Terminal(acceptShell(), pty);
-        void openShell(session, terminal, user);
+        const shellChannel = acceptShell();
+        terminal = new Terminal(shellChannel, pty);
+        const opened = terminal;
+        void session
+          .enter(worldKey)
+          .then((refused) => (refused ? refuse(shellChannel, refused) : openShell(session, opened, user)));
       });
     });
   });
+}
+
+/** Ends a channel with the range's reason, as a command that failed. */
+function refuse(channel: ServerChannel, message: string): void {
+  channel.stderr.write(message);
+  channel.exit(1);
+  channel.end();
 }
 
 function authenticate(ctx: AuthContext, world: World): boolean {

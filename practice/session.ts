@@ -1,16 +1,16 @@
-// One SSH connection: its quota, its `nc -l` listeners, and its command lines, run one at a time in
-// the range's shell workers with the per-command time, memory and output limits.
+// One SSH connection: the world it plays in, its `nc -l` listeners, and its command lines, run one
+// at a time in the range's shell workers with the per-command time, memory and output limits. What it
+// writes stays in its world when it leaves, as on a real server.
 import type { FsHost } from './fs/fs-host.ts';
-import type { DiskUsage } from './fs/permission-fs.ts';
 import type { WorkerPool } from './exec/worker-pool.ts';
 import type { Asker } from './exec/shell-worker-handle.ts';
 import type { Identity } from './world/accounts.ts';
-import type { WorldFs } from './world/world-fs.ts';
+import type { WorldRegistry } from './world/world-registry.ts';
 
 /** Limits that keep one player from hurting the range or other players. */
 export type SessionLimits = {
   commandTimeoutMs: number;
-  /** Bytes one connection may keep on the shared filesystem. */
+  /** Bytes one user may keep in one world (a Unix quota; see WorldBudget for the rest). */
   maxWrittenBytes: number;
   maxOutputBytes: number;
   maxCommandsPerConnection: number;
@@ -20,7 +20,7 @@ export type SessionLimits = {
 
 export const DEFAULT_LIMITS: SessionLimits = {
   commandTimeoutMs: 10_000,
-  maxWrittenBytes: 32 * 1024 * 1024,
+  maxWrittenBytes: 8 * 1024 * 1024,
   maxOutputBytes: 1024 * 1024,
   maxCommandsPerConnection: 5_000,
   maxMemoryMb: 256,
@@ -43,38 +43,57 @@ export type RunOptions = { stdin?: string; interactive?: boolean; ask?: Asker };
 /** Where an interactive shell is: its directory and variables. */
 export type ShellState = { cwd: string; env?: Record<string, string> };
 
-let nextConnection = 0;
-
 export class PracticeSession {
-  private readonly id = nextConnection++;
-  private readonly worldFs: WorldFs;
+  private readonly worlds: WorldRegistry;
   private readonly host: FsHost;
   private readonly pool: WorkerPool;
   private readonly sshPort: number;
   private readonly limits: SessionLimits;
-  private readonly usage: DiskUsage;
+  /** The connection's number in FsHost once it has chosen its world (its first channel). */
+  private id: number | undefined;
+  private worldKey: string | undefined;
+  private binding: Promise<string | undefined> | undefined;
+  private closed = false;
   private listeners: [number, string][] = [];
   private commandsRun = 0;
   // Commands of one connection run one after another, so one player holds at most one worker.
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(worldFs: WorldFs, host: FsHost, pool: WorkerPool, sshPort: number, limits: SessionLimits) {
-    this.worldFs = worldFs;
+  constructor(worlds: WorldRegistry, host: FsHost, pool: WorkerPool, sshPort: number, limits: SessionLimits) {
+    this.worlds = worlds;
     this.host = host;
     this.pool = pool;
     this.sshPort = sshPort;
     this.limits = limits;
-    this.usage = { bytes: 0, limit: limits.maxWrittenBytes, created: new Map() };
-    host.open(this.id, this.usage);
   }
 
-  /** Removes what this connection created, deepest first, as /tmp cleaning would. */
+  /**
+   * Chooses the connection's world at its first channel: `key`'s private world, or the shared one.
+   * Resolves to a refusal to show the player, or undefined. A later channel must name the same world.
+   */
+  enter(key: string | undefined): Promise<string | undefined> {
+    if (this.binding)
+      return this.worldKey === key
+        ? this.binding
+        : Promise.resolve(
+            `practice range: this connection plays in ${this.worldKey === undefined ? 'the shared world' : `world ${this.worldKey}`}; open a new connection for another world\n`,
+          );
+    this.worldKey = key;
+    this.binding = this.worlds.open(key).then((world) => {
+      if ('refused' in world) return `${world.refused}\n`;
+      if (this.closed) return 'practice range: the connection closed\n';
+      this.id = this.host.open(world);
+      return undefined;
+    });
+    return this.binding;
+  }
+
+  /** The connection leaves; its files stay in its world (the /tmp sweep cleans old ones). */
   async close(): Promise<void> {
+    this.closed = true;
     await this.queue.catch(() => undefined);
-    this.host.close(this.id);
-    const paths = [...this.usage.created.keys()].sort((a, b) => b.length - a.length);
-    for (const path of paths) await this.worldFs.fs.rm(path, { recursive: true, force: true }).catch(() => undefined);
-    for (const path of paths) this.worldFs.owners.delete(path);
+    await this.binding;
+    if (this.id !== undefined) this.host.close(this.id);
   }
 
   /** Reads a file as `who` would (the login's .bashrc), or undefined. */
@@ -86,6 +105,7 @@ export class PracticeSession {
   /** Reads a file as `who` would, or says why not (ENOENT, EACCES, EISDIR), for vi's messages. */
   async open(who: Identity, path: string): Promise<{ text: string } | { error: string }> {
     try {
+      if (this.id === undefined) throw Object.assign(new Error('no world yet'), { code: 'EBADF' });
       return { text: await this.host.view(this.id, who).readFile(path) };
     } catch (err) {
       const e = err as { code?: string; message?: string };
@@ -108,6 +128,7 @@ export class PracticeSession {
         exitCode: 1,
       };
     }
+    if (this.id === undefined) return { stdout: EMPTY, stderr: 'practice range: no world chosen\n', exitCode: 1 };
     const job = {
       connection: this.id,
       who,

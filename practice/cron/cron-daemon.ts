@@ -1,11 +1,11 @@
-// cron for the range: reads /etc/cron.d as the world has it, runs each `@reboot` job once at start
+// cron for one world: reads /etc/cron.d as the world has it, runs each `@reboot` job once at start
 // and each `* * * * *` job every interval (a minute by default, shorter in tests), as the job's user,
-// in the range's shell workers. Other schedules are not run; docs/practice-range.md says so.
+// in the range's shell workers. Other schedules are not run; docs/practice-range.md says so. Each job
+// runs on its own, so one that hangs holds up only its own next run, never the other jobs.
 import type { FsHost } from '../fs/fs-host.ts';
-import type { DiskUsage } from '../fs/permission-fs.ts';
 import type { WorkerPool } from '../exec/worker-pool.ts';
 import { loginIdentity, userExists } from '../world/accounts.ts';
-import type { WorldFs } from '../world/world-fs.ts';
+import type { RangeWorld } from '../world/range-world.ts';
 
 export type CronJob = { user: string; command: string; atBoot: boolean; everyMinute: boolean };
 
@@ -32,36 +32,38 @@ export function parseCronTab(text: string): CronJob[] {
   return jobs;
 }
 
-/** The connection number cron's jobs are charged to (players' connections count up from 0). */
-const CRON_CONNECTION = -1;
+/** A private world nobody has logged in to for this long rests: its cron waits for the next login. */
+const RESTS_AFTER_MS = 10 * 60_000;
 
 export class CronDaemon {
-  private readonly worldFs: WorldFs;
+  private readonly world: RangeWorld;
+  private readonly host: FsHost;
   private readonly pool: WorkerPool;
   private readonly intervalMs: number;
   private readonly timeoutMs: number;
+  /** cron's connection in FsHost: its jobs are charged to their users, as on a real host. */
+  private readonly connection: number;
   private jobs: CronJob[] = [];
+  private readonly running = new Set<CronJob>();
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
   private ticks = 0;
 
-  constructor(worldFs: WorldFs, host: FsHost, pool: WorkerPool, options: { intervalMs: number; timeoutMs: number }) {
-    this.worldFs = worldFs;
+  constructor(world: RangeWorld, host: FsHost, pool: WorkerPool, options: { intervalMs: number; timeoutMs: number }) {
+    this.world = world;
+    this.host = host;
     this.pool = pool;
     this.intervalMs = options.intervalMs;
     this.timeoutMs = options.timeoutMs;
-    // cron's own files are the system's, not a player's: a large quota, never cleaned up.
-    const usage: DiskUsage = { bytes: 0, limit: 256 * 1024 * 1024, created: new Map() };
-    host.open(CRON_CONNECTION, usage);
+    this.connection = host.open(world, false);
   }
 
   /** Reads the crontabs, runs the boot jobs, and starts the clock. */
   async start(): Promise<void> {
     const dir = '/etc/cron.d';
-    for (const name of (await this.worldFs.fs.readdir(dir)).sort()) {
+    for (const name of (await this.world.fs.readdir(dir)).sort()) {
       if (name.startsWith('.')) continue;
       this.jobs.push(
-        ...parseCronTab(await this.worldFs.fs.readFile(`${dir}/${name}`)).filter((job) => userExists(job.user)),
+        ...parseCronTab(await this.world.fs.readFile(`${dir}/${name}`)).filter((job) => userExists(job.user)),
       );
     }
     await this.runJobs((job) => job.atBoot);
@@ -76,23 +78,27 @@ export class CronDaemon {
 
   stop(): void {
     clearInterval(this.timer);
+    this.host.close(this.connection);
   }
 
   private tick(): void {
-    // A round still running (a slow job) makes this tick skip; real cron would start an overlapping round.
-    if (this.running) return;
-    this.running = this.runJobs((job) => job.everyMinute).finally(() => {
-      this.running = undefined;
-      this.ticks++;
-    });
+    if (this.world.key !== undefined && this.world.idleFor() >= RESTS_AFTER_MS) return;
+    void this.runJobs((job) => job.everyMinute).finally(() => this.ticks++);
   }
 
+  /** Runs the chosen jobs side by side; a job whose last run has not ended skips this one. */
   private async runJobs(which: (job: CronJob) => boolean): Promise<void> {
-    for (const job of this.jobs.filter(which)) {
+    const due = this.jobs.filter((job) => which(job) && !this.running.has(job));
+    await Promise.all(due.map((job) => this.runJob(job)));
+  }
+
+  private async runJob(job: CronJob): Promise<void> {
+    this.running.add(job);
+    try {
       const who = loginIdentity(job.user);
       await this.pool.run(
         {
-          connection: CRON_CONNECTION,
+          connection: this.connection,
           who,
           command: job.command,
           stdin: '',
@@ -104,6 +110,8 @@ export class CronDaemon {
         },
         this.timeoutMs,
       );
+    } finally {
+      this.running.delete(job);
     }
   }
 }

@@ -1,33 +1,35 @@
-// The main thread's side of the shell workers' filesystem: one shared world, seen by each request's
-// identity through PermissionFs and charged to its connection's quota.
-import type { DiskUsage } from './permission-fs.ts';
+// The main thread's side of the shell workers' filesystem: each connection plays in one world (the
+// shared one, or a run's private one) and sees it through PermissionFs, charged to that world's ledger.
 import { PermissionFs } from './permission-fs.ts';
 import type { FsOperation } from './shell-fs.ts';
 import type { SerializedFsError } from '../exec/shell-job.ts';
 import type { Identity } from '../world/accounts.ts';
-import type { WorldFs } from '../world/world-fs.ts';
+import type { RangeWorld } from '../world/range-world.ts';
 
 export class FsHost {
-  private readonly worldFs: WorldFs;
-  private readonly usages = new Map<number, DiskUsage>();
+  private readonly worlds = new Map<number, RangeWorld>();
+  private readonly logins = new Set<number>();
+  private nextConnection = 0;
 
-  constructor(worldFs: WorldFs) {
-    this.worldFs = worldFs;
-  }
-
-  /** A connection's permission-checked view, charged to its quota. */
+  /** A connection's permission-checked view of its world. */
   view(connection: number, who: Identity): PermissionFs {
-    const usage = this.usages.get(connection);
-    if (!usage) throw Object.assign(new Error('connection closed'), { code: 'EBADF' });
-    return new PermissionFs(this.worldFs.fs, this.worldFs.owners, who, usage);
+    const world = this.worlds.get(connection);
+    if (!world) throw Object.assign(new Error('connection closed'), { code: 'EBADF' });
+    return new PermissionFs(world.fs, world.owners, who, world.ledger);
   }
 
-  open(connection: number, usage: DiskUsage): void {
-    this.usages.set(connection, usage);
+  /** Opens a connection in `world` and returns its number; a login counts as using the world, cron does not. */
+  open(world: RangeWorld, login = true): number {
+    const connection = this.nextConnection++;
+    this.worlds.set(connection, world);
+    if (login) this.logins.add(connection);
+    if (login) world.enter();
+    return connection;
   }
 
   close(connection: number): void {
-    this.usages.delete(connection);
+    if (this.logins.delete(connection)) this.worlds.get(connection)?.leave();
+    this.worlds.delete(connection);
   }
 
   /** Runs one operation for a worker; errors come back as data, never as a throw. */

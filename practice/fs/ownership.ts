@@ -4,7 +4,7 @@ export type Ownership = { owner: string; group: string; program?: string };
 
 const ROOT: Ownership = { owner: 'root', group: 'root' };
 
-/** A path → owner table with a root:root default; copied per connection so writes stay private. */
+/** A path → owner table with a root:root default, one per world. */
 export class OwnershipTable {
   private readonly entries: Map<string, Ownership>;
 
@@ -24,6 +24,13 @@ export class OwnershipTable {
     this.entries.delete(path);
   }
 
+  /** Forgets `path` and everything below it (a removed tree). */
+  deleteTree(path: string): void {
+    for (const key of [...this.entries.keys()]) {
+      if (key === path || key.startsWith(`${path}/`)) this.entries.delete(key);
+    }
+  }
+
   /** Moves the entry for `from` (and everything below it) to `to`. */
   move(from: string, to: string): void {
     for (const [path, ownership] of [...this.entries]) {
@@ -32,10 +39,5 @@ export class OwnershipTable {
         this.entries.set(to + path.slice(from.length), ownership);
       }
     }
-  }
-
-  /** An independent copy. */
-  clone(): OwnershipTable {
-    return new OwnershipTable(this.entries);
   }
 }

@@ -6,6 +6,8 @@ import type { BufferEncoding, CpOptions, FileContent, FsStat, IFileSystem, Mkdir
 type ReadFileOptions = Exclude<Parameters<IFileSystem['readFile']>[1], BufferEncoding | undefined>;
 type WriteFileOptions = Exclude<Parameters<IFileSystem['writeFile']>[2], BufferEncoding | undefined>;
 import type { Identity } from '../world/accounts.ts';
+import type { DiskLedger } from './disk-ledger.ts';
+import { ENTRY_BYTES } from './disk-ledger.ts';
 import type { Ownership, OwnershipTable } from './ownership.ts';
 
 const READ = 4;
@@ -24,16 +26,6 @@ export function fsError(code: 'EACCES' | 'ENOENT' | 'EPERM', op: string, path: s
   return Object.assign(new Error(text), { code, syscall: op, path });
 }
 
-/**
- * What one connection keeps on the shared filesystem: bytes against its quota, and each path it
- * created with the bytes charged for it, so that removing or overwriting gives them back and the
- * paths can be removed when it leaves.
- */
-export type DiskUsage = { bytes: number; limit: number; created: Map<string, number> };
-
-/** What a new directory entry (file, directory, link) costs, so that empty files are not free. */
-const ENTRY_BYTES = 1024;
-
 function byteLength(content: FileContent): number {
   return typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
 }
@@ -42,37 +34,26 @@ export class PermissionFs implements IFileSystem {
   readonly inner: IFileSystem;
   readonly owners: OwnershipTable;
   readonly who: Identity;
-  private readonly usage: DiskUsage;
+  private readonly ledger: DiskLedger;
 
-  constructor(inner: IFileSystem, owners: OwnershipTable, who: Identity, usage: DiskUsage) {
+  constructor(inner: IFileSystem, owners: OwnershipTable, who: Identity, ledger: DiskLedger) {
     this.inner = inner;
     this.owners = owners;
     this.who = who;
-    this.usage = usage;
+    this.ledger = ledger;
   }
 
   /** The same filesystem seen by another identity (setuid programs, ssh to another user). */
   as(who: Identity): PermissionFs {
-    return new PermissionFs(this.inner, this.owners, who, this.usage);
+    return new PermissionFs(this.inner, this.owners, who, this.ledger);
   }
 
-  /** Charges `bytes` to the connection's quota (or gives them back); ENOSPC past it. */
-  private charge(path: string, bytes: number): void {
-    if (bytes > 0 && this.usage.bytes + bytes > this.usage.limit) {
-      throw Object.assign(new Error('No space left on device'), { code: 'ENOSPC', path });
-    }
-    this.usage.bytes += bytes;
-    this.usage.created.set(path, (this.usage.created.get(path) ?? 0) + bytes);
-  }
-
-  /** Gives back what the connection was charged for `path` and everything below it. */
-  private refund(path: string): void {
-    for (const [created, bytes] of this.usage.created) {
-      if (created === path || created.startsWith(`${path}/`)) {
-        this.usage.bytes -= bytes;
-        this.usage.created.delete(created);
-      }
-    }
+  /**
+   * Charges `bytes` for `path` (or gives them back): to whoever was charged for it already, else to
+   * the file's owner, as a Unix quota charges the owner whoever writes.
+   */
+  private charge(path: string, bytes: number, account = this.owners.get(path).owner): void {
+    this.ledger.charge(this.ledger.accountOf(path) ?? account, path, bytes);
   }
 
   /** Bytes (and entries) a copy of `path` would add. */
@@ -144,7 +125,8 @@ export class PermissionFs implements IFileSystem {
 
   /** A new entry becomes the writer's, charged its entry cost plus `bytes`. */
   private claim(path: string, bytes = 0): void {
-    this.charge(path, ENTRY_BYTES + bytes);
+    this.ledger.refund(path);
+    this.ledger.charge(this.who.euser, path, ENTRY_BYTES + bytes);
     this.owners.set(path, { owner: this.who.euser, group: this.who.groups[0] ?? this.who.euser });
   }
 
@@ -224,8 +206,8 @@ export class PermissionFs implements IFileSystem {
   async rm(path: string, options?: RmOptions): Promise<void> {
     await this.requireParent(path, 'unlink');
     await this.inner.rm(path, options);
-    this.owners.delete(path);
-    this.refund(path);
+    this.owners.deleteTree(path);
+    this.ledger.refund(path);
   }
 
   /**
@@ -238,11 +220,11 @@ export class PermissionFs implements IFileSystem {
     if (replacing) await this.require(dest, WRITE, 'copyfile');
     else await this.requireParent(dest, 'copyfile');
     const bytes = (await this.footprint(src)) - (replacing ? await this.footprint(dest) : 0);
-    this.charge(dest, bytes);
+    this.charge(dest, bytes, this.who.euser);
     try {
       await this.inner.cp(src, dest, options);
     } catch (err) {
-      this.charge(dest, -bytes);
+      this.charge(dest, -bytes, this.who.euser);
       throw err;
     }
     const owner = { owner: this.who.euser, group: this.who.groups[0] ?? this.who.euser };
@@ -258,12 +240,7 @@ export class PermissionFs implements IFileSystem {
     await this.requireParent(dest, 'rename');
     await this.inner.mv(src, dest);
     this.owners.move(src, dest);
-    this.refund(dest);
-    for (const [path, bytes] of [...this.usage.created]) {
-      if (path !== src && !path.startsWith(`${src}/`)) continue;
-      this.usage.created.delete(path);
-      this.usage.created.set(dest + path.slice(src.length), bytes);
-    }
+    this.ledger.move(src, dest);
   }
 
   /** `path` and everything below it, with what lstat says of each. */

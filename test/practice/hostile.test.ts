@@ -64,7 +64,7 @@ describe('hostile commands', () => {
     expect(result.code).not.toBe(0);
   });
 
-  it('refuses a huge file once the connection has written its quota', async () => {
+  it('refuses a huge file once the user has written its quota, and other users still write', async () => {
     const small = await startRange({
       host: '127.0.0.1',
       port: 0,
@@ -75,8 +75,11 @@ describe('hostile commands', () => {
     try {
       const login = { port: small.port, username: 'bandit0', password: 'bandit0' };
       const result = await sshExec(login, 'd=$(mktemp -d); for i in $(seq 1 20); do seq 1 15000 >> $d/big; done');
-      expect(result.stderr).toMatch(/No space left on device/);
+      expect(result.stderr).toMatch(/Disk quota exceeded/);
       expect((await sshExec(login, 'whoami')).stdout).toBe('bandit0\n');
+      // A quota is one user's: the next user's writes are untouched by bandit0's full one.
+      const next = { port: small.port, username: 'bandit1', password: small.world.passwords[1]! };
+      expect((await sshExec(next, 'd=$(mktemp -d) && seq 1 15000 > $d/f && wc -c < $d/f')).stdout).toBe('78894\n');
     } finally {
       await small.close();
     }

@@ -1,6 +1,7 @@
 // One player cannot hold the range up or fill it: a command that keeps the CPU busy is cut at the
 // timeout while other sessions are served, a command's memory is bounded, and every way of writing
-// (redirection, cp, mv, mkdir, ln, tar and gzip output) is charged to the connection's quota.
+// (redirection, cp, mv, mkdir, ln, tar and gzip output) is charged to the user's quota in its world,
+// which holds across logins because what a login writes stays for the next one.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadHostKey } from '../../practice/host-key.ts';
 import { startRange } from '../../practice/server.ts';
@@ -23,8 +24,14 @@ afterAll(() => range.close());
 const login = () => ({ port: range.port, username: 'bandit0', password: 'bandit0' });
 const run = (command: string) => sshExec(login(), command);
 
-/** Runs `command` in a fresh temporary directory. */
-const inTemp = (command: string) => run(`cd "$(mktemp -d)" && ${command}`);
+let dirs = 0;
+/** Runs `command` in a fresh directory of /tmp, then removes it: files outlive the login that wrote them. */
+const inTemp = async (command: string) => {
+  const dir = `/tmp/quota-${process.pid}-${dirs++}`;
+  const result = await run(`mkdir ${dir} && cd ${dir} && ${command}`);
+  await run(`rm -rf ${dir}`);
+  return result;
+};
 
 describe('a command that keeps the CPU busy', () => {
   it('is cut at the timeout with exit 124, while other sessions are answered as usual', async () => {
@@ -98,7 +105,7 @@ describe('memory', () => {
 });
 
 describe('the disk quota', () => {
-  const full = /No space left on device/;
+  const full = /Disk quota exceeded/;
 
   it('charges redirections, and gives the bytes back on rm', async () => {
     // just-bash ends the script at a failed redirection (bash would go on); a subshell contains it.
@@ -115,7 +122,7 @@ describe('the disk quota', () => {
     const result = await inTemp(
       'seq 1 6000 > f; for i in $(seq 1 40); do cp f c$i || { echo stopped at $i; break; }; done; mv c1 moved; cp f again || echo still full',
     );
-    expect(result.stderr).toMatch(/cp: .*No space left on device/);
+    expect(result.stderr).toMatch(/cp: .*Disk quota exceeded/);
     expect(result.stdout).toMatch(/stopped at \d+\n/);
     expect(result.stdout).toContain('still full');
   });
@@ -150,13 +157,17 @@ describe('the disk quota', () => {
     expect(gunzip.stderr).toMatch(full);
   });
 
-  it('removes what a connection wrote, moved or copied when it leaves', async () => {
-    const name = `left-${Date.now()}`;
+  it('keeps what a login wrote, moved or copied for the next login, still charged, until it is removed', async () => {
+    const ledger = range.worlds()[0]!.ledger;
+    const before = ledger.used('bandit0');
+    const name = `kept-${process.pid}`;
     await run(
       `mkdir /tmp/${name} && echo x > /tmp/${name}/a && mv /tmp/${name}/a /tmp/${name}/b && cp /tmp/${name}/b /tmp/${name}-copy`,
     );
-    const after = await run(`ls /tmp/${name} /tmp/${name}-copy`);
-    expect(after.stderr).toMatch(new RegExp(`cannot access '/tmp/${name}'`));
-    expect(after.stderr).toMatch(new RegExp(`cannot access '/tmp/${name}-copy'`));
+    // The next login finds all of it, and the quota still counts it: a logout frees nothing.
+    expect((await run(`cat /tmp/${name}/b /tmp/${name}-copy`)).stdout).toBe('x\nx\n');
+    expect(ledger.used('bandit0')).toBeGreaterThan(before);
+    await run(`rm -r /tmp/${name} /tmp/${name}-copy`);
+    expect(ledger.used('bandit0')).toBe(before);
   });
 });

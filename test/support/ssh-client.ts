@@ -6,13 +6,16 @@ export type ExecResult = { stdout: string; stderr: string; code: number | null }
 
 type TunableClient = ssh2.Client & { setNoDelay(noDelay?: boolean): void };
 
-/** Connects, runs `command`, and disconnects. Rejects when the login is refused. */
-export function sshExec(config: ConnectConfig, command: string): Promise<ExecResult> {
+/**
+ * Connects, runs `command`, and disconnects. Rejects when the login is refused. `env` is sent with the
+ * exec (the range reads PRACTICE_WORLD from it).
+ */
+export function sshExec(config: ConnectConfig, command: string, env?: Record<string, string>): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     const client = new ssh2.Client() as TunableClient;
     client
       .on('ready', () => {
-        client.exec(command, (err, stream) => {
+        client.exec(command, env ? { env } : {}, (err, stream) => {
           if (err) return reject(err);
           let stdout = '';
           let stderr = '';

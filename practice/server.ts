@@ -92,6 +92,7 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   const world = buildWorld(options.seed);
   const commands = practiceCommands(placeholderEnv(world));
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  let port = options.port;
   const host = new FsHost();
   const pool = new WorkerPool(
     { seed: options.seed, maxOutputBytes: limits.maxOutputBytes, memoryMb: limits.maxMemoryMb },
@@ -99,6 +100,35 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
     { warm: 2, max: 8, ...options.workers },
   );
   await pool.start();
+  // `timeout`'s command runs as a process of its own: a job in another worker with its own time.
+  host.spawner = async (connection, who, command, stdin, cwd, wallMs) => {
+    const job = {
+      connection,
+      who,
+      command,
+      stdin,
+      cwd,
+      listeners: [],
+      sshPort: port,
+      interactive: false,
+      canAsk: false,
+    };
+    const result = await pool.run(job, wallMs);
+    if (result === 'timeout') return { stdout: '', stderr: '', exitCode: 124, timedOut: true };
+    if (result === 'memory' || result === 'crash')
+      return {
+        stdout: '',
+        stderr: `practice range: the command ${result === 'memory' ? 'ran out of memory' : 'crashed'}\n`,
+        exitCode: 137,
+        timedOut: false,
+      };
+    return {
+      stdout: Buffer.from(result.stdout).toString('utf8'),
+      stderr: result.stderr,
+      exitCode: result.exitCode,
+      timedOut: false,
+    };
+  };
   const crons = new Map<RangeWorld, CronDaemon>();
   const memory = new MemoryReturn();
   const worlds = await WorldRegistry.start(
@@ -110,7 +140,8 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
       created: async (made) => {
         const cron = new CronDaemon(made, host, pool, {
           intervalMs: options.cronIntervalMs ?? 60_000,
-          timeoutMs: 60_000,
+          // Long: a job mostly waits on the processes it starts (`timeout 60 ./script`), each with its own limit.
+          timeoutMs: 10 * 60_000,
         });
         crons.set(made, cron);
         await cron.start();
@@ -138,7 +169,6 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
     authTimeoutMs: options.authTimeoutMs ?? 30_000,
     idleTimeoutMs: options.idleTimeoutMs ?? 15 * 60_000,
   });
-  let port = options.port;
 
   const ssh = new ssh2.Server(
     { hostKeys: [options.hostKey], ident: 'OpenSSH_9.6 bandit-runner-practice' },

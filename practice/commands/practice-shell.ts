@@ -17,6 +17,7 @@ import { listCommands } from './list-commands.ts';
 import { loginCommands } from './login-commands.ts';
 import { networkCommands } from './network-commands.ts';
 import { textCommands } from './text-commands.ts';
+import { timeoutCommand } from './timeout-command.ts';
 
 /** Builtins that would reach outside the sandbox or are not part of a Bandit box. */
 const EXCLUDED_BUILTINS = new Set(['curl', 'html-to-markdown', 'python', 'python3', 'js-exec', 'sqlite3']);
@@ -43,6 +44,7 @@ export function practiceCommands(env: CommandEnv): CustomCommand[] {
     ...loginCommands(env),
     ...textCommands(env),
     gitCommand(env),
+    timeoutCommand(env),
   ];
 }
 

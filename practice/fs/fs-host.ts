@@ -1,13 +1,25 @@
 // The main thread's side of the shell workers' filesystem: each connection plays in one world (the
 // shared one, or a run's private one) and sees it through PermissionFs, charged to that world's ledger.
 import { PermissionFs } from './permission-fs.ts';
-import type { FsOperation } from './shell-fs.ts';
+import type { FsOperation, SpawnResult } from './shell-fs.ts';
 import type { SerializedFsError } from '../exec/shell-job.ts';
 import type { Identity } from '../world/accounts.ts';
 import type { RangeWorld } from '../world/range-world.ts';
 
+/** Runs a child process's command line for a connection, as `who` (the range's worker pool). */
+export type Spawner = (
+  connection: number,
+  who: Identity,
+  command: string,
+  stdin: string,
+  cwd: string,
+  wallMs: number,
+) => Promise<SpawnResult>;
+
 export class FsHost {
   private readonly worlds = new Map<number, RangeWorld>();
+  /** Set once the worker pool exists (it needs this host first). */
+  spawner: Spawner | undefined;
   private readonly logins = new Set<number>();
   private nextConnection = 0;
 
@@ -32,6 +44,13 @@ export class FsHost {
     this.worlds.delete(connection);
   }
 
+  private spawn(connection: number, who: Identity, args: unknown[]): Promise<SpawnResult> {
+    if (!this.worlds.has(connection) || !this.spawner)
+      throw Object.assign(new Error('connection closed'), { code: 'EBADF' });
+    const [command, stdin, cwd, wallMs] = args as [string, string, string, number];
+    return this.spawner(connection, who, command, stdin, cwd, wallMs);
+  }
+
   /** Runs one operation for a worker; errors come back as data, never as a throw. */
   async handle(
     connection: number,
@@ -40,6 +59,7 @@ export class FsHost {
     args: unknown[],
   ): Promise<{ value?: unknown; error?: SerializedFsError }> {
     try {
+      if (op === 'spawn') return { value: await this.spawn(connection, who, args) };
       const fs = this.view(connection, who);
       const method = fs[op] as (...a: unknown[]) => unknown;
       return { value: await method.apply(fs, args) };

@@ -5,7 +5,7 @@ import type { IFileSystem } from 'just-bash';
 import { TTY_PATH } from '../exec/terminal-output.ts';
 import type { Identity } from '../world/accounts.ts';
 import type { Ownership } from './ownership.ts';
-import type { FsOperation, ShellFs } from './shell-fs.ts';
+import type { FsOperation, ShellFs, SpawnResult } from './shell-fs.ts';
 
 /** Sends one operation to the main thread and resolves with its answer (or its error). */
 export type FsCall = (who: Identity, op: FsOperation, args: unknown[]) => Promise<unknown>;
@@ -50,6 +50,9 @@ export class RemoteFs implements ShellFs {
   }
   canAccess(path: string, want: number): Promise<boolean> {
     return this.send('canAccess', path, want);
+  }
+  spawn(command: string, stdin: string, cwd: string, wallMs: number): Promise<SpawnResult> {
+    return this.send('spawn', command, stdin, cwd, wallMs);
   }
   readFile(...args: Parameters<Fs['readFile']>): ReturnType<Fs['readFile']> {
     return this.send('readFile', ...args);

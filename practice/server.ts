@@ -77,6 +77,8 @@ export type RunningRange = {
   cronRounds: () => number;
   /** The worlds now: the shared one first, then private ones (tests and benchmarks read their ledgers). */
   worlds: () => RangeWorld[];
+  /** Full garbage collections run to hand back released memory. */
+  memoryCollections: () => number;
   /** Runs the /tmp sweep now (tests), as the schedule would; returns the entries removed. */
   sweepTmp: (now?: number) => Promise<number>;
   /** Drops every open connection, as a network blip would; the range keeps listening. */
@@ -202,6 +204,7 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
     workerCounts: () => pool.counts(),
     cronRounds: () => crons.get(worlds.shared)?.rounds ?? 0,
     worlds: () => worlds.worlds(),
+    memoryCollections: () => memory.collections,
     sweepTmp,
     dropConnections: () => {
       for (const socket of gate.sockets()) socket.destroy();

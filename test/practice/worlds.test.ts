@@ -82,6 +82,18 @@ describe('private worlds', () => {
     expect(results[1]).toMatch(/this connection plays in world a-\d+; open a new connection for another world/);
   });
 
+  it('are dropped with their files after hours without a login; the key then gets a fresh world', async () => {
+    const key = `idle-${process.pid}`;
+    await sshExec(as(0), 'echo kept > /tmp/x-idle', inWorld(key));
+    const world = range.worlds().find((w) => w.key === key)!;
+    await vi.waitFor(() => expect(world.logins).toBe(0));
+    await range.sweepTmp(Date.now() + 60_000);
+    expect(range.worlds().some((w) => w.key === key)).toBe(true);
+    await range.sweepTmp(Date.now() + 7 * 3_600_000);
+    expect(range.worlds().some((w) => w.key === key)).toBe(false);
+    expect((await sshExec(as(0), 'cat /tmp/x-idle', inWorld(key))).stderr).toContain('No such file');
+  });
+
   it('are refused at the door when the store has no room for another', async () => {
     const small = await startRange({
       host: '127.0.0.1',
@@ -123,6 +135,31 @@ describe('the /tmp sweep', () => {
       'cat "$(grep -o "/tmp/[A-Za-z0-9]*" /usr/bin/cronjob_bandit22.sh | head -1)"',
     );
     expect(cronFile.stdout).toBe(`${range.world.passwords[22]}\n`);
+  });
+});
+
+describe('memory', () => {
+  it('is handed back with a full collection after a large release', async () => {
+    const big = await startRange({
+      host: '127.0.0.1',
+      port: 0,
+      hostKey: loadHostKey(null),
+      seed: 'worlds-memory',
+      limits: { maxWrittenBytes: 40 * 1024 * 1024 },
+      worlds: { storeBytes: 39 * 40 * 1024 * 1024 },
+    });
+    try {
+      const login = { port: big.port, username: 'bandit0', password: 'bandit0' };
+      // 7 × 3 MB, one login each: a command line may print 4 MiB at most.
+      for (let i = 0; i < 7; i++) await sshExec(login, 'printf "%03000000d" 0 >> /tmp/x-big');
+      const wrote = await sshExec(login, 'du -b /tmp/x-big');
+      expect(wrote.stdout).toBe('21000000\t/tmp/x-big\n');
+      expect(big.memoryCollections()).toBe(0);
+      await sshExec(login, 'rm /tmp/x-big');
+      await vi.waitFor(() => expect(big.memoryCollections()).toBe(1), { timeout: 5_000 });
+    } finally {
+      await big.close();
+    }
   });
 });
 

@@ -19,6 +19,8 @@ export type WorldBudget = {
   storeBytes: number;
   /** A private world no login has used for this long is dropped with its files. */
   privateIdleMs: number;
+  /** Kept out of every world's reservation: room for the logins themselves (SSH buffers, sessions). */
+  loginReserveBytes: number;
 };
 
 export const DEFAULT_BUDGET: WorldBudget = {
@@ -26,6 +28,7 @@ export const DEFAULT_BUDGET: WorldBudget = {
   privateWorldBytes: 8 * 1024 * 1024,
   storeBytes: 1024 * 1024 * 1024,
   privateIdleMs: 6 * 60 * 60_000,
+  loginReserveBytes: 64 * 1024 * 1024,
 };
 
 /** What a private world's own files take before anyone writes (measured: 1.2 MiB), with room to spare. */
@@ -64,7 +67,8 @@ export class WorldRegistry {
     this.memory = memory;
     this.hooks = hooks;
     this.maxPrivate = Math.floor(
-      (budget.storeBytes - sharedWorldBytes(budget)) / (budget.privateWorldBytes + WORLD_BASE_BYTES),
+      (budget.storeBytes - budget.loginReserveBytes - sharedWorldBytes(budget)) /
+        (budget.privateWorldBytes + WORLD_BASE_BYTES),
     );
   }
 
@@ -77,10 +81,11 @@ export class WorldRegistry {
     hooks: WorldHooks,
   ): Promise<WorldRegistry> {
     const shared = sharedWorldBytes(budget);
-    if (shared > budget.storeBytes)
+    if (shared + budget.loginReserveBytes > budget.storeBytes)
       throw new Error(
         `practice range: the store (${mib(budget.storeBytes)}) cannot hold the shared world's quotas ` +
-          `(${allUsers().length} users × ${mib(budget.perUserBytes)} = ${mib(shared)}); raise the store or lower the quota`,
+          `(${allUsers().length} users × ${mib(budget.perUserBytes)} = ${mib(shared)}) and the logins' ` +
+          `${mib(budget.loginReserveBytes)}; raise the store or lower the quota`,
       );
     const ledger = new DiskLedger({ perUserBytes: budget.perUserBytes, worldBytes: shared }, (n) => memory.note(n));
     const world = new RangeWorld(undefined, await layOut(), ledger, builtPaths);

@@ -8,6 +8,9 @@ import { startRange } from '../../practice/server.ts';
 import type { RunningRange } from '../../practice/server.ts';
 import { sshExec } from '../support/ssh-client.ts';
 
+// Several logins per test, and a private world's first login runs its cron's boot jobs: more than 5 s on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+
 let range: RunningRange;
 beforeAll(async () => {
   range = await startRange({
@@ -100,8 +103,8 @@ describe('private worlds', () => {
       port: 0,
       hostKey: loadHostKey(null),
       seed: 'worlds-small',
-      // The shared world's 39 users × 8 MiB, and room for exactly one private world of 8 MiB.
-      worlds: { storeBytes: 39 * 8 * 1024 * 1024 + 10 * 1024 * 1024 + 1 },
+      // The shared world's 39 users × 8 MiB, the logins' 64 MiB, and room for one private world of 8 + 2 MiB.
+      worlds: { storeBytes: (39 * 8 + 64 + 10) * 1024 * 1024 + 1 },
     });
     try {
       const login = { port: small.port, username: 'bandit0', password: 'bandit0' };
@@ -146,7 +149,7 @@ describe('memory', () => {
       hostKey: loadHostKey(null),
       seed: 'worlds-memory',
       limits: { maxWrittenBytes: 40 * 1024 * 1024 },
-      worlds: { storeBytes: 39 * 40 * 1024 * 1024 },
+      worlds: { storeBytes: (39 * 40 + 64) * 1024 * 1024 },
     });
     try {
       const login = { port: big.port, username: 'bandit0', password: 'bandit0' };
@@ -160,7 +163,7 @@ describe('memory', () => {
     } finally {
       await big.close();
     }
-  });
+  }, 60_000);
 });
 
 /** Two execs on one SSH connection, the first in world `a`, the second naming world `b`. */

@@ -7,6 +7,7 @@ import { fail } from './command-env.ts';
 import { shellJoin } from './login-commands.ts';
 
 const UNITS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
+const TRY = "Try 'timeout --help' for more information.";
 const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, KILL: 9, USR1: 10, USR2: 12, TERM: 15 };
 
 /** A signal by name (KILL, SIGKILL) or number; undefined when unknown. */
@@ -37,20 +38,19 @@ export function timeoutCommand(env: CommandEnv) {
       else if (arg === '-s' || arg === '--signal' || arg.startsWith('--signal=') || /^-s./.test(arg)) {
         const name = arg === '-s' || arg === '--signal' ? (args[++i] ?? '') : arg.replace(/^(--signal=|-s)/, '');
         const number = signalNumber(name);
-        if (number === undefined) return fail(`timeout: ${name}: invalid signal`, 125);
+        if (number === undefined) return fail(`timeout: ‘${name}’: invalid signal\n${TRY}`, 125);
         signal = number;
       } else if (arg === '-k' || arg === '--kill-after') i++;
       else if (arg.startsWith('--kill-after=') || /^-k./.test(arg)) continue;
       else if (arg.startsWith('-') && arg.length > 1 && !/^\d/.test(arg.slice(1)))
-        return fail(`timeout: invalid option -- '${arg.slice(1)}'\nTry 'timeout --help' for more information.`, 125);
+        return fail(`timeout: invalid option -- '${arg.slice(1)[0]}'\n${TRY}`, 125);
       else break;
     }
     const [duration, ...command] = args.slice(i);
-    if (duration === undefined || command.length === 0)
-      return fail("timeout: missing operand\nTry 'timeout --help' for more information.", 125);
+    // GNU's timeout says only this when an operand is missing.
+    if (duration === undefined || command.length === 0) return fail(TRY, 125);
     const seconds = durationSeconds(duration);
-    if (seconds === undefined)
-      return fail(`timeout: invalid time interval '${duration}'\nTry 'timeout --help' for more information.`, 125);
+    if (seconds === undefined) return fail(`timeout: invalid time interval ‘${duration}’\n${TRY}`, 125);
     const result = await env.fs.spawn(shellJoin(command), latin1FromBytes(ctx.stdin), ctx.cwd, seconds * 1000);
     if (!result.timedOut) return result;
     // GNU's status: 124 when the command timed out, 128+9 when it was sent KILL; --preserve-status keeps 128+signal.

@@ -19,7 +19,25 @@ const settingsSchema = z.object({
     .int()
     .min(100, 'must be at least 100 (milliseconds)')
     .max(600_000, 'must be at most 600000'),
+  maxConnectionsPerAddress: count(10_000).optional(),
+  commandTimeoutMs: z.coerce
+    .number()
+    .int()
+    .min(1_000, 'must be at least 1000 (milliseconds)')
+    .max(86_400_000, 'must be at most 86400000 (a day)'),
+  commandCpuMs: z.coerce
+    .number()
+    .int()
+    .min(100, 'must be at least 100 (milliseconds)')
+    .max(3_600_000, 'must be at most 3600000 (an hour)'),
+  workers: count(256),
+  cronIntervalMs: z.coerce.number().int().min(1_000, 'must be at least 1000 (milliseconds)').optional(),
 });
+
+/** A whole number from 1 to `most`, as an env var gives it. */
+function count(most: number) {
+  return z.coerce.number().int().min(1, 'must be at least 1').max(most, `must be at most ${most}`);
+}
 
 // A single bad command must never take the range down: log it and keep serving.
 process.on('unhandledRejection', (reason) => console.error('practice: unhandled rejection (ignored):', reason));
@@ -39,12 +57,18 @@ const parsed = settingsSchema.safeParse({
   hostKeyPath: process.env.PRACTICE_HOST_KEY ?? '.state/practice/host_key',
   maxConnections: process.env.PRACTICE_MAX_CONNECTIONS ?? 256,
   authTimeoutMs: process.env.PRACTICE_AUTH_TIMEOUT_MS ?? 30_000,
+  maxConnectionsPerAddress: process.env.PRACTICE_MAX_CONNECTIONS_PER_ADDRESS,
+  commandTimeoutMs: process.env.PRACTICE_COMMAND_TIMEOUT_MS ?? 5 * 60_000,
+  commandCpuMs: process.env.PRACTICE_COMMAND_CPU_MS ?? 10_000,
+  workers: process.env.PRACTICE_WORKERS ?? 16,
+  cronIntervalMs: process.env.PRACTICE_CRON_INTERVAL_MS,
 });
 if (!parsed.success) {
   console.error(`practice range configuration is invalid: ${describeIssues(parsed.error)}`);
   process.exit(1);
 }
-const { host, port, seed, hostKeyPath, maxConnections, authTimeoutMs } = parsed.data;
+const { host, port, seed, hostKeyPath, maxConnections, authTimeoutMs, maxConnectionsPerAddress, cronIntervalMs } =
+  parsed.data;
 try {
   const range = await startRange({
     host,
@@ -53,6 +77,10 @@ try {
     hostKey: loadHostKey(hostKeyPath),
     maxConnections,
     authTimeoutMs,
+    ...(maxConnectionsPerAddress ? { maxConnectionsPerAddress } : {}),
+    ...(cronIntervalMs ? { cronIntervalMs } : {}),
+    limits: { commandTimeoutMs: parsed.data.commandTimeoutMs, commandCpuMs: parsed.data.commandCpuMs },
+    workers: { max: parsed.data.workers },
   });
   console.log(`practice range listening on ssh://bandit0@${host}:${range.port} (password: bandit0), seed ${seed}`);
   if (!values.quiet) {

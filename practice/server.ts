@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ServerChannel } from 'ssh2';
 import { PRACTICE_LEVELS } from '../schema/levels.ts';
-import { ConnectionGate } from './connection-gate.ts';
+import { ConnectionGate, addressOf } from './connection-gate.ts';
 import { CronDaemon } from './cron/cron-daemon.ts';
 import { placeholderEnv, practiceCommands } from './commands/practice-shell.ts';
 import { WorkerPool } from './exec/worker-pool.ts';
@@ -49,10 +49,17 @@ export type RangeOptions = {
   maxConnections?: number;
   /** Connections still logging in at once (default: maxConnections). */
   maxPending?: number;
+  /** Connections from one source address at once (default: half of maxConnections). */
+  maxConnectionsPerAddress?: number;
+  /** When full, a login idle this long gives its place to another address's newcomer (default 10 s). */
+  evictIdleMs?: number;
   /** How long a connection may take to log in before it is dropped (default 30 s). */
   authTimeoutMs?: number;
   idleTimeoutMs?: number;
-  /** Shell worker threads: kept warm, and at most (default 2 and 8). */
+  /**
+   * Shell worker threads: kept warm and at most (default 2 and 16), and per source address the
+   * commands running at once (default half of max) and waiting (default 64).
+   */
   workers?: Partial<PoolSize>;
   /** How often cron's every-minute jobs run (default 60 s, as on a real host). */
   cronIntervalMs?: number;
@@ -69,10 +76,12 @@ export type RunningRange = {
   world: World;
   /** Open TCP connections, logged in or not (tests check that clients reuse theirs). */
   connections: () => number;
-  /** Logged-in connections and those still logging in. */
-  connectionCounts: () => { admitted: number; pending: number };
-  /** Shell worker threads, and how many are running a command. */
-  workerCounts: () => { workers: number; busy: number };
+  /** Logged-in connections, those still logging in, and idle logins closed to make room for another address. */
+  connectionCounts: () => { admitted: number; pending: number; evicted: number };
+  /** Shell worker threads, how many are running a command, and how many commands wait for one. */
+  workerCounts: () => { workers: number; busy: number; waiting: number };
+  /** Commands running and waiting per source address. */
+  commandsByAddress: () => Record<string, { running: number; waiting: number }>;
   /** Rounds of the shared world's every-minute cron jobs finished so far. */
   cronRounds: () => number;
   /** The worlds now: the shared one first, then private ones (tests and benchmarks read their ledgers). */
@@ -96,10 +105,11 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   let port = options.port;
   const host = new FsHost();
+  const max = options.workers?.max ?? 16;
   const pool = new WorkerPool(
     { seed: options.seed, maxOutputBytes: limits.maxOutputBytes, memoryMb: limits.maxMemoryMb },
     host,
-    { warm: 2, max: 8, ...options.workers },
+    { warm: 2, max, runningPerAddress: Math.max(1, Math.floor(max / 2)), waitingPerAddress: 64, ...options.workers },
   );
   await pool.start();
   // `timeout`'s command runs as a process of its own: a job in another worker with its own time.
@@ -115,15 +125,29 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
       interactive: false,
       canAsk: false,
     };
-    const result = await pool.run(job, wallMs);
+    const result = await pool.run({
+      job,
+      limits: { wallMs, cpuMs: limits.commandCpuMs },
+      // A child of a running command: it goes first, so the parent waiting on it cannot deadlock the two.
+      source: { address: 'timeout', connection },
+      child: true,
+    });
     if (result === 'timeout') return { stdout: '', stderr: '', exitCode: 124, timedOut: true };
-    if (result === 'memory' || result === 'crash')
+    if (typeof result === 'string') {
+      const why = {
+        memory: 'ran out of memory',
+        cpu: 'used all its CPU time',
+        crash: 'crashed',
+        busy: 'could not start',
+      };
       return {
         stdout: '',
-        stderr: `practice range: the command ${result === 'memory' ? 'ran out of memory' : 'crashed'}\n`,
-        exitCode: 137,
+        stderr: `practice range: the command ${why[result]}\n`,
+        // As a shell reports SIGXCPU (128 + 24) and SIGKILL (128 + 9).
+        exitCode: result === 'cpu' ? 152 : 137,
         timedOut: false,
       };
+    }
     return {
       stdout: Buffer.from(result.stdout).toString('utf8'),
       stderr: result.stderr,
@@ -144,6 +168,7 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
           intervalMs: options.cronIntervalMs ?? 60_000,
           // Long: a job mostly waits on the processes it starts (`timeout 60 ./script`), each with its own limit.
           timeoutMs: 10 * 60_000,
+          cpuMs: limits.commandCpuMs,
         });
         crons.set(made, cron);
         await cron.start();
@@ -168,8 +193,10 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   const gate = new ConnectionGate({
     maxConnections,
     maxPending: options.maxPending ?? maxConnections,
+    maxPerAddress: options.maxConnectionsPerAddress ?? Math.max(1, Math.floor(maxConnections / 2)),
     authTimeoutMs: options.authTimeoutMs ?? 30_000,
     idleTimeoutMs: options.idleTimeoutMs ?? 15 * 60_000,
+    evictIdleMs: options.evictIdleMs ?? 10_000,
   });
 
   const ssh = new ssh2.Server(
@@ -179,11 +206,17 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
       // ssh2 keeps the socket on a field its types leave out; the gate needs it to count the login.
       const socket = (client as unknown as { _sock: Socket })._sock;
       client.once('ready', () => gate.loggedIn(socket));
+      const source = {
+        address: addressOf(socket),
+        busy: (running: boolean) => gate.busy(socket, running),
+        touch: () => gate.touch(socket),
+      };
       serveClient(
         client,
         world,
-        (sshPort) => new PracticeSession(worlds, host, pool, sshPort, limits),
+        (sshPort) => new PracticeSession(worlds, host, pool, sshPort, limits, source),
         () => port,
+        source.touch,
       );
     },
   );
@@ -202,6 +235,7 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
     connections: () => gate.sockets().length,
     connectionCounts: () => gate.counts(),
     workerCounts: () => pool.counts(),
+    commandsByAddress: () => pool.byAddress(),
     cronRounds: () => crons.get(worlds.shared)?.rounds ?? 0,
     worlds: () => worlds.worlds(),
     memoryCollections: () => memory.collections,
@@ -214,6 +248,7 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
         for (const socket of gate.sockets()) socket.destroy();
         for (const cron of crons.values()) cron.stop();
         clearInterval(sweeper);
+        gate.close();
         memory.stop();
         pool.close();
         tcp.close(() => done());
@@ -226,6 +261,7 @@ function serveClient(
   world: World,
   newSession: (sshPort: number) => PracticeSession,
   port: () => number,
+  touch: () => void,
 ): void {
   let user = '';
   client.on('error', () => client.end());
@@ -241,6 +277,8 @@ function serveClient(
     client.on('close', () => void session.close());
     client.on('session', (accept) => {
       const channel = accept();
+      // A channel or a keystroke restarts the connection's idle clock; keep-alives do not.
+      touch();
       let pty: TerminalSize | undefined;
       let terminal: Terminal | undefined;
       // A run that wants a world of its own names it before its exec or shell (PRACTICE_WORLD).
@@ -269,6 +307,7 @@ function serveClient(
       });
       channel.on('shell', (acceptShell) => {
         const shellChannel = acceptShell();
+        shellChannel.on('data', touch);
         terminal = new Terminal(shellChannel, pty);
         const opened = terminal;
         void session

@@ -9,7 +9,10 @@ import type { WorldRegistry } from './world/world-registry.ts';
 
 /** Limits that keep one player from hurting the range or other players. */
 export type SessionLimits = {
+  /** Wall-clock time per command: generous, so a command that waits (for cron's minute) completes. */
   commandTimeoutMs: number;
+  /** CPU time per command: what stops a busy loop (the real server's `ulimit -t` does the same). */
+  commandCpuMs: number;
   /** Bytes one user may keep in one world (a Unix quota; see WorldBudget for the rest). */
   maxWrittenBytes: number;
   maxOutputBytes: number;
@@ -19,7 +22,8 @@ export type SessionLimits = {
 };
 
 export const DEFAULT_LIMITS: SessionLimits = {
-  commandTimeoutMs: 10_000,
+  commandTimeoutMs: 5 * 60_000,
+  commandCpuMs: 10_000,
   maxWrittenBytes: 8 * 1024 * 1024,
   maxOutputBytes: 1024 * 1024,
   maxCommandsPerConnection: 5_000,
@@ -27,6 +31,9 @@ export const DEFAULT_LIMITS: SessionLimits = {
 };
 
 const EMPTY = new Uint8Array(0);
+
+/** 10 s, 5 min: how a limit reads in a message. */
+const seconds = (ms: number) => (ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
 
 /** A command's result, after limits: exit 124 on timeout, 137 past the memory bound, output capped. */
 export type CommandResult = {
@@ -40,6 +47,9 @@ export type CommandResult = {
 /** How a command line runs: its stdin, whether at a terminal, and who answers a password prompt. */
 export type RunOptions = { stdin?: string; interactive?: boolean; ask?: Asker };
 
+/** Where a connection comes from, and who is told when it starts and ends a command (its idle clock). */
+export type SessionSource = { address: string; busy?: (running: boolean) => void };
+
 /** Where an interactive shell is: its directory and variables. */
 export type ShellState = { cwd: string; env?: Record<string, string> };
 
@@ -49,6 +59,7 @@ export class PracticeSession {
   private readonly pool: WorkerPool;
   private readonly sshPort: number;
   private readonly limits: SessionLimits;
+  private readonly source: SessionSource;
   /** The connection's number in FsHost once it has chosen its world (its first channel). */
   private id: number | undefined;
   private worldKey: string | undefined;
@@ -59,12 +70,20 @@ export class PracticeSession {
   // Commands of one connection run one after another, so one player holds at most one worker.
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(worlds: WorldRegistry, host: FsHost, pool: WorkerPool, sshPort: number, limits: SessionLimits) {
+  constructor(
+    worlds: WorldRegistry,
+    host: FsHost,
+    pool: WorkerPool,
+    sshPort: number,
+    limits: SessionLimits,
+    source: SessionSource,
+  ) {
     this.worlds = worlds;
     this.host = host;
     this.pool = pool;
     this.sshPort = sshPort;
     this.limits = limits;
+    this.source = source;
   }
 
   /**
@@ -115,7 +134,14 @@ export class PracticeSession {
 
   /** Runs one command line as `who`; never throws. `shell` carries an interactive shell's state. */
   run(who: Identity, command: string, at: ShellState, options: RunOptions = {}): Promise<CommandResult> {
-    const result = this.queue.then(() => this.runNow(who, command, at, options));
+    const result = this.queue.then(async () => {
+      this.source.busy?.(true);
+      try {
+        return await this.runNow(who, command, at, options);
+      } finally {
+        this.source.busy?.(false);
+      }
+    });
     this.queue = result.catch(() => undefined);
     return result;
   }
@@ -141,12 +167,31 @@ export class PracticeSession {
       canAsk: options.ask !== undefined,
       ...(at.env ? { env: at.env } : {}),
     };
-    const result = await this.pool.run(job, this.limits.commandTimeoutMs, options.ask);
+    const result = await this.pool.run({
+      job,
+      limits: { wallMs: this.limits.commandTimeoutMs, cpuMs: this.limits.commandCpuMs },
+      source: { address: this.source.address, connection: this.id },
+      ...(options.ask ? { ask: options.ask } : {}),
+    });
+    if (result === 'busy')
+      return {
+        stdout: EMPTY,
+        stderr:
+          'practice range: too many commands are waiting from your address; let some finish (or close idle connections) and try again\n',
+        exitCode: 1,
+      };
     if (result === 'timeout')
       return {
         stdout: EMPTY,
-        stderr: `practice range: command timed out after ${this.limits.commandTimeoutMs / 1000} s\n`,
+        stderr: `practice range: command timed out after ${seconds(this.limits.commandTimeoutMs)} of wall-clock time\n`,
         exitCode: 124,
+      };
+    // As a shell reports a command that SIGXCPU ended (128 + 24) under `ulimit -t`.
+    if (result === 'cpu')
+      return {
+        stdout: EMPTY,
+        stderr: `practice range: command stopped after ${seconds(this.limits.commandCpuMs)} of CPU time, the most one command may use (a loop that never ends?)\n`,
+        exitCode: 152,
       };
     if (result === 'memory')
       return {

@@ -41,6 +41,7 @@ export class CronDaemon {
   private readonly pool: WorkerPool;
   private readonly intervalMs: number;
   private readonly timeoutMs: number;
+  private readonly cpuMs: number;
   /** cron's connection in FsHost: its jobs are charged to their users, as on a real host. */
   private readonly connection: number;
   private jobs: CronJob[] = [];
@@ -48,12 +49,18 @@ export class CronDaemon {
   private timer: NodeJS.Timeout | undefined;
   private ticks = 0;
 
-  constructor(world: RangeWorld, host: FsHost, pool: WorkerPool, options: { intervalMs: number; timeoutMs: number }) {
+  constructor(
+    world: RangeWorld,
+    host: FsHost,
+    pool: WorkerPool,
+    options: { intervalMs: number; timeoutMs: number; cpuMs: number },
+  ) {
     this.world = world;
     this.host = host;
     this.pool = pool;
     this.intervalMs = options.intervalMs;
     this.timeoutMs = options.timeoutMs;
+    this.cpuMs = options.cpuMs;
     this.connection = host.open(world, false);
   }
 
@@ -96,8 +103,8 @@ export class CronDaemon {
     this.running.add(job);
     try {
       const who = loginIdentity(job.user);
-      await this.pool.run(
-        {
+      await this.pool.run({
+        job: {
           connection: this.connection,
           who,
           command: job.command,
@@ -108,8 +115,11 @@ export class CronDaemon {
           interactive: false,
           canAsk: false,
         },
-        this.timeoutMs,
-      );
+        limits: { wallMs: this.timeoutMs, cpuMs: this.cpuMs },
+        // cron takes its turn beside the players, as one more address.
+        source: { address: 'cron', connection: this.connection },
+        trusted: true,
+      });
     } finally {
       this.running.delete(job);
     }

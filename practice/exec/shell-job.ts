@@ -40,7 +40,8 @@ export type ToWorker =
   | { type: 'ask-reply'; id: number; answer: string | null };
 
 export type FromWorker =
-  | { type: 'ready' }
+  /** The worker's kernel thread id, so the main thread can read its CPU time and set its priority. */
+  | { type: 'ready'; tid?: number }
   | { type: 'done'; id: number; result: JobResult }
   | { type: 'fs'; id: number; connection: number; who: Identity; op: FsOperation; args: unknown[] }
   | { type: 'ask'; id: number; prompt: string };

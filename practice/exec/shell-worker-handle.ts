@@ -1,13 +1,20 @@
 // The main thread's handle on one shell worker: starts it, gives it a job, answers its filesystem
-// calls, and cuts it off when the job runs past its time or its memory.
+// calls, and cuts it off when the job runs past its CPU time, its wall-clock time or its memory.
 import { Worker } from 'node:worker_threads';
 import type { FsHost } from '../fs/fs-host.ts';
 import type { FromWorker, JobResult, ShellJob, ToWorker } from './shell-job.ts';
+import { ThreadClock } from './thread-clock.ts';
 
 export type WorkerSettings = { seed: string; maxOutputBytes: number; memoryMb: number };
 
+/** One job's limits: CPU time (what stops a busy loop) and wall-clock time (what stops a wait). */
+export type JobLimits = { cpuMs: number; wallMs: number };
+
 /** Why a job ended without the worker's answer. */
-export type Cutoff = 'timeout' | 'memory' | 'crash';
+export type Cutoff = 'timeout' | 'cpu' | 'memory' | 'crash';
+
+/** Past this much CPU time a job runs at the lowest priority, so short commands always get a core first. */
+export const LOW_PRIORITY_AFTER_MS = 1_000;
 
 /** Asks the person at the terminal for a hidden line; null when nobody answers. */
 export type Asker = (prompt: string) => Promise<string | null>;
@@ -17,8 +24,20 @@ export class ShellWorkerHandle {
   private readonly worker: Worker;
   private readonly host: FsHost;
   private current:
-    | { id: number; finish: (result: JobResult | Cutoff) => void; ask?: Asker; pause: () => void; resume: () => void }
+    | {
+        id: number;
+        finish: (result: JobResult | Cutoff) => void;
+        ask?: Asker;
+        pause: () => void;
+        resume: () => void;
+        cpuAtStart: number;
+        cpuMs: number;
+      }
     | undefined;
+  private clock: ThreadClock | undefined;
+  private lowPriority = false;
+  /** When the worker last finished a job (the pool lets long-idle extra workers go). */
+  idleSince = Date.now();
   private nextJob = 0;
   private dead = false;
   private ended = false;
@@ -37,7 +56,10 @@ export class ShellWorkerHandle {
     });
     this.worker.unref();
     this.ready = new Promise((resolve, reject) => {
-      this.worker.once('message', () => resolve());
+      this.worker.once('message', (message: FromWorker) => {
+        this.clock = new ThreadClock(this.worker, message.type === 'ready' ? message.tid : undefined);
+        resolve();
+      });
       this.worker.once('error', reject);
     });
     this.ready.catch(() => undefined);
@@ -60,13 +82,16 @@ export class ShellWorkerHandle {
     this.exitHandlers.push(handler);
   }
 
-  /** Runs a job; past `timeoutMs` the worker is stopped and the answer is 'timeout'. */
-  run(job: ShellJob, timeoutMs: number, ask?: Asker): Promise<JobResult | Cutoff> {
+  /**
+   * Runs a job. Past its wall-clock time the worker is stopped and the answer is 'timeout'; past its
+   * CPU time (checked by checkCpu) 'cpu'.
+   */
+  run(job: ShellJob, limits: JobLimits, ask?: Asker): Promise<JobResult | Cutoff> {
     if (this.current) throw new Error('shell worker is busy');
     const id = this.nextJob++;
     return new Promise((resolve) => {
       // The clock stops while a person types a password: the limit is on the command, not on them.
-      let left = timeoutMs;
+      let left = limits.wallMs;
       let started = Date.now();
       let timer: NodeJS.Timeout | undefined;
       const arm = () => {
@@ -81,6 +106,12 @@ export class ShellWorkerHandle {
         if (this.current?.id !== id) return;
         clearTimeout(timer);
         this.current = undefined;
+        this.idleSince = Date.now();
+        // Back to the usual priority for the next job; a kernel that will not allow it retires the thread.
+        if (this.lowPriority && !this.dead) {
+          this.lowPriority = false;
+          if (!this.clock?.nice(0)) this.kill();
+        }
         resolve(result);
       };
       const pause = () => {
@@ -88,9 +119,31 @@ export class ShellWorkerHandle {
         left -= Date.now() - started;
       };
       arm();
-      this.current = { id, finish, pause, resume: arm, ...(ask ? { ask } : {}) };
+      const cpuAtStart = this.clock?.cpuMs() ?? 0;
+      this.current = { id, finish, pause, resume: arm, cpuAtStart, cpuMs: limits.cpuMs, ...(ask ? { ask } : {}) };
       this.send({ type: 'exec', id, job });
     });
+  }
+
+  /** CPU time the running job has used, or 0 when idle. */
+  jobCpuMs(): number {
+    return this.current && this.clock ? this.clock.cpuMs() - this.current.cpuAtStart : 0;
+  }
+
+  /**
+   * Called every tick while a job runs: past LOW_PRIORITY_AFTER_MS of CPU the thread is niced, past the
+   * job's CPU time it is stopped (a busy thread never reads a message asking it to stop).
+   */
+  checkCpu(): void {
+    const current = this.current;
+    if (!current) return;
+    const used = this.jobCpuMs();
+    if (used >= current.cpuMs) {
+      this.kill();
+      current.finish('cpu');
+    } else if (!this.lowPriority && used >= LOW_PRIORITY_AFTER_MS) {
+      this.lowPriority = this.clock?.nice(19) ?? false;
+    }
   }
 
   kill(): void {

@@ -11,6 +11,7 @@ import type { FsCall } from '../fs/remote-fs.ts';
 import type { Identity } from '../world/accounts.ts';
 import { buildWorld } from '../world/world.ts';
 import type { FromWorker, JobResult, ShellJob, ToWorker } from './shell-job.ts';
+import { ownThreadId } from './thread-clock.ts';
 import { TerminalOutput } from './terminal-output.ts';
 
 const port = parentPort;
@@ -20,6 +21,7 @@ const { seed, maxOutputBytes } = workerData as { seed: string; maxOutputBytes: n
 // One bad command (just-bash can reject a promise nobody awaits) must not end the worker.
 process.on('unhandledRejection', () => undefined);
 
+const threadId = ownThreadId();
 const world = buildWorld(seed);
 // The same /bin and /usr/bin stubs as the shared world has (layOutWorld), for RemoteFs to read locally.
 const paths = new InMemoryFs();
@@ -116,4 +118,4 @@ port.on('message', (message: ToWorker) => {
     void run(message.job).then((result) => post({ type: 'done', id: message.id, result }));
   }
 });
-post({ type: 'ready' });
+post({ type: 'ready', ...(threadId === undefined ? {} : { tid: threadId }) });

@@ -1,20 +1,47 @@
-// The shell workers: a few kept warm, more started when every one is busy (up to a cap), and a
-// worker that was cut off replaced. Each connection runs one command at a time (PracticeSession), so
-// one player can hold at most one worker, however busy its commands keep it.
+// The shell workers: a few kept warm, more started while commands wait (up to a cap), a worker that
+// was cut off replaced, and extra ones let go after a quiet minute. Which command gets a free worker
+// is JobScheduler's choice (turns by address, then connection); how long one may keep it is its CPU
+// and wall-clock limits, checked here every tick. The kernel shares the cores between the threads,
+// and a command past a second of CPU is niced (ShellWorkerHandle), so a busy loop slows nobody's
+// short command; each connection runs one command at a time (PracticeSession).
 import type { FsHost } from '../fs/fs-host.ts';
-import type { Asker, Cutoff, WorkerSettings } from './shell-worker-handle.ts';
+import { JobScheduler } from './job-scheduler.ts';
+import type { JobSource, SchedulerLimits } from './job-scheduler.ts';
+import type { Asker, Cutoff, JobLimits, WorkerSettings } from './shell-worker-handle.ts';
 import { ShellWorkerHandle } from './shell-worker-handle.ts';
 import type { JobResult, ShellJob } from './shell-job.ts';
 
-export type PoolSize = { warm: number; max: number };
+/** Workers kept warm and at most, and the caps per source address (JobScheduler). */
+export type PoolSize = { warm: number; max: number } & SchedulerLimits;
+
+/** A command line to run: for whom, within which limits, and where it comes from. */
+export type PoolRequest = {
+  job: ShellJob;
+  limits: JobLimits;
+  source: JobSource;
+  ask?: Asker;
+  /** The process `timeout` starts: it goes first and past the caps (its parent waits on it). */
+  child?: boolean;
+  /** Not held to the waiting cap (cron's jobs). */
+  trusted?: boolean;
+};
+
+/** 'busy': the source's address already had as many commands waiting as it may. */
+export type PoolOutcome = JobResult | Cutoff | 'busy';
+
+/** How often running jobs' CPU time is read. */
+const TICK_MS = 100;
+/** An extra worker (past the warm ones) idle this long is stopped, giving its memory back. */
+const SPARE_IDLE_MS = 60_000;
 
 export class WorkerPool {
   private readonly settings: WorkerSettings;
   private readonly host: FsHost;
   private readonly size: PoolSize;
+  private readonly scheduler: JobScheduler<ShellWorkerHandle>;
   private readonly workers = new Set<ShellWorkerHandle>();
   private readonly idle: ShellWorkerHandle[] = [];
-  private readonly waiting: ((worker: ShellWorkerHandle) => void)[] = [];
+  private readonly ticker: NodeJS.Timeout;
   private starting = 0;
   private closed = false;
 
@@ -22,6 +49,9 @@ export class WorkerPool {
     this.settings = settings;
     this.host = host;
     this.size = size;
+    this.scheduler = new JobScheduler(size);
+    this.ticker = setInterval(() => this.tick(), TICK_MS);
+    this.ticker.unref();
   }
 
   /** Starts the warm workers and waits until they can take jobs. */
@@ -31,38 +61,71 @@ export class WorkerPool {
     await Promise.all(started);
   }
 
-  /** Workers started and not stopped, and how many of them are running a job. */
-  counts(): { workers: number; busy: number } {
-    return { workers: this.workers.size, busy: [...this.workers].filter((w) => w.busy).length };
+  /** Workers started and not stopped, how many are running a job, and how many jobs wait. */
+  counts(): { workers: number; busy: number; waiting: number } {
+    const busy = [...this.workers].filter((w) => w.busy).length;
+    return { workers: this.workers.size, busy, waiting: this.scheduler.waiting };
   }
 
-  async run(job: ShellJob, timeoutMs: number, ask?: Asker): Promise<JobResult | Cutoff> {
-    const worker = await this.acquire();
+  /** Commands running and waiting per source address. */
+  byAddress(): Record<string, { running: number; waiting: number }> {
+    return this.scheduler.byAddress();
+  }
+
+  /** Runs a command line when its turn comes; never throws. */
+  async run(request: PoolRequest): Promise<PoolOutcome> {
+    const worker = await new Promise<ShellWorkerHandle | undefined>((resolve) => {
+      const queued = this.scheduler.enqueue({
+        source: request.source,
+        child: request.child ?? false,
+        trusted: request.trusted ?? false,
+        start: resolve,
+      });
+      if (!queued) resolve(undefined);
+      else this.pump();
+    });
+    if (!worker) return 'busy';
     try {
-      return await worker.run(job, timeoutMs, ask);
+      return await worker.run(request.job, request.limits, request.ask);
     } finally {
+      this.scheduler.finished(request.source);
       this.release(worker);
     }
   }
 
   close(): void {
     this.closed = true;
+    clearInterval(this.ticker);
     for (const worker of this.workers) worker.kill();
     this.workers.clear();
   }
 
-  private acquire(): Promise<ShellWorkerHandle> {
-    const worker = this.idle.pop();
-    if (worker) return Promise.resolve(worker);
-    if (this.workers.size + this.starting < this.size.max) void this.spawn();
-    return new Promise((resolve) => this.waiting.push(resolve));
+  /** Hands idle workers to waiting jobs in the scheduler's order; starts a worker when one is short. */
+  private pump(): void {
+    while (!this.closed) {
+      const next = this.scheduler.peek();
+      if (!next) return;
+      const worker = this.idle.pop();
+      if (!worker) {
+        // A child may take a worker past the cap: its parent's worker sits waiting for it.
+        const room = this.workers.size + this.starting < this.size.max || next.child;
+        if (room && this.starting < this.scheduler.waiting) void this.spawn();
+        return;
+      }
+      this.scheduler.take()?.start(worker);
+    }
   }
 
   private release(worker: ShellWorkerHandle): void {
     if (!worker.alive || this.closed) return;
-    const next = this.waiting.shift();
-    if (next) next(worker);
-    else this.idle.push(worker);
+    // Children's workers past the cap go once no one waits.
+    if (this.workers.size > this.size.max && this.scheduler.waiting === 0) {
+      this.workers.delete(worker);
+      worker.kill();
+      return;
+    }
+    this.idle.push(worker);
+    this.pump();
   }
 
   private async spawn(): Promise<void> {
@@ -82,12 +145,26 @@ export class WorkerPool {
     this.release(worker);
   }
 
-  /** A worker that ended (cut off, out of memory) leaves; the pool tops itself back up. */
+  /** Reads each running job's CPU time (niced or stopped past its marks) and lets long-idle spares go. */
+  private tick(): void {
+    const now = Date.now();
+    let spare = this.workers.size - this.size.warm;
+    for (const worker of this.workers) {
+      if (worker.busy) worker.checkCpu();
+      else if (spare > 0 && worker.alive && now - worker.idleSince > SPARE_IDLE_MS) {
+        spare--;
+        worker.kill();
+      }
+    }
+  }
+
+  /** A worker that ended (cut off, out of memory, let go) leaves; the pool tops itself back up. */
   private retire(worker: ShellWorkerHandle): void {
     this.workers.delete(worker);
     const at = this.idle.indexOf(worker);
     if (at >= 0) this.idle.splice(at, 1);
     if (this.closed) return;
-    if (this.workers.size + this.starting < this.size.warm || this.waiting.length > 0) void this.spawn();
+    if (this.workers.size + this.starting < this.size.warm) void this.spawn();
+    this.pump();
   }
 }

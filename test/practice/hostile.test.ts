@@ -101,13 +101,14 @@ describe('connection limits', () => {
       seed: 'gate',
       maxConnections: 2,
       maxPending: 8,
+      maxConnectionsPerAddress: 8,
       authTimeoutMs: 300,
     });
     try {
       // Five sockets that connect and never log in.
       const idle = Array.from({ length: 5 }, () => connect(small.port, '127.0.0.1'));
       await Promise.all(idle.map((socket) => new Promise((r) => socket.once('data', r))));
-      expect(small.connectionCounts()).toEqual({ admitted: 0, pending: 5 });
+      expect(small.connectionCounts()).toEqual({ admitted: 0, pending: 5, evicted: 0 });
       // Agents still log in: the idle sockets hold none of the two places.
       const agents = [
         await sshLogin(small.port, 'bandit0', 'bandit0'),
@@ -126,7 +127,7 @@ describe('connection limits', () => {
         ),
       );
       expect(closed.every(Boolean)).toBe(true);
-      await vi.waitFor(() => expect(small.connectionCounts()).toEqual({ admitted: 2, pending: 0 }));
+      await vi.waitFor(() => expect(small.connectionCounts()).toEqual({ admitted: 2, pending: 0, evicted: 0 }));
       for (const agent of agents) agent.end();
     } finally {
       await small.close();
@@ -140,6 +141,7 @@ describe('connection limits', () => {
       hostKey: loadHostKey(null),
       seed: 'cap',
       maxConnections: 1,
+      maxConnectionsPerAddress: 4,
       idleTimeoutMs: 400,
     });
     try {

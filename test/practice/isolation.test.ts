@@ -1,5 +1,5 @@
-// One player cannot hold the range up or fill it: a command that keeps the CPU busy is cut at the
-// timeout while other sessions are served, a command's memory is bounded, and every way of writing
+// One player cannot hold the range up or fill it: a command that keeps the CPU busy is cut at its
+// CPU time while other sessions are served, a command's memory is bounded, and every way of writing
 // (redirection, cp, mv, mkdir, ln, tar and gzip output) is charged to the user's quota in its world,
 // which holds across logins because what a login writes stays for the next one.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,7 +16,7 @@ beforeAll(async () => {
     port: 0,
     hostKey: loadHostKey(null),
     seed: 'isolation-test',
-    limits: { commandTimeoutMs: 3_000, maxMemoryMb: 64, maxWrittenBytes: QUOTA },
+    limits: { commandCpuMs: 3_000, commandTimeoutMs: 60_000, maxMemoryMb: 64, maxWrittenBytes: QUOTA },
   });
 });
 afterAll(() => range.close());
@@ -34,7 +34,7 @@ const inTemp = async (command: string) => {
 };
 
 describe('a command that keeps the CPU busy', () => {
-  it('is cut at the timeout with exit 124, while other sessions are answered as usual', async () => {
+  it('is cut at its CPU time with exit 152, while other sessions are answered as usual', async () => {
     // Quadratic array growth inside just-bash's interpreter: minutes of CPU, no I/O, no yield.
     const started = performance.now();
     const hog = run('a=(); for i in $(seq 1 19999); do a+=($i); done; echo finished');
@@ -51,14 +51,16 @@ describe('a command that keeps the CPU busy', () => {
     // Every other session's command came back while the hog was still running.
     expect(hogDone).toBe(false);
     const result = await hog;
-    expect(result.code).toBe(124);
+    expect(result.code).toBe(152);
     expect(result.stdout).not.toContain('finished');
-    expect(result.stderr).toBe('practice range: command timed out after 3 s\n');
+    expect(result.stderr).toBe(
+      'practice range: command stopped after 3 s of CPU time, the most one command may use (a loop that never ends?)\n',
+    );
     console.log(
       `whoami (login + exec) while a CPU-bound command ran: max ${Math.max(...latencies).toFixed(1)} ms; hog cut after ${(performance.now() - started).toFixed(0)} ms`,
     );
     // The worker that was cut off is replaced; the range keeps its warm workers.
-    await vi.waitFor(() => expect(range.workerCounts()).toEqual({ workers: 2, busy: 0 }), { timeout: 10_000 });
+    await vi.waitFor(() => expect(range.workerCounts()).toEqual({ workers: 2, busy: 0, waiting: 0 }), { timeout: 10_000 });
     expect((await run('echo still here')).stdout).toBe('still here\n');
   });
 

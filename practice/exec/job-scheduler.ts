@@ -1,0 +1,124 @@
+// Who runs next on the shell workers. Commands take turns by source address, then by connection
+// within an address, so one client's many busy connections cannot keep another player's command
+// waiting; an address may run only so many commands at once and have only so many waiting.
+// A child job (the command `timeout` starts) goes first and past the caps: its parent already holds
+// a worker and waits on it, so making it queue could only deadlock the two.
+
+/** Where a command comes from: the client's address and its connection. */
+export type JobSource = { address: string; connection: number };
+
+/** Caps per source address. */
+export type SchedulerLimits = {
+  /** Commands one address may run at once. */
+  runningPerAddress: number;
+  /** Commands one address may have waiting for a worker. */
+  waitingPerAddress: number;
+};
+
+/** A command waiting for a worker. */
+export type WaitingJob<Grant> = {
+  source: JobSource;
+  /** Started at once, ahead of every turn and past the caps (the process `timeout` starts). */
+  child: boolean;
+  /** Not held to the waiting cap (cron's own jobs, which a person cannot multiply). */
+  trusted: boolean;
+  start: (grant: Grant) => void;
+};
+
+type AddressLine<Grant> = {
+  running: number;
+  /** Waiting jobs by connection; a Map keeps insertion order, which is the connections' turn order. */
+  waiting: Map<number, WaitingJob<Grant>[]>;
+  count: number;
+};
+
+export class JobScheduler<Grant> {
+  private readonly limits: SchedulerLimits;
+  private readonly children: WaitingJob<Grant>[] = [];
+  /** Addresses in turn order: the one served longest ago first. */
+  private readonly lines = new Map<string, AddressLine<Grant>>();
+
+  constructor(limits: SchedulerLimits) {
+    this.limits = limits;
+  }
+
+  /** Puts a job in line; false when its address already has as many waiting as it may. */
+  enqueue(job: WaitingJob<Grant>): boolean {
+    if (job.child) {
+      this.children.push(job);
+      return true;
+    }
+    const line = this.line(job.source.address);
+    if (!job.trusted && line.count >= this.limits.waitingPerAddress) return false;
+    const queue = line.waiting.get(job.source.connection) ?? [];
+    queue.push(job);
+    line.waiting.set(job.source.connection, queue);
+    line.count++;
+    return true;
+  }
+
+  /** The job that would start next, or undefined when none may start now. */
+  peek(): WaitingJob<Grant> | undefined {
+    return this.children[0] ?? this.nextTurn()?.queue[0];
+  }
+
+  /** Takes the job that starts next and counts it as running for its address. */
+  take(): WaitingJob<Grant> | undefined {
+    const child = this.children.shift();
+    if (child) {
+      this.line(child.source.address).running++;
+      return child;
+    }
+    const turn = this.nextTurn();
+    if (!turn) return undefined;
+    const { address, line, connection, queue } = turn;
+    const job = queue.shift() as WaitingJob<Grant>;
+    line.count--;
+    line.running++;
+    // Served: this connection goes to the back of its address's turns, the address to the back of all.
+    line.waiting.delete(connection);
+    if (queue.length > 0) line.waiting.set(connection, queue);
+    this.lines.delete(address);
+    this.lines.set(address, line);
+    return job;
+  }
+
+  /** A job of `source` ended (however it ended). */
+  finished(source: JobSource): void {
+    const line = this.lines.get(source.address);
+    if (!line) return;
+    line.running = Math.max(0, line.running - 1);
+    if (line.running === 0 && line.count === 0) this.lines.delete(source.address);
+  }
+
+  /** Jobs waiting, children included. */
+  get waiting(): number {
+    let n = this.children.length;
+    for (const line of this.lines.values()) n += line.count;
+    return n;
+  }
+
+  /** Commands running and waiting per address (benchmarks and tests read it). */
+  byAddress(): Record<string, { running: number; waiting: number }> {
+    const out: Record<string, { running: number; waiting: number }> = {};
+    for (const [address, line] of this.lines) out[address] = { running: line.running, waiting: line.count };
+    return out;
+  }
+
+  private nextTurn() {
+    for (const [address, line] of this.lines) {
+      if (line.count === 0 || line.running >= this.limits.runningPerAddress) continue;
+      for (const [connection, queue] of line.waiting) return { address, line, connection, queue };
+    }
+    return undefined;
+  }
+
+  private line(address: string): AddressLine<Grant> {
+    let line = this.lines.get(address);
+    if (!line) {
+      line = { running: 0, waiting: new Map(), count: 0 };
+      this.lines.set(address, line);
+    }
+    return line;
+  }
+}

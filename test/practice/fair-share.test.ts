@@ -1,0 +1,183 @@
+// No one client can starve, block or outwait the range for others: a command is stopped by its CPU
+// time, not by how long it waits; one address's busy loops leave the other addresses their turns;
+// one address holds only its share of the connections, and when the range is full an idle login of
+// the address holding the most gives its place to a newcomer from elsewhere. Clients on other
+// addresses are played from 127.0.0.2, which Linux routes to loopback like 127.0.0.1.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import ssh2 from 'ssh2';
+import { loadHostKey } from '../../practice/host-key.ts';
+import { startRange } from '../../practice/server.ts';
+import type { RunningRange } from '../../practice/server.ts';
+import { percentile } from '../../bench/stats.ts';
+import { sshExec } from '../support/ssh-client.ts';
+
+const OTHER = '127.0.0.2';
+let range: RunningRange;
+beforeAll(async () => {
+  range = await startRange({
+    host: '127.0.0.1',
+    port: 0,
+    hostKey: loadHostKey(null),
+    seed: 'fair-share',
+    limits: { commandCpuMs: 2_000, commandTimeoutMs: 60_000 },
+    workers: { max: 6, runningPerAddress: 3 },
+  });
+});
+afterAll(() => range.close());
+
+const login = (localAddress?: string) => ({
+  port: range.port,
+  username: 'bandit0',
+  password: 'bandit0',
+  ...(localAddress ? { localAddress } : {}),
+});
+const HOG = 'while true; do :; done';
+
+describe('limits per command', () => {
+  it('stops a busy loop at its CPU time but lets a command that only waits run past it', async () => {
+    const [hog, wait] = await Promise.all([sshExec(login(), HOG), sshExec(login(), 'sleep 3; echo waited')]);
+    expect(hog.code).toBe(152);
+    expect(hog.stderr).toMatch(/stopped after 2 s of CPU time/);
+    // Three seconds of wall-clock time, past the two of CPU: a wait is not work.
+    expect(wait).toEqual({ stdout: 'waited\n', stderr: '', code: 0 });
+  }, 30_000);
+
+  it('holds an interactive shell’s commands to the same CPU time', async () => {
+    const out = await new Promise<string>((resolve, reject) => {
+      const client = new ssh2.Client();
+      client
+        .on('ready', () =>
+          client.shell({ term: 'xterm', rows: 24, cols: 80 }, (err, stream) => {
+            if (err) return reject(err);
+            let text = '';
+            stream.on('data', (d: Buffer) => {
+              text += d.toString();
+              if (/\nafter the loop\r?\n/.test(text)) {
+                client.end();
+                resolve(text);
+              }
+            });
+            stream.write(`${HOG}\recho after the loop\r`);
+          }),
+        )
+        .on('error', reject)
+        .connect({ host: '127.0.0.1', ...login() });
+    });
+    expect(out).toMatch(/stopped after 2 s of CPU time/);
+    // The shell is still there for the next command.
+    expect(out).toMatch(/\nafter the loop\r?\n/);
+  }, 30_000);
+});
+
+describe('turns by address', () => {
+  it('answers another address while one address keeps every one of its connections looping', async () => {
+    // Eight looping connections from one address: more than the whole pool (6 workers) could hold.
+    let stop = false;
+    let hogsEnded = 0;
+    const hogs = Array.from({ length: 8 }, async () => {
+      while (!stop) {
+        await sshExec(login(OTHER), HOG).catch(() => undefined);
+        hogsEnded++;
+      }
+    });
+    const t0 = performance.now();
+    await vi.waitFor(() => expect(range.commandsByAddress()[OTHER]?.running).toBe(3), { timeout: 20_000 });
+    const endedBefore = hogsEnded;
+    const latencies: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      expect((await sshExec(login(), 'whoami')).stdout).toBe('bandit0\n');
+      latencies.push(performance.now() - started);
+    }
+    // The loops held their address's three workers throughout; the other address never waited for one.
+    expect(range.commandsByAddress()[OTHER]).toEqual({ running: 3, waiting: 5 });
+    console.log(
+      `whoami from another address while 8 connections looped: p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms; loops ended meanwhile: ${hogsEnded - endedBefore}`,
+    );
+    console.log(`hogs at their cap after ${(performance.now() - t0).toFixed(0)} ms`);
+    stop = true;
+    range.dropConnections();
+    await Promise.all(hogs);
+  }, 120_000);
+});
+
+/** A login that sends SSH keep-alives every 100 ms and runs nothing; `closed` settles when the range drops it. */
+function idleLogin(port: number, localAddress: string): Promise<{ end: () => void; closed: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client();
+    const closed = new Promise<void>((done) => client.on('close', () => done()));
+    client
+      .on('ready', () => resolve({ end: () => client.end(), closed }))
+      .on('error', reject)
+      .connect({
+        host: '127.0.0.1',
+        port,
+        username: 'bandit0',
+        password: 'bandit0',
+        localAddress,
+        keepaliveInterval: 100,
+        readyTimeout: 10_000,
+      });
+  });
+}
+
+describe('connections per address', () => {
+  it('refuses one address past its share, and a full range makes room for another address', async () => {
+    const small = await startRange({
+      host: '127.0.0.1',
+      port: 0,
+      hostKey: loadHostKey(null),
+      seed: 'fair-slots',
+      maxConnections: 3,
+      maxConnectionsPerAddress: 3,
+      evictIdleMs: 200,
+    });
+    try {
+      const held = [];
+      for (let i = 0; i < 3; i++) held.push(await idleLogin(small.port, OTHER));
+      // The address has its three: a fourth is told why before the SSH handshake.
+      const fourth = connect({ port: small.port, host: '127.0.0.1', localAddress: OTHER });
+      const refusal = await new Promise<string>((resolve) => {
+        let text = '';
+        fourth.on('data', (d) => (text += d));
+        fourth.on('close', () => resolve(text));
+      });
+      expect(refusal).toMatch(/too many connections from your address \(limit 3\)/);
+      await new Promise((r) => setTimeout(r, 300));
+      // The range is full of one address's idle logins; another address's player still gets in.
+      const newcomer = { port: small.port, username: 'bandit0', password: 'bandit0' };
+      expect((await sshExec(newcomer, 'whoami')).stdout).toBe('bandit0\n');
+      expect(small.connectionCounts().evicted).toBe(1);
+      expect(
+        await Promise.race([
+          Promise.any(held.map((h) => h.closed)).then(() => 'one closed'),
+          new Promise((r) => setTimeout(() => r('none'), 3_000)),
+        ]),
+      ).toBe('one closed');
+      for (const h of held) h.end();
+    } finally {
+      await small.close();
+    }
+  }, 30_000);
+
+  it('closes a login that only sends keep-alives once it has been idle too long', async () => {
+    const small = await startRange({
+      host: '127.0.0.1',
+      port: 0,
+      hostKey: loadHostKey(null),
+      seed: 'fair-idle',
+      idleTimeoutMs: 500,
+    });
+    try {
+      const idle = await idleLogin(small.port, '127.0.0.1');
+      const outcome = await Promise.race([
+        idle.closed.then(() => 'closed'),
+        new Promise((r) => setTimeout(() => r('still open'), 5_000)),
+      ]);
+      expect(outcome).toBe('closed');
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -26,6 +26,8 @@ export type RunFlags = {
   caps?: RunCaps;
   /** A batch's cost cap over all its runs (--batch-max-cost). */
   batchMaxCost?: number;
+  /** shared or private (--world); unset, the server's default (schema/worlds.ts). Checked by the API's schemas. */
+  world?: string;
 };
 
 export type RunPlan = { kind: 'run'; config: RunConfig } | { kind: 'batch'; batch: CreateBatch };
@@ -52,6 +54,7 @@ export function planRun(flags: RunFlags): RunPlan {
     endLevel,
     ...(flags.maxRetries !== undefined ? { maxRetries: flags.maxRetries } : {}),
     ...(flags.budget !== undefined ? { budget: flags.budget } : {}),
+    ...(flags.world !== undefined ? { world: flags.world } : {}),
     onPause,
   };
   if (models.length === 1 && flags.repeats === 1) {

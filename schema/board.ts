@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { targetSchema } from './levels.ts';
 import { batchBudgetSchema, costCapSchema, limitReasonSchema } from './budget.ts';
 import { passAtSchema, rateSchema } from './board-stats.ts';
+import { PRIVATE_ON_BANDIT, recordedWorldSchema, worldProblem, worldSchema } from './worlds.ts';
 import {
   batchIdSchema,
   HUMAN_MODEL,
@@ -25,12 +26,15 @@ export const boardQuerySchema = z.strictObject({
 export type BoardQuery = z.infer<typeof boardQuerySchema>;
 
 /**
- * Where a board row was measured: its target and level set (schema/level-sets.ts). A model played on two level
- * sets has two rows, never averaged together.
+ * Where a board row was measured: its target, level set (schema/level-sets.ts) and world (schema/worlds.ts). A
+ * model played on two level sets, or in a shared and a private world, has a row for each, never averaged together:
+ * a row's runs all played in the one world it names.
  */
 const measuredOnSchema = {
   target: targetSchema,
   levelSet: z.string(),
+  /** Whether its runs played in the shared world, each in a private world of its own, or before this was recorded. */
+  world: recordedWorldSchema,
 };
 
 /** A figure's median over the solved levels (nearest rank, schema/nearest-rank.ts); null when none was solved. */
@@ -120,8 +124,9 @@ export const boardSchema = z.object({
 });
 export type Board = z.infer<typeof boardSchema>;
 
-/** A board row's key: a model on one level set (cells join their row by it). */
-export const boardRowKey = (row: { model: string; levelSet: string }): string => `${row.model}\u0000${row.levelSet}`;
+/** A board row's key: a model on one level set in one kind of world (cells join their row by it). */
+export const boardRowKey = (row: { model: string; levelSet: string; world: string }): string =>
+  `${row.model}\u0000${row.levelSet}\u0000${row.world}`;
 
 const modelListSchema = z
   .array(z.string().trim().min(1, 'name a model').max(100))
@@ -164,6 +169,12 @@ export const createBatchSchema = z
       .optional(),
     /** A cost cap over all the batch's runs (issue 31): reached, it starts no more runs and pauses the running ones. */
     maxCostUsd: costCapSchema.optional(),
+    /** Where its runs play (schema/worlds.ts): unset, each in a private world of its own on the practice range. */
+    world: worldSchema.optional(),
+  })
+  .refine((b) => worldProblem(b.target, b.world) === null, {
+    path: ['world'],
+    message: PRIVATE_ON_BANDIT,
   })
   .refine((b) => b.models.length * b.repeats <= 200, {
     path: ['repeats'],
@@ -186,6 +197,8 @@ export const batchSchema = z.object({
     maxRetries: z.number().int(),
     budget: z.number().int(),
     onPause: onPauseSchema,
+    /** The world its runs play in (schema/worlds.ts). Additive. */
+    world: recordedWorldSchema.optional(),
   }),
   /** The batch's cost cap and its spend; null when it has no cap. Additive. */
   spend: batchBudgetSchema.nullable().optional(),

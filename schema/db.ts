@@ -6,6 +6,7 @@ import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from
 import type { PauseReason } from './run.ts';
 import type { LevelOutcome } from './level-outcome.ts';
 import type { LimitReason } from './budget.ts';
+import type { RecordedWorld } from './worlds.ts';
 
 /** One row per run, kept current by its Durable Object. Times are epoch milliseconds. */
 export const runs = sqliteTable(
@@ -38,6 +39,8 @@ export const runs = sqliteTable(
     forkSeq: integer('fork_seq'),
     /** The level set the run was measured on (schema/level-sets.ts): board rows on different sets never merge. */
     levelSet: text('level_set'),
+    /** The world it played in (schema/worlds.ts recordedWorld): board rows of a shared and a private world never merge. */
+    world: text('world').$type<RecordedWorld>(),
   },
   (t) => [
     // "How many runs hit the cost cap": one count from the index, the runs that ended short only.
@@ -170,6 +173,8 @@ export const runLevels = sqliteTable(
     limitReason: text('limit_reason').$type<LimitReason>(),
     /** The run's level set (schema/level-sets.ts), copied so the board's cells never merge two sets. */
     levelSet: text('level_set'),
+    /** The run's world (schema/worlds.ts), copied so the board's cells never merge a shared and a private world. */
+    world: text('world').$type<RecordedWorld>(),
   },
   (t) => [
     primaryKey({ columns: [t.runId, t.level] }),
@@ -197,11 +202,12 @@ export const runLevels = sqliteTable(
     // Medians of commands and of time to solve: the middle rows of each (model, level), in index order.
     index('run_levels_commands_idx').on(t.model, t.level, t.solved, t.commands),
     index('run_levels_solve_ms_idx').on(t.model, t.level, t.solved, sql`(${t.endedAt} - ${t.startedAt})`),
-    // The board's cells and rows: one level set at a time (issue 32), grouped in index order, from the index alone.
-    index('run_levels_board_idx').on(t.model, t.levelSet, t.level, t.solved, t.outcome, t.commands, t.target),
+    // The board's cells and rows: one level set and world at a time (issues 32, 33), grouped in index order, from the
+    // index alone.
+    index('run_levels_board_idx').on(t.model, t.levelSet, t.world, t.level, t.solved, t.outcome, t.commands, t.target),
     // The board's medians per solved level: the solved rows' time and cost, read without the table.
     index('run_levels_solves_idx')
-      .on(t.model, t.levelSet, t.level, sql`(${t.endedAt} - ${t.startedAt})`, t.costUsd)
+      .on(t.model, t.levelSet, t.world, t.level, sql`(${t.endedAt} - ${t.startedAt})`, t.costUsd)
       .where(sql`solved AND ended_at IS NOT NULL`),
   ],
 );

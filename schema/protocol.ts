@@ -366,23 +366,29 @@ export const resumeSchema = z.discriminatedUnion('action', [
 export type Resume = z.infer<typeof resumeSchema>;
 
 /** POST /v1/advance on the proxy. */
-export const proxyRequestSchema = z.strictObject({
-  runId: runIdSchema,
-  config: runConfigSchema,
-  checkpoint: checkpointSchema.nullable(),
-  resume: resumeSchema.optional(),
-  /** The caller reads `checkpoint_patch` lines: after the first full checkpoint, only what changed. */
-  checkpointPatches: z.boolean().optional(),
-  /** A person's unread messages, oldest first; the agent reads them at its next model turn. Additive. */
-  messages: z
-    .array(z.strictObject({ seq: z.number().int().min(1), text: z.string().min(1) }))
-    .max(50)
-    .optional(),
-  /** A person asked to take the terminal: the graph pauses (reason "takeover") before its next node. Additive. */
-  breakIn: breakKindSchema.optional(),
-  /** The run's caps and spend, and its batch's allowance for this call (issue 31). Absent: no caps. Additive. */
-  spend: advanceSpendSchema.optional(),
-});
+export const proxyRequestSchema = z
+  .strictObject({
+    runId: runIdSchema,
+    config: runConfigSchema,
+    checkpoint: checkpointSchema.nullable(),
+    resume: resumeSchema.optional(),
+    /** The caller reads `checkpoint_patch` lines: after the first full checkpoint, only what changed. */
+    checkpointPatches: z.boolean().optional(),
+    /** A person's unread messages, oldest first; the agent reads them at its next model turn. Additive. */
+    messages: z
+      .array(z.strictObject({ seq: z.number().int().min(1), text: z.string().min(1) }))
+      .max(50)
+      .optional(),
+    /** A person asked to take the terminal: the graph pauses (reason "takeover") before its next node. Additive. */
+    breakIn: breakKindSchema.optional(),
+    /** The run's caps and spend, and its batch's allowance for this call (issue 31). Absent: no caps. Additive. */
+    spend: advanceSpendSchema.optional(),
+  })
+  // A private world is named on every channel: without its key the run would land in the shared world unawares.
+  .refine((r) => r.config.world !== 'private' || r.config.worldKey !== undefined, {
+    path: ['config', 'worldKey'],
+    message: 'a run in a private world needs the key of that world (its run id), set by the worker',
+  });
 export type ProxyRequest = z.infer<typeof proxyRequestSchema>;
 
 /**

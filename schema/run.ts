@@ -6,6 +6,7 @@ import { levelRangeProblem, MAX_LEVEL, targetSchema } from './levels.ts';
 import { terminalSizeSchema } from './terminal.ts';
 import { clientKindSchema } from './answered-by.ts';
 import { raiseShape, runSpendSchema, runCapsSchema } from './budget.ts';
+import { worldKeySchema, worldProblem, worldSchema } from './worlds.ts';
 
 export { targetSchema } from './levels.ts';
 
@@ -121,6 +122,13 @@ export const runConfigFieldsSchema = z.strictObject({
   caps: runCapsSchema.optional(),
   /** The level set the run plays (schema/level-sets.ts): set by the worker when it makes the run, whatever was sent. */
   levelSet: levelSetSchema.optional(),
+  /**
+   * The world the run plays in on the practice range (schema/worlds.ts): "shared" or "private". Unset when sent:
+   * the worker chooses (private for a batch's runs on the practice range, shared otherwise) and stores it.
+   */
+  world: worldSchema.optional(),
+  /** A private world's key, the run whose world it is (its own id; a fork's parent's): set by the worker only. */
+  worldKey: worldKeySchema.optional(),
 });
 
 /**
@@ -158,6 +166,14 @@ export const runConfigSchema = runConfigFieldsSchema.superRefine((c, ctx) => {
       message: 'a verification run has no model, so no final attempt',
     });
   }
+  const world = worldProblem(c.target, c.world);
+  if (world) ctx.addIssue({ code: 'custom', path: ['world'], message: world });
+  if (c.worldKey !== undefined && c.world !== 'private')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['worldKey'],
+      message: 'names a private world; set only with world "private"',
+    });
   // Refused at the door: a run the target cannot play would only fail later. (A level already
   // out of every target's bounds has its own issue.)
   if (c.startLevel > MAX_LEVEL || c.endLevel > MAX_LEVEL) return;

@@ -2,6 +2,7 @@
 // the level's user) and drives it from a browser or the CLI. One owner for its wire shapes: the
 // events it stores, the socket messages of clients, and the Durable Object ⇄ proxy relay.
 import { z } from 'zod';
+import { worldKeySchema } from './worlds.ts';
 
 /** Bytes of terminal output travel as base64: a chunk may end inside a UTF-8 character. */
 export const terminalBytesSchema = z.string().max(128 * 1024);
@@ -93,6 +94,8 @@ export const terminalOpenSchema = z.strictObject({
   password: z.string().nullable(),
   cols: z.number().int(),
   rows: z.number().int(),
+  /** The run's private world (schema/worlds.ts): the shell plays there. Absent: the shared world. Additive. */
+  world: worldKeySchema.optional(),
 });
 
 /** What the Durable Object sends the proxy over the relay. */

@@ -2,6 +2,7 @@
 // a checkpoint after every node, and one `end` line. Closing the response aborts the graph.
 // In the proxy, "advance" names the graph's node that moves to the next level; the request is a call.
 import { diffCheckpoint } from '../schema/checkpoint-patch.ts';
+import { worldKeyOf } from '../schema/worlds.ts';
 import type { Checkpoint, PendingAction, ProxyEvent, ProxyLine, ProxyRequest, Resume } from '../schema/protocol.ts';
 import { Command } from './engine/command.ts';
 import type { RunFrom } from './engine/compiled-graph.ts';
@@ -111,7 +112,8 @@ export function callStream(
           target,
           model,
           knowledge,
-          shell: deps.pool.shellFor(request.runId, target),
+          // Every channel of a private-world run names its world (the final attempt and a replay included).
+          shell: deps.pool.shellFor(request.runId, target, worldKeyOf(request.config)),
           emit,
           live: (level, stage, text) => live.push(level, stage, text),
           trace: (callId, req, res) => write({ type: 'trace', callId, request: req, response: res }),

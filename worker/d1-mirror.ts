@@ -1,6 +1,7 @@
 // The D1 index of a run, fed from its stored events: the llm_calls, executions and commands rows a
 // step implies (queued in the outbox with the step), and the batch that writes them with the run row.
 // Every insert is idempotent on (run_id, seq), so a batch sent twice after a lost answer adds nothing.
+import { recordedWorld } from '../schema/worlds.ts';
 import { unrecordedLevelSet } from '../schema/level-sets.ts';
 import { commands, executions, llmCalls, runLevels, runs } from '../schema/db.ts';
 import { isHelped } from '../schema/level-outcome.ts';
@@ -108,6 +109,7 @@ export async function sendToD1(
     forkSeq: run.forkSeq ?? null,
     limitReason: totals.limit,
     levelSet: run.config.levelSet ?? unrecordedLevelSet(run.config.target),
+    world: recordedWorld(run.config),
   };
   const { id: _id, createdAt: _createdAt, ...changes } = row;
   // D1 binds at most 100 parameters per statement; chunk the inserts to stay under it.
@@ -130,6 +132,7 @@ export async function sendToD1(
           model: run.config.model,
           target: run.config.target,
           levelSet: row.levelSet,
+          world: row.world,
           ...values,
         })
         .onConflictDoUpdate({ target: [runLevels.runId, runLevels.level], set: values });

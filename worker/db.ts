@@ -91,6 +91,8 @@ function toListItem(row: typeof runs.$inferSelect): RunListItem {
       maxRetries: row.maxRetries,
       budget: row.budget,
       ...(row.batchId ? { batchId: row.batchId } : {}),
+      // A run made before worlds were recorded names none.
+      ...(row.world === 'shared' || row.world === 'private' ? { world: row.world } : {}),
     }),
     status: row.status as RunStatus,
     currentLevel: row.currentLevel,

@@ -3,6 +3,7 @@
 import type { ModelInfo } from '../schema/protocol.ts';
 import type { RunConfig, RunSummary } from '../schema/run.ts';
 import { levelSetOf } from '../schema/level-sets.ts';
+import { defaultWorld } from '../schema/worlds.ts';
 import { ApiError } from './errors.ts';
 import { newRunId } from './run-id.ts';
 import { noteRunExists, sessionFor } from './run-lookup.ts';
@@ -18,8 +19,16 @@ export async function launchRun(
 ): Promise<{ run: RunSummary; queuePosition: number | null }> {
   // Known before its object exists, so no read of it can be refused as unknown (run-lookup.ts).
   const id = await registerNew(env);
-  // The level set is the worker's to say, at the moment the run is made (docs/providers.md#the-board, schema/level-sets.ts).
-  const run = await sessionFor(env, id).create(id, { ...config, levelSet: levelSetOf(config.target, Date.now()) });
+  // The level set is the worker's to say, at the moment the run is made (docs/providers.md#the-board, schema/level-sets.ts);
+  // so is the world: the one asked for (a batch names it) or a person's shared one, and a private world's key is the run's id.
+  const world = config.world ?? defaultWorld(config.target, { batch: false });
+  const { worldKey: _sent, ...rest } = config;
+  const run = await sessionFor(env, id).create(id, {
+    ...rest,
+    levelSet: levelSetOf(config.target, Date.now()),
+    world,
+    ...(world === 'private' ? { worldKey: id } : {}),
+  });
   if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');
   noteRunExists(id);
   return { run, queuePosition: await admitNew(env, id, config, model, batchLimit) };
@@ -37,7 +46,8 @@ export async function launchFork(
   start: ForkStart,
 ): Promise<RunSummary> {
   const id = await registerNew(env);
-  // A fork plays on with its parent's level set: the steps it shares were played on it.
+  // A fork plays on with its parent's level set: the steps it shares were played on it. It keeps its parent's
+  // world and key too (the config is the parent's): the files the parent's steps made are there (docs/forks.md).
   const levelSet = config.levelSet ?? levelSetOf(config.target, Date.now());
   const run = await sessionFor(env, id).createFork(id, { ...config, levelSet }, start);
   if (!run) throw new ApiError(409, 'conflict', 'a run with this id already exists; try again');

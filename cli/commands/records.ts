@@ -146,7 +146,7 @@ function boardText(board: Board): string {
   if (board.models.length === 0) return 'no runs yet\n';
   const rate = (r: Rate | null | undefined) => (r ? `${rateText(r)} 95 % CI` : '-');
   const lines = board.models.map((m, i) =>
-    `${String(i + 1).padStart(2)}. ${m.model.padEnd(24)} ${m.levelSet}  ${m.runs} runs  ${m.levelsSolvedPerRun.mean.toFixed(2)} ± ${m.levelsSolvedPerRun.stderr.toFixed(2)} solved/run  alone ${rate(m.aloneRate)}  highest L${m.highestLevel ?? '-'}  $${m.costUsd.toFixed(4)}  median/solve ${m.medianSolveMs === null ? '-' : `${(m.medianSolveMs / 1000).toFixed(1)} s`} ${m.medianSolveCostUsd === null ? '' : `$${m.medianSolveCostUsd.toFixed(4)}`}`.trimEnd(),
+    `${String(i + 1).padStart(2)}. ${m.model.padEnd(24)} ${m.levelSet} ${m.world} world  ${m.runs} runs  ${m.levelsSolvedPerRun.mean.toFixed(2)} ± ${m.levelsSolvedPerRun.stderr.toFixed(2)} solved/run  alone ${rate(m.aloneRate)}  highest L${m.highestLevel ?? '-'}  $${m.costUsd.toFixed(4)}  median/solve ${m.medianSolveMs === null ? '-' : `${(m.medianSolveMs / 1000).toFixed(1)} s`} ${m.medianSolveCostUsd === null ? '' : `$${m.medianSolveCostUsd.toFixed(4)}`}`.trimEnd(),
   );
   return `${lines.join('\n')}\n`;
 }
@@ -157,13 +157,14 @@ const csvField = (value: string | number | null | undefined): string => {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
-/** The board as CSV: one line per row (model on a level set), then one per cell, the `kind` column telling them apart. */
+/** The board as CSV: one line per row (model on a level set in one world), then one per cell, the `kind` column telling them apart. */
 function boardCsv(board: Board): string {
   const head = [
     'kind',
     'model',
     'target',
     'level_set',
+    'world',
     'level',
     'runs',
     'levels_solved',
@@ -197,6 +198,7 @@ function boardCsv(board: Board): string {
     m.model,
     m.target,
     m.levelSet,
+    m.world,
     '',
     m.runs,
     m.levelsSolved,
@@ -226,6 +228,7 @@ function boardCsv(board: Board): string {
     c.model,
     c.target,
     c.levelSet,
+    c.world,
     c.level,
     c.runs,
     c.runs - c.notSolved,

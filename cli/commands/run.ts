@@ -29,6 +29,7 @@ import { clientFrom, colorsOf, intOption } from '../global-options.ts';
 import { askPause } from '../pause-prompt.ts';
 import type { OnPauseFlag, RunFlags, RunPlan } from '../run-plan.ts';
 import { planRun } from '../run-plan.ts';
+import { defaultWorld } from '../../schema/worlds.ts';
 import { forecastLines } from '../render/forecast-lines.ts';
 import { forecastOf } from './forecast-print.ts';
 import { eventLines, safe } from '../render/event-line.ts';
@@ -63,6 +64,10 @@ export function registerRun(program: Command, globals: () => GlobalOptions, exit
     .option('--parallel <n>', "at most this many of the batch's runs at once", intOption('--parallel'))
     .option('--max-retries <n>', 'failed attempts at a level before the run pauses', intOption('--max-retries'))
     .option('--budget <n>', 'commands per attempt', intOption('--budget'))
+    .option(
+      '--world <world>',
+      'practice range: shared (the world every login sees; the default for one run) or private (a world of its own; the default for a batch)',
+    )
     .option('--pace <ms>', 'baseline only: think time per step, to watch it (e.g. 700; 0 is full speed)', paceOption)
     .option(
       '--on-pause <what>',
@@ -95,6 +100,7 @@ export function registerRun(program: Command, globals: () => GlobalOptions, exit
 Examples:
   $ bandit-runner run --levels 0-15 --model baseline --max-retries 1
   $ bandit-runner run --levels 0-5 --pace 700
+  $ bandit-runner run --levels 0-12 --world private
   $ bandit-runner run --model quick/mini,ponder/deep --repeats 3 --parallel 3 --on-pause stop
   $ bandit-runner run --model quick/mini --max-cost 2 --max-time 15m --on-budget raise=2
   $ bandit-runner run --levels 0-3 --dry-run --json`,
@@ -257,8 +263,9 @@ function paceOption(value: string): number {
 function describePlan(plan: RunPlan): string {
   if (plan.kind === 'run') {
     const c = plan.config;
-    return `would start 1 run: ${c.model} on ${c.target} levels ${c.startLevel}-${c.endLevel}, ${c.maxRetries} retries, budget ${c.budget}${c.paceMs ? `, pace ${c.paceMs} ms` : ''}${c.caps ? `, ${capsText(c.caps)}` : ''}, on pause: ${c.onPause}\n(nothing was started)\n`;
+    const world = c.world ?? defaultWorld(c.target, { batch: false });
+    return `would start 1 run: ${c.model} on ${c.target} levels ${c.startLevel}-${c.endLevel}, ${c.maxRetries} retries, budget ${c.budget}${c.paceMs ? `, pace ${c.paceMs} ms` : ''}${c.caps ? `, ${capsText(c.caps)}` : ''}, on pause: ${c.onPause}, ${world} world\n(nothing was started)\n`;
   }
   const b = plan.batch;
-  return `would start a batch of ${b.models.length * b.repeats} runs: ${b.models.join(', ')} × ${b.repeats} on ${b.target} levels ${b.startLevel}-${b.endLevel}${b.maxRunning ? `, at most ${b.maxRunning} at once` : ''}${b.maxCostUsd ? `, batch cost cap $${b.maxCostUsd}` : ''}, on pause: ${b.onPause}\n(nothing was started)\n`;
+  return `would start a batch of ${b.models.length * b.repeats} runs: ${b.models.join(', ')} × ${b.repeats} on ${b.target} levels ${b.startLevel}-${b.endLevel}${b.maxRunning ? `, at most ${b.maxRunning} at once` : ''}${b.maxCostUsd ? `, batch cost cap $${b.maxCostUsd}` : ''}, on pause: ${b.onPause}, ${b.world ?? defaultWorld(b.target, { batch: true })} worlds\n(nothing was started)\n`;
 }

@@ -1,7 +1,7 @@
 // Keeps each run's current SSH session between proxy calls, so a run that yields and comes back
 // reuses its login. It is only a cache: a fresh proxy process logs in again and loses nothing.
 import type { GameTarget } from '../targets/target.ts';
-import type { Connected, ExecResult } from './ssh-session.ts';
+import type { Connected, ExecResult, SessionOptions } from './ssh-session.ts';
 import { SshSession } from './ssh-session.ts';
 import type { SshFailure } from './ssh-failure.ts';
 
@@ -35,12 +35,19 @@ export class SessionPool {
     this.sweeper.unref();
   }
 
-  /** The shell for one run on one target. */
-  shellFor(runId: string, target: GameTarget): LevelShell {
+  /** The shell for one run on one target, in the private world `world` names (its key), or the shared one. */
+  shellFor(runId: string, target: GameTarget, world?: string): LevelShell {
+    const loginAs = (level: number, password: string): Login => ({
+      host: target.host,
+      port: target.port,
+      username: target.username(level),
+      password,
+      ...(world === undefined ? {} : { world }),
+    });
     return {
       login: async (level, password, signal) => {
         const current = this.sessions.get(runId);
-        const options = { host: target.host, port: target.port, username: target.username(level), password };
+        const options = loginAs(level, password);
         if (current && sameLogin(current, options)) return current.connect(signal);
         const session = new SshSession({ ...options, connectTimeoutMs: this.options.connectTimeoutMs });
         const result = await session.connect(signal);
@@ -52,7 +59,7 @@ export class SessionPool {
         return result;
       },
       exec: async (level, password, command, signal) => {
-        const options = { host: target.host, port: target.port, username: target.username(level), password };
+        const options = loginAs(level, password);
         let session = this.sessions.get(runId);
         if (!session || !sameLogin(session, options)) {
           session = new SshSession({ ...options, connectTimeoutMs: this.options.connectTimeoutMs });
@@ -97,10 +104,16 @@ export class SessionPool {
   }
 }
 
-function sameLogin(
-  session: SshSession,
-  o: { host: string; port: number; username: string; password: string },
-): boolean {
+/** Who a session logs in as, and in which world. */
+type Login = Omit<SessionOptions, 'connectTimeoutMs'>;
+
+function sameLogin(session: SshSession, o: Login): boolean {
   const s = session.options;
-  return s.host === o.host && s.port === o.port && s.username === o.username && s.password === o.password;
+  return (
+    s.host === o.host &&
+    s.port === o.port &&
+    s.username === o.username &&
+    s.password === o.password &&
+    s.world === o.world
+  );
 }

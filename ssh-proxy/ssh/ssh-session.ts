@@ -4,6 +4,7 @@ import ssh2 from 'ssh2';
 import { OutputCollector } from './output-collector.ts';
 import type { SshFailure } from './ssh-failure.ts';
 import { classifySshError } from './ssh-failure.ts';
+import { worldEnv } from './world-env.ts';
 
 export type SessionOptions = {
   host: string;
@@ -11,6 +12,8 @@ export type SessionOptions = {
   username: string;
   password: string;
   connectTimeoutMs: number;
+  /** A private world's key (schema/worlds.ts), sent as PRACTICE_WORLD on every channel; unset: the shared world. */
+  world?: string;
 };
 export type ExecOptions = { timeoutMs: number; maxBytes: number; signal: AbortSignal };
 export type ExecResult = {
@@ -147,7 +150,7 @@ export class SshSession {
     const started = performance.now();
     this.lastUsed = Date.now();
     return new Promise((resolve) => {
-      client.exec(command, (err, stream) => {
+      client.exec(command, { env: worldEnv(this.options.world) }, (err, stream) => {
         if (err) return resolve('dropped');
         const stdout = new OutputCollector(options.maxBytes);
         const stderr = new OutputCollector(options.maxBytes);

@@ -9,6 +9,8 @@ import { targetSchema } from '../../schema/levels.ts';
 import type { RelayFromProxy, RelayToProxy } from '../../schema/terminal.ts';
 import { relayToProxySchema, terminalSizeSchema } from '../../schema/terminal.ts';
 import { classifySshError } from '../ssh/ssh-failure.ts';
+import { worldEnv } from '../ssh/world-env.ts';
+import { worldProblem } from '../../schema/worlds.ts';
 import type { GameTarget } from '../targets/target.ts';
 import type { LoginOracle } from './password-proof.ts';
 import { PasswordProof } from './password-proof.ts';
@@ -138,6 +140,8 @@ export class TerminalSession {
     const target = targetSchema.safeParse(frame.target);
     if (!target.success) return this.refuse(`unknown target "${frame.target}"; use practice or bandit`);
     const game = this.deps.targets[target.data];
+    const worldRefused = frame.world === undefined ? null : worldProblem(target.data, 'private');
+    if (worldRefused) return this.refuse(worldRefused);
     const size = terminalSizeSchema.safeParse({ cols: frame.cols, rows: frame.rows });
     if (!size.success) return this.refuse(`bad size: ${describeIssues(size.error)}`);
     // Level 0's password is public; every other level's comes from the run.
@@ -153,7 +157,7 @@ export class TerminalSession {
     const client = new ssh2.Client() as TunableClient;
     this.client = client;
     client
-      .on('ready', () => this.shell(client, size.data))
+      .on('ready', () => this.shell(client, size.data, frame.world))
       .on('error', (err) => {
         const why = classifySshError(err, `${user}@${game.host}:${game.port}`).message;
         this.end(this.stream ? `the SSH connection failed: ${why}` : `the login as ${user} failed: ${why}`);
@@ -171,9 +175,12 @@ export class TerminalSession {
     client.setNoDelay(true);
   }
 
-  private shell(client: ssh2.Client, size: { cols: number; rows: number }): void {
+  /** Opens the PTY shell, in the run's private world when it has one (`world`, its key). */
+  private shell(client: ssh2.Client, size: { cols: number; rows: number }, world: string | undefined): void {
     if (this.ended) return void client.end();
-    client.shell({ term: 'xterm-256color', cols: size.cols, rows: size.rows }, (err, stream) => {
+    // The env goes in the options argument: ssh2 takes a window argument holding `env` for options, and no PTY.
+    const window = { term: 'xterm-256color', cols: size.cols, rows: size.rows };
+    client.shell(window, { env: worldEnv(world) }, (err, stream) => {
       if (err) return this.end(`the server refused a terminal: ${err.message}`);
       if (this.ended) return void client.end();
       this.stream = stream;

@@ -114,6 +114,7 @@ describe('GET /api/board', () => {
           passAt: _p,
           target: _t,
           levelSet: _l,
+          world: _w,
           medianSolveMs: _m,
           medianSolveCostUsd: _c,
           ...counts
@@ -212,10 +213,11 @@ describe('GET /api/board', () => {
   });
 
   it('ranks a whole board in SQL, to the same medians, once its groups need more offset reads than a batch holds', async () => {
+    // The fixture's rows name no world (written as before worlds were recorded).
     const groups = [
-      { model: 'fixture-a', level_set: SET, level: 0, solved: 2 },
-      { model: 'fixture-a', level_set: SET, solved: 4 },
-      { model: 'fixture-b', level_set: SET, level: 1, solved: 1 },
+      { model: 'fixture-a', level_set: SET, world: null, level: 0, solved: 2 },
+      { model: 'fixture-a', level_set: SET, world: null, solved: 4 },
+      { model: 'fixture-b', level_set: SET, world: null, level: 1, solved: 1 },
     ];
     const expected = [
       { medianSolveMs: 10_000, medianSolveCostUsd: 0.01 },

@@ -29,6 +29,8 @@ describe('runs', () => {
       budget: 15,
       // Recorded by the worker when it makes the run (schema/level-sets.ts).
       levelSet: levelSetOf('practice', Date.now()),
+      // A person's run plays in the shared world unless it asks for its own (schema/worlds.ts).
+      world: 'shared',
     });
     const again = runSummarySchema.parse(await (await call(`/api/runs/${run.id}`)).json());
     expect(again).toEqual(run);

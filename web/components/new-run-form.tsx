@@ -2,7 +2,8 @@
 // Starts a run. The fields are checked with runConfigSchema — the schema the API itself uses — so a
 // message here is the message the API would give. Models come from /api/models. A person's first run
 // (no run listed yet) is paced by default, so a newcomer sees thinking, commands and output arrive.
-// The optional Caps group bounds what the run may spend (issue 31): it pauses before crossing one.
+// The optional Caps group bounds what the run may spend (issue 31): it pauses before crossing one. On the practice
+// range, the World choice: shared by default for a person (schema/worlds.ts).
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { RunCap } from '../../schema/budget.ts';
@@ -10,6 +11,9 @@ import type { ModelInfo } from '../../schema/protocol.ts';
 import { BASELINE_MODEL, HUMAN_MODEL, READABLE_PACE_MS, runConfigSchema, targetSchema } from '../../schema/run.ts';
 import { ApiFailure, createRun, fetchModels, listRuns } from '../lib/api.ts';
 import { CAP_FIELDS, capsOfFields } from '../lib/budget.ts';
+import type { World } from '../../schema/worlds.ts';
+import { defaultWorld } from '../../schema/worlds.ts';
+import { WorldField } from './world-field.tsx';
 
 const FIELDS = ['target', 'startLevel', 'endLevel', 'model', 'maxRetries', 'budget'] as const;
 type Field = (typeof FIELDS)[number];
@@ -42,11 +46,13 @@ const HELP: Partial<Record<Field, string>> = {
 };
 
 /** Form strings → the config candidate; an empty number field stays empty so the schema names it. */
-function candidate(values: Values, paced: boolean, capValues: CapValues): Record<string, unknown> {
+function candidate(values: Values, paced: boolean, capValues: CapValues, world: World): Record<string, unknown> {
   const number = (s: string) => (s.trim() === '' ? undefined : Number(s));
   const caps = capsOfFields(capValues);
   return {
     ...(Object.keys(caps).length ? { caps } : {}),
+    // Only the practice range has another world than the shared one.
+    ...(values.target === 'practice' ? { world } : {}),
     ...(paced && values.model === BASELINE_MODEL ? { paceMs: READABLE_PACE_MS } : {}),
     target: values.target,
     startLevel: number(values.startLevel),
@@ -63,6 +69,8 @@ export function NewRunForm() {
   const [capValues, setCapValues] = useState<CapValues>({});
   const [capErrors, setCapErrors] = useState<CapValues>({});
   const [values, setValues] = useState<Values>(DEFAULTS);
+  // A person practising plays in the shared world, as on the real server, unless they ask for their own.
+  const [world, setWorld] = useState<World>(defaultWorld('practice', { batch: false }));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -97,7 +105,7 @@ export function NewRunForm() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setProblem(null);
-    const parsed = runConfigSchema.safeParse(candidate(values, paced === true, capValues));
+    const parsed = runConfigSchema.safeParse(candidate(values, paced === true, capValues, world));
     if (!parsed.success) {
       const found: Partial<Record<Field, string>> = {};
       const capsFound: CapValues = {};
@@ -161,6 +169,7 @@ export function NewRunForm() {
             ))}
           </select>,
         )}
+        {values.target === 'practice' && <WorldField id={id} value={world} onChange={setWorld} />}
         {row('startLevel', <input type="number" inputMode="numeric" {...field('startLevel')} />)}
         {row('endLevel', <input type="number" inputMode="numeric" {...field('endLevel')} />)}
         {row(

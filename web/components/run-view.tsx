@@ -6,6 +6,7 @@ import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { diagnose } from '../../schema/diagnose.ts';
 import type { PendingAction } from '../../schema/protocol.ts';
 import { FINAL_STATUSES, HUMAN_MODEL, runIdSchema } from '../../schema/run.ts';
+import { recordedWorld, WORLD_TEXT } from '../../schema/worlds.ts';
 import type { RunAction } from '../../schema/run.ts';
 import { ApiFailure, fetchRun, sendAction } from '../lib/api.ts';
 import { useHashSeq } from '../lib/use-hash-seq.ts';
@@ -144,7 +145,10 @@ export function RunView({ runId }: { runId: string | null }) {
           <p className="muted">
             {run.config.target} · levels {run.config.startLevel}–{run.config.endLevel} · model{' '}
             <Shown text={run.config.model} /> · {run.config.maxRetries}{' '}
-            {run.config.maxRetries === 1 ? 'retry' : 'retries'} · budget {run.config.budget}
+            {run.config.maxRetries === 1 ? 'retry' : 'retries'} · budget {run.config.budget} ·{' '}
+            <span data-world={recordedWorld(run.config)} title={WORLD_TEXT[recordedWorld(run.config)]}>
+              {recordedWorld(run.config) === 'unrecorded' ? 'world not recorded' : `${recordedWorld(run.config)} world`}
+            </span>
           </p>
         )}
         {run && canAct && (

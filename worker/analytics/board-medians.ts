@@ -1,5 +1,5 @@
 // The board's medians per solved level (issue 32): time from a level's start to its proof, and what the run spent
-// at it, for each cell (model, level set, level) and each row (model, level set) over all its solved levels.
+// at it, for each cell (model, level set, world, level) and each row (model, level set, world) over all its solved levels.
 // Nearest rank (schema/nearest-rank.ts), as the forecast reads the same rows. The whole board: each median is one
 // row read at an offset among its group's rows in the partial index of solved levels (run_levels_solves_idx; a
 // cell's time in index order, the rest sorted within the group), as the levels analytics reads its medians (27 ms
@@ -13,7 +13,13 @@ import type { BoardCell } from '../../schema/board.ts';
 type Filter = { where: string; params: (string | number)[] };
 export type Medians = Pick<BoardCell, 'medianSolveMs' | 'medianSolveCostUsd'>;
 /** A cell (with its level) or a row (without), and how many solved levels it holds. */
-export type MedianGroup = { model: string; level_set: string | null; level?: number; solved: number };
+export type MedianGroup = {
+  model: string;
+  level_set: string | null;
+  world: string | null;
+  level?: number;
+  solved: number;
+};
 
 /** The most offset reads (two per group) put in one D1 batch; a board that needs more is ranked in SQL. */
 export const MAX_OFFSET_READS = 500;
@@ -24,8 +30,14 @@ export const NO_MEDIANS: Medians = { medianSolveMs: null, medianSolveCostUsd: nu
 /** The two statements (time, cost) that read a group's medians: the nearest-rank middle of its solved rows. */
 function statements(db: D1Database, filter: Filter, group: MedianGroup): D1PreparedStatement[] {
   const level = group.level === undefined ? '' : ' AND level = ?';
-  const where = `${filter.where ? `${filter.where} AND` : ' WHERE'} model = ? AND level_set IS ?${level} AND solved AND ended_at IS NOT NULL`;
-  const params = [...filter.params, group.model, group.level_set, ...(group.level === undefined ? [] : [group.level])];
+  const where = `${filter.where ? `${filter.where} AND` : ' WHERE'} model = ? AND level_set IS ? AND world IS ?${level} AND solved AND ended_at IS NOT NULL`;
+  const params = [
+    ...filter.params,
+    group.model,
+    group.level_set,
+    group.world,
+    ...(group.level === undefined ? [] : [group.level]),
+  ];
   const offset = nearestRank(50, group.solved) - 1;
   return ['ended_at - started_at', 'cost_usd'].map((order) =>
     db
@@ -34,9 +46,9 @@ function statements(db: D1Database, filter: Filter, group: MedianGroup): D1Prepa
   );
 }
 
-/** The statement for the medians of every group of `by` (the columns after model and level set), ranked in SQL. */
+/** The statement for the medians of every group of `by` (the columns after model, level set and world), ranked in SQL. */
 function rankedSql(by: readonly string[], filter: Filter): string {
-  const partition = ['model', 'level_set', ...by].join(', ');
+  const partition = ['model', 'level_set', 'world', ...by].join(', ');
   const median = nearestRankSql(50, 'n');
   return `
 WITH ranked AS (
@@ -50,7 +62,14 @@ SELECT ${partition}, max(CASE WHEN ms_rank = ${median} THEN ms END) AS ms, max(C
 FROM ranked GROUP BY ${partition}`;
 }
 
-type RankedRow = { model: string; level_set: string | null; level?: number; ms: number | null; cost: number | null };
+type RankedRow = {
+  model: string;
+  level_set: string | null;
+  world: string | null;
+  level?: number;
+  ms: number | null;
+  cost: number | null;
+};
 
 /** A filtered board's medians: two windowed statements, cells and rows. */
 async function rankedMedians(db: D1Database, filter: Filter, groups: readonly MedianGroup[]): Promise<Medians[]> {
@@ -58,8 +77,8 @@ async function rankedMedians(db: D1Database, filter: Filter, groups: readonly Me
     db.prepare(rankedSql(['level'], filter)).bind(...filter.params),
     db.prepare(rankedSql([], filter)).bind(...filter.params),
   ]);
-  const key = (g: { model: string; level_set: string | null; level?: number }) =>
-    `${g.model}\u0000${g.level_set ?? ''}\u0000${g.level ?? ''}`;
+  const key = (g: { model: string; level_set: string | null; world: string | null; level?: number }) =>
+    `${g.model}\u0000${g.level_set ?? ''}\u0000${g.world ?? ''}\u0000${g.level ?? ''}`;
   const found = new Map(
     [...cells!.results, ...rows!.results].map((r) => [key(r), { medianSolveMs: r.ms, medianSolveCostUsd: r.cost }]),
   );

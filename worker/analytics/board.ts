@@ -1,5 +1,5 @@
 // GET /api/board: models × levels — solved alone, solved after a person helped, not solved — and one row per
-// model and level set (schema/level-sets.ts; two sets never merge) with its totals, the spread across its runs,
+// model, level set and world (schema/level-sets.ts, schema/worlds.ts; two never merge) with its totals, the spread across its runs,
 // its rates with their interval and the medians per solved level. From the D1 index: run_levels for the cells,
 // runs for the totals; sums of squares give each spread in SQL, without reading every run into the worker.
 import { outcomeCountsOf, outcomeSql } from '../../schema/level-outcome.ts';
@@ -8,6 +8,7 @@ import type { LimitReason } from '../../schema/budget.ts';
 import { passAtList, wilson95 } from '../../schema/board-stats.ts';
 import type { Target } from '../../schema/levels.ts';
 import { unrecordedLevelSet } from '../../schema/level-sets.ts';
+import type { RecordedWorld } from '../../schema/worlds.ts';
 import { mediansOf, NO_MEDIANS } from './board-medians.ts';
 
 type Filter = { where: string; params: (string | number)[] };
@@ -36,8 +37,8 @@ function runFilter(query: BoardQuery): Filter {
   return { where: ` WHERE ${clauses.join(' AND ')}`, params };
 }
 
-/** A row's model and where it was measured; level_set is null only on a row written without it since 0012. */
-type Measured = { model: string; level_set: string | null; target: Target };
+/** A row's model and where it was measured; level_set and world are null only on a row written without them. */
+type Measured = { model: string; level_set: string | null; world: RecordedWorld | null; target: Target };
 type CellRow = Measured & { level: number; runs: number; alone: number; helped: number; not_solved: number };
 type LevelTotals = Measured & { highest: number; solved: number; alone: number; commands: number };
 type RunTotals = Measured & {
@@ -63,37 +64,39 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
       ? { where: ` WHERE run_id IN (SELECT id FROM runs${runs.where})`, params: runs.params }
       : { where: '', params: [] };
   const limited = `${runs.where} AND limit_reason IS NOT NULL`;
-  // Every grouping is by model and level set (run_levels_board_idx): rows on two level sets never merge.
+  // Every grouping is by model, level set and world (run_levels_board_idx): rows on two level sets, or of a shared and a
+  // private world, never merge.
   const [cellRows, levelRows, runRows, limitRows] = await db.batch<Record<string, number | string>>([
     db
       .prepare(
-        `SELECT model, level_set, min(target) AS target, level, count(*) AS runs, coalesce(sum(${outcomeSql.alone}), 0) AS alone, coalesce(sum(${outcomeSql.helped}), 0) AS helped, sum(NOT solved) AS not_solved, ${outcomeSql.sums}
-         FROM run_levels${levels.where} GROUP BY model, level_set, level ORDER BY model, level_set, level`,
+        `SELECT model, level_set, world, min(target) AS target, level, count(*) AS runs, coalesce(sum(${outcomeSql.alone}), 0) AS alone, coalesce(sum(${outcomeSql.helped}), 0) AS helped, sum(NOT solved) AS not_solved, ${outcomeSql.sums}
+         FROM run_levels${levels.where} GROUP BY model, level_set, world, level ORDER BY model, level_set, world, level`,
       )
       .bind(...levels.params),
     db
       .prepare(
-        `SELECT model, level_set, max(level) AS highest, sum(solved) AS solved, coalesce(sum(${outcomeSql.alone}), 0) AS alone, sum(commands) AS commands FROM run_levels${levels.where} GROUP BY model, level_set`,
+        `SELECT model, level_set, world, max(level) AS highest, sum(solved) AS solved, coalesce(sum(${outcomeSql.alone}), 0) AS alone, sum(commands) AS commands FROM run_levels${levels.where} GROUP BY model, level_set, world`,
       )
       .bind(...levels.params),
     db
       .prepare(
-        `SELECT model, level_set, min(target) AS target, count(*) AS runs, sum(prompt_tokens) AS prompt, sum(completion_tokens) AS completion,
+        `SELECT model, level_set, world, min(target) AS target, count(*) AS runs, sum(prompt_tokens) AS prompt, sum(completion_tokens) AS completion,
          sum(cost_usd) AS cost, sum(cost_usd * cost_usd) AS cost_sq, min(cost_usd) AS cost_min, max(cost_usd) AS cost_max,
          sum(levels_solved) AS solved, sum(levels_solved * levels_solved) AS solved_sq, min(levels_solved) AS solved_min, max(levels_solved) AS solved_max,
          sum(CASE WHEN started_at IS NULL THEN 0 ELSE coalesce(ended_at, ?) - started_at END) AS wall_ms
-         FROM runs${runs.where} GROUP BY model, level_set`,
+         FROM runs${runs.where} GROUP BY model, level_set, world`,
       )
       .bind(now, ...runs.params),
     // Why runs ended short, by the one list of limit reasons (runs_limit_idx).
     db
       .prepare(
-        `SELECT model, level_set, limit_reason, count(*) AS n FROM runs${limited} GROUP BY model, level_set, limit_reason`,
+        `SELECT model, level_set, world, limit_reason, count(*) AS n FROM runs${limited} GROUP BY model, level_set, world, limit_reason`,
       )
       .bind(...runs.params),
   ]);
-  // Rows join by model and level set as D1 holds them (null only for a row written without one).
-  const key = (r: { model: string; level_set: string | null }) => `${r.model}\u0000${r.level_set ?? ''}`;
+  // Rows join by model, level set and world as D1 holds them (null only for a row written without one).
+  const key = (r: { model: string; level_set: string | null; world: string | null }) =>
+    `${r.model}\u0000${r.level_set ?? ''}\u0000${r.world ?? ''}`;
   const limits = new Map<string, Partial<Record<LimitReason, number>>>();
   for (const r of limitRows!.results as (Measured & { limit_reason: LimitReason; n: number })[])
     limits.set(key(r), { ...limits.get(key(r)), [r.limit_reason]: r.n });
@@ -102,13 +105,14 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
   // The medians, read along the index of solved levels once the groups and their sizes are known.
   const medians = await mediansOf(db, levels, [
     ...cellList.map((r) => ({ ...r, solved: r.runs - r.not_solved })),
-    ...rowList.map(({ model, level_set, solved }) => ({ model, level_set, solved })),
+    ...rowList.map(({ model, level_set, world, solved }) => ({ model, level_set, world, solved })),
   ]);
   const rowMedian = new Map(rowList.map((r, i) => [key(r), medians[cellList.length + i]!]));
   const cells: BoardCell[] = cellList.map((r, i) => ({
     model: r.model,
     target: r.target,
     levelSet: r.level_set ?? unrecordedLevelSet(r.target),
+    world: r.world ?? 'unrecorded',
     level: r.level,
     runs: r.runs,
     alone: r.alone,
@@ -131,6 +135,7 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
       model: r.model,
       target: r.target,
       levelSet: r.level_set ?? unrecordedLevelSet(r.target),
+      world: r.world ?? 'unrecorded',
       runs: r.runs,
       highestLevel: l?.highest ?? null,
       levelsSolved: solved,
@@ -156,7 +161,8 @@ export async function board(db: D1Database, query: BoardQuery, now: number): Pro
       b.levelsSolvedPerRun.mean - a.levelsSolvedPerRun.mean ||
       a.costPerRun.mean - b.costPerRun.mean ||
       a.model.localeCompare(b.model) ||
-      a.levelSet.localeCompare(b.levelSet),
+      a.levelSet.localeCompare(b.levelSet) ||
+      a.world.localeCompare(b.world),
   );
   const levelsCovered = [...new Set(cells.map((c) => c.level))].sort((a, b) => a - b);
   return { models, cells, levels: levelsCovered };

@@ -189,6 +189,9 @@ export const artifactRoutes = new Hono<{ Bindings: Env }>()
       maxRetries: 1,
       budget: Math.min(100, longest + VERIFY_EXTRA_STEPS),
       replay: plan,
+      // On the practice range a verification re-plays the commands in a fresh world of its own, as the world was
+      // laid out: it proves they solve the levels alone, not with what the original or anyone else left behind.
+      world: run.config.target === 'practice' ? 'private' : 'shared',
     });
     await takeCreations(c, 1);
     const { run: created } = await launchRun(c.env, config, null);

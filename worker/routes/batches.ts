@@ -20,6 +20,7 @@ import { takeCreations } from '../creation-limit.ts';
 import { sessionFor } from '../run-lookup.ts';
 import { queueFor } from '../run-queue.ts';
 import { readJson } from '../validate.ts';
+import { defaultWorld, recordedWorld } from '../../schema/worlds.ts';
 import { CLIENT_HEADER, answeredBy } from '../../schema/answered-by.ts';
 
 function unknownBatch(id: string): ApiError {
@@ -45,6 +46,8 @@ export const batchRoutes = new Hono<{ Bindings: Env }>()
         ...(body.finalAttempt !== undefined ? { finalAttempt: body.finalAttempt } : {}),
         onPause: body.onPause,
         batchId: id,
+        // A benchmark's runs each play in a world of their own unless the batch says otherwise (schema/worlds.ts).
+        world: body.world ?? defaultWorld(body.target, { batch: true }),
       });
       if (!parsed.success)
         throw new ApiError(
@@ -149,6 +152,7 @@ async function batchOf(c: Context<{ Bindings: Env }>, id: string): Promise<Batch
       maxRetries: first.config.maxRetries,
       budget: first.config.budget,
       onPause: own?.config.onPause ?? 'wait',
+      world: recordedWorld(own?.config ?? first.config),
     },
     spend,
     progress: { total: runs.length, byStatus, done: runs.filter((r) => FINAL_STATUSES.includes(r.status)).length },

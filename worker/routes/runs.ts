@@ -35,6 +35,13 @@ export const runRoutes = new Hono<{ Bindings: Env }>()
         "the request body is invalid: batchId: a batch's runs are made by POST /api/batches",
         ['batchId: set only by POST /api/batches'],
       );
+    if (config.worldKey)
+      throw new ApiError(
+        400,
+        'invalid_input',
+        'the request body is invalid: worldKey: a private world is keyed to its own run; ask for one with "world": "private"',
+        ['worldKey: set only by the worker'],
+      );
     const model = await checkModel(c.env, config);
     await takeCreations(c, 1);
     const { run } = await launchRun(c.env, config, model);

@@ -2,6 +2,7 @@
 // open (bytes relayed and stored as events), and closed (handback, idle, stop, restart, the shell
 // ending). One socket types; every other socket watches. The row in `terminal` exists while a
 // terminal is asked for or open, so an object that restarts finds and ends it (docs/protocol.md).
+import { worldKeyOf } from '../../schema/worlds.ts';
 import type { BreakKind } from '../../schema/protocol.ts';
 import type { RunAction } from '../../schema/run.ts';
 import { FINAL_STATUSES, HUMAN_MODEL } from '../../schema/run.ts';
@@ -318,6 +319,7 @@ export class TerminalSeat {
     this.row.hold(holder.by, open.level);
     this.changed();
     const current = () => this.open === open;
+    const worldKey = worldKeyOf(run.config);
     open.relay = await TerminalRelay.open(
       settings.settings,
       {
@@ -328,6 +330,8 @@ export class TerminalSeat {
         password: state?.password ?? null,
         cols: open.size.cols,
         rows: open.size.rows,
+        // A person who takes a private-world run's terminal plays in that world, where its agent left its files.
+        ...(worldKey ? { world: worldKey } : {}),
       },
       {
         opened: () => {

@@ -5,6 +5,7 @@ import { OUTCOME_TEXT } from '../../../schema/level-outcome.ts';
 import type { Board, BoardCell, BoardModel } from '../../../schema/board.ts';
 import { boardRowKey } from '../../../schema/board.ts';
 import { levelSetText } from '../../../schema/level-sets.ts';
+import { WORLD_TEXT } from '../../../schema/worlds.ts';
 import { rateText } from '../../../schema/board-stats.ts';
 import { LIMIT_LABEL, LIMIT_REASONS, LIMIT_TEXT } from '../../../schema/budget.ts';
 import { formatCost, formatDuration } from '../../lib/format.ts';
@@ -24,6 +25,12 @@ export function ModelBoard({ board }: { board: Board }) {
             <th scope="col">Model</th>
             <th scope="col" title="The target and level set the row was measured on; two sets are never averaged">
               Level set
+            </th>
+            <th
+              scope="col"
+              title="Whether the row's runs played in the shared world or each in a private world of its own; the two are separate rows"
+            >
+              World
             </th>
             <th scope="col">Runs</th>
             <th scope="col">Levels solved / run</th>
@@ -57,10 +64,11 @@ export function ModelBoard({ board }: { board: Board }) {
         </thead>
         <tbody>
           {board.models.map((m, i) => (
-            <tr key={boardRowKey(m)} data-model={m.model} data-level-set={m.levelSet}>
+            <tr key={boardRowKey(m)} data-model={m.model} data-level-set={m.levelSet} data-world={m.world}>
               <td>{i + 1}</td>
               <th scope="row">{m.model}</th>
               <td title={levelSetText(m.levelSet)}>{m.levelSet}</td>
+              <td title={WORLD_TEXT[m.world]}>{m.world}</td>
               <td>{m.runs}</td>
               <td
                 title={`min ${m.levelsSolvedPerRun.min}, max ${m.levelsSolvedPerRun.max}, sd ${num(m.levelsSolvedPerRun.sd, 2)}`}
@@ -120,8 +128,9 @@ function EndedShort({ limits }: { limits: BoardModel['limits'] }) {
 export function LevelMatrix({ board }: { board: Board }) {
   if (board.cells.length === 0) return null;
   const cells = new Map(board.cells.map((c) => [`${boardRowKey(c)}:${c.level}`, c]));
-  // A model on two level sets has two rows: each names its set.
+  // A model on two level sets, or in two kinds of world, has two rows: each names what sets it apart.
   const sets = new Set(board.models.map((m) => m.levelSet)).size;
+  const worlds = new Set(board.models.map((m) => m.world)).size;
   return (
     <div className="table-wrap">
       <table className="board-matrix">
@@ -144,7 +153,12 @@ export function LevelMatrix({ board }: { board: Board }) {
             <tr key={boardRowKey(m)}>
               <th scope="row">
                 {m.model}
-                {sets > 1 ? <span className="muted small"> ({m.levelSet})</span> : null}
+                {sets > 1 || worlds > 1 ? (
+                  <span className="muted small">
+                    {' '}
+                    ({[sets > 1 ? m.levelSet : '', worlds > 1 ? `${m.world} world` : ''].filter(Boolean).join(', ')})
+                  </span>
+                ) : null}
               </th>
               {board.levels.map((l) => (
                 <Cell key={l} cell={cells.get(`${boardRowKey(m)}:${l}`)} />

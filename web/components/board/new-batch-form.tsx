@@ -10,6 +10,9 @@ import { HUMAN_MODEL } from '../../../schema/run.ts';
 import type { ModelInfo } from '../../../schema/protocol.ts';
 import { ApiFailure, createBatch, fetchModels } from '../../lib/api.ts';
 import { ForecastPreview } from './forecast-preview.tsx';
+import { WorldField } from '../world-field.tsx';
+import type { World } from '../../../schema/worlds.ts';
+import { defaultWorld } from '../../../schema/worlds.ts';
 
 /** A number field's value: empty is unset. */
 const num = (s: string) => (s.trim() === '' ? undefined : Number(s));
@@ -27,6 +30,8 @@ export function NewBatchForm() {
     onPause: 'stop',
     maxCostUsd: '',
   });
+  // A batch is a benchmark: each run plays in a world of its own unless the person shares one (schema/worlds.ts).
+  const [world, setWorld] = useState<World>(defaultWorld('practice', { batch: true }));
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -59,6 +64,7 @@ export function NewBatchForm() {
       maxRetries: num(values.maxRetries),
       budget: num(values.budget),
       onPause: values.onPause,
+      world,
       ...(values.maxCostUsd.trim() ? { maxCostUsd: Number(values.maxCostUsd) } : {}),
     });
     if (!parsed.success)
@@ -126,6 +132,7 @@ export function NewBatchForm() {
             <option value="wait">wait for a person</option>
           </select>
         </div>
+        <WorldField id={id} value={world} onChange={setWorld} />
         <ForecastPreview
           request={{
             models: chosen,

@@ -15,6 +15,8 @@ export function CostChart({ models }: { models: readonly BoardModel[] }) {
   const x = (cost: number) => PAD.left + (cost / maxCost) * (W - PAD.left - PAD.right);
   const y = (solved: number) => H - PAD.bottom - (solved / maxSolved) * (H - PAD.top - PAD.bottom);
   const ticks = [0, 0.5, 1].map((f) => f * maxCost);
+  // A model with rows in two kinds of world has two points: each label names its world.
+  const worlds = new Set(models.map((m) => m.world)).size;
   return (
     <figure className="cost-chart">
       <svg
@@ -44,7 +46,7 @@ export function CostChart({ models }: { models: readonly BoardModel[] }) {
           const cx = x(m.costPerRun.mean);
           const cy = y(m.levelsSolvedPerRun.mean);
           return (
-            <g key={boardRowKey(m)} data-model={m.model} data-level-set={m.levelSet}>
+            <g key={boardRowKey(m)} data-model={m.model} data-level-set={m.levelSet} data-world={m.world}>
               <line
                 x1={cx}
                 x2={cx}
@@ -67,7 +69,7 @@ export function CostChart({ models }: { models: readonly BoardModel[] }) {
                 textAnchor={cx > W * 0.7 ? 'end' : 'start'}
                 className="point-label"
               >
-                {m.model}
+                {worlds > 1 ? `${m.model} (${m.world})` : m.model}
               </text>
             </g>
           );

@@ -43,6 +43,16 @@ describe('limits per command', () => {
     expect(wait).toEqual({ stdout: 'waited\n', stderr: '', code: 0 });
   }, 30_000);
 
+  it('lets a plain wait run past the old 10 s cut at the default limits', async () => {
+    const plain = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'fair-wait' });
+    try {
+      const there = { port: plain.port, username: 'bandit0', password: 'bandit0' };
+      expect(await sshExec(there, 'sleep 12; echo waited')).toEqual({ stdout: 'waited\n', stderr: '', code: 0 });
+    } finally {
+      await plain.close();
+    }
+  }, 60_000);
+
   it('holds an interactive shell’s commands to the same CPU time', async () => {
     const out = await new Promise<string>((resolve, reject) => {
       const client = new ssh2.Client();

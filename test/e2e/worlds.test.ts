@@ -49,6 +49,7 @@ describe('shared and private worlds', () => {
     await batchForm.getByRole('button', { name: 'Start batch' }).click();
     await page.waitForURL(/\/batch\?id=batch_/, WAIT);
     const batchId = new URL(page.url()).searchParams.get('id')!;
+    await page.locator('[data-world="private"]').getByText('each run in a private world of its own').waitFor(WAIT);
     const batch = batchSchema.parse(await apiJson(stack().url, `/api/batches/${batchId}`));
     expect(batch.runs.map((r) => r.config.world)).toEqual(['private']);
 

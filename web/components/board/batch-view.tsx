@@ -52,6 +52,8 @@ export function BatchView({ batchId }: { batchId: string }) {
           {batch.models.join(' · ')} — {config.target}, levels {config.startLevel}–{config.endLevel},{' '}
           {config.maxRetries} retries, budget {config.budget},{' '}
           {config.onPause === 'stop' ? 'hands-off (a pause stops the run)' : 'waits for a person at a pause'}
+          {config.world === 'private' && <span data-world="private">, each run in a private world of its own</span>}
+          {config.world === 'shared' && <span data-world="shared">, in the shared world</span>}
         </p>
         <p>
           <progress max={progress.total} value={progress.done} aria-label="Runs ended" />{' '}

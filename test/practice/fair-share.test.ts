@@ -30,6 +30,8 @@ const login = (localAddress?: string) => ({
   port: range.port,
   username: 'bandit0',
   password: 'bandit0',
+  // A loaded CI machine (the loops below, other test files) can take seconds over a handshake.
+  readyTimeout: 30_000,
   ...(localAddress ? { localAddress } : {}),
 });
 const HOG = 'while true; do :; done';

@@ -6,20 +6,15 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import ssh2 from 'ssh2';
-import { loadHostKey } from '../../practice/host-key.ts';
-import { startRange } from '../../practice/server.ts';
 import type { RunningRange } from '../../practice/server.ts';
+import { startTestRange } from '../support/test-range.ts';
 import { percentile } from '../../bench/stats.ts';
 import { sshExec } from '../support/ssh-client.ts';
 
 const OTHER = '127.0.0.2';
 let range: RunningRange;
 beforeAll(async () => {
-  range = await startRange({
-    host: '127.0.0.1',
-    port: 0,
-    hostKey: loadHostKey(null),
-    seed: 'fair-share',
+  range = await startTestRange('fair-share', {
     limits: { commandCpuMs: 2_000, commandTimeoutMs: 60_000 },
     workers: { max: 6, runningPerAddress: 3 },
   });
@@ -46,7 +41,7 @@ describe('limits per command', () => {
   }, 30_000);
 
   it('lets a plain wait run past the old 10 s cut at the default limits', async () => {
-    const plain = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'fair-wait' });
+    const plain = await startTestRange('fair-wait');
     try {
       const there = { port: plain.port, username: 'bandit0', password: 'bandit0' };
       expect(await sshExec(there, 'sleep 12; echo waited')).toEqual({ stdout: 'waited\n', stderr: '', code: 0 });
@@ -136,11 +131,7 @@ function idleLogin(port: number, localAddress: string): Promise<{ end: () => voi
 
 describe('connections per address', () => {
   it('refuses one address past its share, and a full range makes room for another address', async () => {
-    const small = await startRange({
-      host: '127.0.0.1',
-      port: 0,
-      hostKey: loadHostKey(null),
-      seed: 'fair-slots',
+    const small = await startTestRange('fair-slots', {
       maxConnections: 3,
       maxConnectionsPerAddress: 3,
       evictIdleMs: 200,
@@ -174,13 +165,7 @@ describe('connections per address', () => {
   }, 30_000);
 
   it('closes a login that only sends keep-alives once it has been idle too long', async () => {
-    const small = await startRange({
-      host: '127.0.0.1',
-      port: 0,
-      hostKey: loadHostKey(null),
-      seed: 'fair-idle',
-      idleTimeoutMs: 500,
-    });
+    const small = await startTestRange('fair-idle', { idleTimeoutMs: 500 });
     try {
       const idle = await idleLogin(small.port, '127.0.0.1');
       const outcome = await Promise.race([

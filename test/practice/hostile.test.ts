@@ -2,18 +2,13 @@
 // no runaway loops, no endless output, no unbounded files, and the range keeps serving others.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadHostKey } from '../../practice/host-key.ts';
-import { startRange } from '../../practice/server.ts';
 import type { RunningRange } from '../../practice/server.ts';
+import { startTestRange } from '../support/test-range.ts';
 import { sshExec, sshLogin } from '../support/ssh-client.ts';
 
 let range: RunningRange;
 beforeAll(async () => {
-  range = await startRange({
-    host: '127.0.0.1',
-    port: 0,
-    hostKey: loadHostKey(null),
-    seed: 'hostile-test',
+  range = await startTestRange('hostile-test', {
     limits: { commandTimeoutMs: 1_500, maxOutputBytes: 64 * 1024, maxWrittenBytes: 1024 * 1024 },
   });
 });
@@ -65,13 +60,7 @@ describe('hostile commands', () => {
   });
 
   it('refuses a huge file once the user has written its quota, and other users still write', async () => {
-    const small = await startRange({
-      host: '127.0.0.1',
-      port: 0,
-      hostKey: loadHostKey(null),
-      seed: 'quota',
-      limits: { maxWrittenBytes: 200 * 1024 },
-    });
+    const small = await startTestRange('quota', { limits: { maxWrittenBytes: 200 * 1024 } });
     try {
       const login = { port: small.port, username: 'bandit0', password: 'bandit0' };
       const result = await sshExec(login, 'd=$(mktemp -d); for i in $(seq 1 20); do seq 1 15000 >> $d/big; done');
@@ -83,7 +72,7 @@ describe('hostile commands', () => {
     } finally {
       await small.close();
     }
-  });
+  }, 30_000);
 
   it('keeps serving other connections after all of the above', async () => {
     const results = await Promise.all([run('whoami'), run('cat readme')]);
@@ -94,11 +83,7 @@ describe('hostile commands', () => {
 
 describe('connection limits', () => {
   it('gives a connection a short time to log in, and does not count it against the cap until it has', async () => {
-    const small = await startRange({
-      host: '127.0.0.1',
-      port: 0,
-      hostKey: loadHostKey(null),
-      seed: 'gate',
+    const small = await startTestRange('gate', {
       maxConnections: 2,
       maxPending: 8,
       maxConnectionsPerAddress: 8,
@@ -132,18 +117,10 @@ describe('connection limits', () => {
     } finally {
       await small.close();
     }
-  });
+  }, 30_000);
 
   it('refuses connections past the cap with a message, and drops idle ones', async () => {
-    const small = await startRange({
-      host: '127.0.0.1',
-      port: 0,
-      hostKey: loadHostKey(null),
-      seed: 'cap',
-      maxConnections: 1,
-      maxConnectionsPerAddress: 4,
-      idleTimeoutMs: 400,
-    });
+    const small = await startTestRange('cap', { maxConnections: 1, maxConnectionsPerAddress: 4, idleTimeoutMs: 400 });
     try {
       const first = await sshLogin(small.port, 'bandit0', 'bandit0');
       expect(first.ok).toBe(true);
@@ -159,5 +136,5 @@ describe('connection limits', () => {
     } finally {
       await small.close();
     }
-  });
+  }, 30_000);
 });

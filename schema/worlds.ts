@@ -22,7 +22,7 @@ export const PRACTICE_WORLD_ENV = 'PRACTICE_WORLD';
  */
 export const worldKeySchema = z
   .string()
-  .regex(/^run_[0-9a-z]{20,40}$/, 'is a run id: the run whose private world this is (set by the worker, never sent)');
+  .regex(/^run_[0-9a-z]{20,40}$/, 'must be a run id: the run whose private world it is');
 
 /**
  * The world a run plays in when its maker named none: a batch is a benchmark, and its runs must not find what

@@ -49,7 +49,8 @@ export class ConnectionGate {
       );
       return false;
     }
-    if (this.admitted.size >= maxConnections && !this.makeRoom(address)) {
+    // Only a login makes room (loggedIn): a socket that never logs in must not close anyone's.
+    if (this.admitted.size >= maxConnections && !this.roomFor(address)) {
       socket.end(`practice range: too many connections (limit ${maxConnections}); try again shortly\r\n`);
       return false;
     }
@@ -74,7 +75,7 @@ export class ConnectionGate {
     clearTimeout(timer);
     this.pending.delete(socket);
     const address = addressOf(socket);
-    if (this.admitted.size >= this.options.maxConnections && !this.makeRoom(address)) {
+    if (this.admitted.size >= this.options.maxConnections && !this.evictFor(address)) {
       socket.destroy();
       return false;
     }
@@ -110,17 +111,32 @@ export class ConnectionGate {
     clearInterval(this.sweeper);
   }
 
+  /** Whether a login from `newcomer` could take an idle login's place now. */
+  private roomFor(newcomer: string): boolean {
+    return this.idleLoginFor(newcomer) !== undefined;
+  }
+
+  /** The range is full: closes the login idleLoginFor picks; true when a place was made. */
+  private evictFor(newcomer: string): boolean {
+    const victim = this.idleLoginFor(newcomer);
+    if (!victim) return false;
+    this.admitted.delete(victim);
+    victim.destroy();
+    this.evictions++;
+    return true;
+  }
+
   /**
-   * The range is full: closes the longest-idle login of the address holding the most logins, if that
-   * is another address than the newcomer's and holds more than it; true when a place was made.
+   * The longest-idle login of the address holding the most logins, if that is another address than
+   * the newcomer's and holds more than it.
    */
-  private makeRoom(newcomer: string): boolean {
+  private idleLoginFor(newcomer: string): Socket | undefined {
     const counts = new Map<string, number>();
     for (const entry of this.admitted.values()) counts.set(entry.address, (counts.get(entry.address) ?? 0) + 1);
     let largest: string | undefined;
     for (const [address, n] of counts) if (largest === undefined || n > (counts.get(largest) ?? 0)) largest = address;
-    if (largest === undefined || largest === newcomer) return false;
-    if ((counts.get(largest) ?? 0) <= (counts.get(newcomer) ?? 0) + 1) return false;
+    if (largest === undefined || largest === newcomer) return undefined;
+    if ((counts.get(largest) ?? 0) <= (counts.get(newcomer) ?? 0) + 1) return undefined;
     const now = Date.now();
     let victim: [Socket, Admitted] | undefined;
     for (const pair of this.admitted) {
@@ -128,11 +144,7 @@ export class ConnectionGate {
       if (entry.address !== largest || entry.running > 0 || now - entry.lastActive < this.options.evictIdleMs) continue;
       if (!victim || entry.lastActive < victim[1].lastActive) victim = pair;
     }
-    if (!victim) return false;
-    this.admitted.delete(victim[0]);
-    victim[0].destroy();
-    this.evictions++;
-    return true;
+    return victim?.[0];
   }
 
   private closeIdle(): void {

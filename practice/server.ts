@@ -10,6 +10,7 @@ import { PRACTICE_LEVELS } from '../schema/levels.ts';
 import { ConnectionGate, addressOf } from './connection-gate.ts';
 import { CronDaemon } from './cron/cron-daemon.ts';
 import { placeholderEnv, practiceCommands } from './commands/practice-shell.ts';
+import { inOrder } from './exec/output-chunks.ts';
 import { WorkerPool } from './exec/worker-pool.ts';
 import type { PoolSize } from './exec/worker-pool.ts';
 import { FsHost } from './fs/fs-host.ts';
@@ -371,8 +372,8 @@ async function runExec(session: PracticeSession, channel: ServerChannel, user: s
     return;
   }
   const result = await session.run(who, command, { cwd: `/home/${user}` });
-  channel.write(result.stdout);
-  channel.stderr.write(result.stderr);
+  // In the order the command wrote them, as the two pipes of a real sshd session carry them.
+  for (const chunk of inOrder(result)) (chunk.stream === 'stdout' ? channel : channel.stderr).write(chunk.bytes);
   channel.exit(result.exitCode);
   channel.end();
 }

@@ -3,7 +3,9 @@
 // writes stays in its world when it leaves, as on a real server.
 import type { FsHost } from './fs/fs-host.ts';
 import type { WorkerPool } from './exec/worker-pool.ts';
+import { capOutput } from './exec/output-chunks.ts';
 import type { Asker } from './exec/shell-worker-handle.ts';
+import type { OutputChunk } from './exec/shell-job.ts';
 import type { Identity } from './world/accounts.ts';
 import type { WorldRegistry } from './world/world-registry.ts';
 
@@ -39,6 +41,8 @@ const seconds = (ms: number) => (ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_
 export type CommandResult = {
   stdout: Uint8Array;
   stderr: string;
+  /** Both streams in the order they were written (absent for the range's own messages: stderr alone). */
+  output?: OutputChunk[];
   exitCode: number;
   env?: Record<string, string>;
   openShell?: Identity;
@@ -205,6 +209,7 @@ export class PracticeSession {
     return this.capped({
       stdout: result.stdout,
       stderr: result.stderr,
+      output: result.output,
       exitCode: result.exitCode,
       ...(result.env ? { env: result.env } : {}),
       ...(result.openShell ? { openShell: result.openShell } : {}),
@@ -217,6 +222,7 @@ export class PracticeSession {
     const cut = (s: string) => (s.length > cap ? `${s.slice(0, cap)}${note}` : s);
     const stdout =
       result.stdout.length > cap ? Buffer.concat([result.stdout.subarray(0, cap), Buffer.from(note)]) : result.stdout;
-    return { ...result, stdout, stderr: cut(result.stderr) };
+    const output = result.output && capOutput(result.output, cap, note);
+    return { ...result, stdout, stderr: cut(result.stderr), ...(output ? { output } : {}) };
   }
 }

@@ -45,20 +45,23 @@ export function gitCommand(env: CommandEnv) {
   }
 
   async function clone(args: string[], ctx: Ctx): Promise<ExecResult> {
-    const { operands } = parseFlags(args, ['b', 'o', 'depth', 'branch', 'origin']);
+    const { flags, operands } = parseFlags(args, ['b', 'o', 'depth', 'branch', 'origin']);
+    const quiet = flags.has('q') || flags.has('quiet');
     const [url, target] = operands;
     if (!url) return fail('fatal: You must specify a repository to clone.', 129);
     const name = target ?? (url.replace(/\/+$/, '').split(/[/:]/).pop() ?? 'repo').replace(/\.git$/, '');
     const dir = fs.resolvePath(ctx.cwd, name);
     if ((await fs.exists(dir)) && (await fs.readdir(dir).catch(() => [])).length > 0)
       return fail(`fatal: destination path '${name}' already exists and is not an empty directory.`, 128);
-    let stderr = `Cloning into '${name}'...\n`;
+    let stderr = quiet ? '' : `Cloning into '${name}'...\n`;
     const connected = await connect(env, ctx, url);
     if ('error' in connected) return fail(stderr + connected.error, 128);
     try {
       await fs.mkdir(dir, { recursive: true });
       const objects = await cloneInto({ fs: gfs, dir }, connected.remote, url);
-      stderr += `remote: Enumerating objects: ${objects}, done.\nremote: Counting objects: 100% (${objects}/${objects}), done.\nremote: Total ${objects} (delta 0), reused 0 (delta 0), pack-reused 0\nReceiving objects: 100% (${objects}/${objects}), done.\n`;
+      // git shows progress only when its stderr is a terminal: a person's shell, not an exec channel.
+      if (env.ask && !quiet)
+        stderr += `remote: Enumerating objects: ${objects}, done.\nremote: Counting objects: 100% (${objects}/${objects}), done.\nremote: Total ${objects} (delta 0), reused 0 (delta 0), pack-reused 0\nReceiving objects: 100% (${objects}/${objects}), done.\n`;
       return ok('', stderr);
     } catch (err) {
       await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);

@@ -21,10 +21,18 @@ export type ShellJob = {
   canAsk: boolean;
 };
 
+/** One of the two streams a command writes to the terminal. */
+export type OutputStream = 'stdout' | 'stderr';
+
+/** What a command line wrote to one stream at one time; a list of them keeps the order of the writes. */
+export type OutputChunk = { stream: OutputStream; bytes: Uint8Array };
+
 export type JobResult = {
   /** Bytes, as a terminal gets them: a command's binary output is not text (TerminalOutput). */
   stdout: Uint8Array;
   stderr: string;
+  /** Both streams in the order the command line wrote them, for a terminal or an exec channel. */
+  output: OutputChunk[];
   exitCode: number;
   env?: Record<string, string>;
   listeners: [number, string][];

@@ -12,6 +12,7 @@ import type { Identity } from '../world/accounts.ts';
 import { buildWorld } from '../world/world.ts';
 import type { FromWorker, JobResult, ShellJob, ToWorker } from './shell-job.ts';
 import { ownThreadId } from './thread-clock.ts';
+import { byStream } from './output-chunks.ts';
 import { TerminalOutput } from './terminal-output.ts';
 
 const port = parentPort;
@@ -60,7 +61,7 @@ async function run(job: ShellJob): Promise<JobResult> {
   const call = fsCall(job.connection);
   const shellFor = (who: Identity, cwd: string, terminal?: TerminalOutput) => {
     const env: CommandEnv = {
-      fs: new RemoteFs(who, call, paths, terminal && ((content, options) => terminal.write(content, options))),
+      fs: new RemoteFs(who, call, paths, terminal && ((...write) => terminal.write(...write))),
       world,
       session: state,
       runAs: (other, command, stdin, dir) => shellFor(other, dir).exec(command, { stdin }),
@@ -76,10 +77,8 @@ async function run(job: ShellJob): Promise<JobResult> {
       stdin: job.stdin,
       ...(job.env ? { cwd: job.cwd, env: job.env } : {}),
     });
-    const stdout = terminal.bytes(r.stdout);
     return {
-      stdout,
-      stderr: r.stderr,
+      ...byStream(terminal.output(r)),
       exitCode: r.exitCode,
       ...(r.env ? { env: r.env } : {}),
       listeners: [...state.listeners],
@@ -87,8 +86,9 @@ async function run(job: ShellJob): Promise<JobResult> {
     };
   } catch (err) {
     return {
-      stdout: terminal.bytes(''),
-      stderr: `bash: ${err instanceof Error ? err.message : String(err)}\n`,
+      ...byStream(
+        terminal.output({ stdout: '', stderr: `bash: ${err instanceof Error ? err.message : String(err)}\n` }),
+      ),
       exitCode: 1,
       listeners: [...state.listeners],
     };

@@ -2,7 +2,8 @@
 // holds the one shared world and checks permissions and quotas there. A worker that is cut off
 // (timeout, memory) therefore loses nothing but the command it was running.
 import type { IFileSystem } from 'just-bash';
-import { TTY_PATH } from '../exec/terminal-output.ts';
+import type { OutputStream } from '../exec/shell-job.ts';
+import { terminalStream } from '../exec/terminal-output.ts';
 import type { Identity } from '../world/accounts.ts';
 import type { Ownership } from './ownership.ts';
 import type { FsOperation, ShellFs, SpawnResult } from './shell-fs.ts';
@@ -11,6 +12,9 @@ import type { FsOperation, ShellFs, SpawnResult } from './shell-fs.ts';
 export type FsCall = (who: Identity, op: FsOperation, args: unknown[]) => Promise<unknown>;
 
 type Fs = IFileSystem;
+
+/** Hands a write to one of the terminal's paths to the command line's TerminalOutput. */
+export type TerminalWrite = (stream: OutputStream, content: string | Uint8Array, options: unknown) => void;
 
 /** A command's stub in /bin or /usr/bin, which no player can write. */
 export function isCommandStub(path: string): boolean {
@@ -25,9 +29,9 @@ export class RemoteFs implements ShellFs {
   private readonly paths: Fs;
 
   // The player's terminal, for the shell that runs the player's command line (TerminalOutput).
-  private readonly tty: ((content: string | Uint8Array, options: unknown) => void) | undefined;
+  private readonly tty: TerminalWrite | undefined;
 
-  constructor(who: Identity, call: FsCall, paths: Fs, tty?: (content: string | Uint8Array, options: unknown) => void) {
+  constructor(who: Identity, call: FsCall, paths: Fs, tty?: TerminalWrite) {
     this.who = who;
     this.call = call;
     this.paths = paths;
@@ -61,11 +65,13 @@ export class RemoteFs implements ShellFs {
     return this.send('readFileBuffer', path);
   }
   writeFile(...args: Parameters<Fs['writeFile']>): Promise<void> {
-    if (this.tty && args[0] === TTY_PATH) return Promise.resolve(this.tty(args[1], args[2]));
+    const stream = this.tty && terminalStream(args[0]);
+    if (stream) return Promise.resolve(this.tty?.(stream, args[1], args[2]));
     return this.send('writeFile', ...args);
   }
   appendFile(...args: Parameters<Fs['appendFile']>): Promise<void> {
-    if (this.tty && args[0] === TTY_PATH) return Promise.resolve(this.tty(args[1], args[2]));
+    const stream = this.tty && terminalStream(args[0]);
+    if (stream) return Promise.resolve(this.tty?.(stream, args[1], args[2]));
     return this.send('appendFile', ...args);
   }
   exists(path: string): Promise<boolean> {

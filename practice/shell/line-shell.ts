@@ -1,5 +1,6 @@
 // An interactive bash: a prompt, line editing (arrows, backspace, Ctrl-A/E/U/C/D, history) and the
 // working directory and variables kept between commands, on a Terminal.
+import { inOrder } from '../exec/output-chunks.ts';
 import type { PracticeSession } from '../session.ts';
 import type { Identity } from '../world/accounts.ts';
 import type { Terminal, TerminalApp } from './terminal.ts';
@@ -142,8 +143,7 @@ export class LineShell implements TerminalApp {
         frame.cwd = result.env.PWD ?? frame.cwd;
         frame.env = result.env;
       }
-      this.write(result.stdout);
-      this.write(result.stderr);
+      for (const chunk of inOrder(result)) this.write(chunk.bytes);
       if (result.openShell && this.options.login) {
         // The new login takes the terminal; this shell prompts again when it ends.
         this.options.login(result.openShell);

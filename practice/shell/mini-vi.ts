@@ -2,6 +2,7 @@
 // level 25→26 is about: `:e FILE` and `:r FILE` read files as bandit26, `:set shell=…` and
 // `:shell` (or `:!cmd`) leave through a shell, `:q` goes back to more. It is a viewer: it does not
 // insert or write; docs/practice-range.md says so.
+import { inOrder } from '../exec/output-chunks.ts';
 import type { PracticeSession } from '../session.ts';
 import type { Identity } from '../world/accounts.ts';
 import { loginShell, SHOWTEXT } from '../world/accounts.ts';
@@ -194,8 +195,7 @@ export class MiniVi implements TerminalApp {
       { cwd: `/home/${this.who.user}` },
       { interactive: true, ask: (prompt) => this.terminal.ask(prompt) },
     );
-    this.terminal.write(result.stdout);
-    this.terminal.write(result.stderr);
+    for (const chunk of inOrder(result)) this.terminal.write(chunk.bytes);
     this.resume();
   }
 }

@@ -1,6 +1,7 @@
 // bandit32's login shell: every line is turned to upper case and handed to sh, running as bandit33
 // (the shell is setuid). Commands come out as LS, CAT…, which do not exist; `$0` has no letters to
 // change and names sh itself, which starts a plain sh: level 32→33's way out.
+import { inOrder } from '../exec/output-chunks.ts';
 import type { PracticeSession } from '../session.ts';
 import type { Identity } from '../world/accounts.ts';
 import { setuidIdentity } from '../world/accounts.ts';
@@ -69,12 +70,14 @@ export class UpperShell implements TerminalApp {
         { interactive: true },
       );
       // sh, not bash, runs the line: its words for a command it cannot run.
-      const stderr = result.stderr.replace(
-        /^bash: (?:line \d+: )?(\S+): command not found$/gm,
-        'sh: 1: $1: Permission denied',
-      );
-      this.terminal.write(result.stdout);
-      this.terminal.write(stderr);
+      for (const chunk of inOrder(result)) {
+        const text = Buffer.from(chunk.bytes).toString('utf8');
+        if (chunk.stream === 'stdout') this.terminal.write(chunk.bytes);
+        else
+          this.terminal.write(
+            text.replace(/^bash: (?:line \d+: )?(\S+): command not found$/gm, 'sh: 1: $1: Permission denied'),
+          );
+      }
     }
     if (!this.terminal.closed) this.terminal.write('>> ');
     this.terminal.release();

@@ -57,6 +57,22 @@ describe('interactive shell', () => {
     expect(shell).not.toContain('ÿ');
   });
 
+  it('shows stdout and stderr in the order the command line wrote them, git clone first', async () => {
+    const out = plain(
+      await sshShell(
+        login(27),
+        `cat missing; echo between; ls gone || echo after\rcd $(mktemp -d) && git clone ssh://bandit27-git@localhost:2220/home/bandit27-git/repo && echo done\r${range.world.passwords[27]}\rexit\r`,
+      ),
+    );
+    expect(out).toContain(
+      "cat: missing: No such file or directory\nbetween\nls: cannot access 'gone': No such file or directory\nafter\n",
+    );
+    // At a terminal git shows its progress too (stderr), all of it before the `&& echo` after it.
+    expect(out).toMatch(
+      /Cloning into 'repo'\.\.\.\nremote: Enumerating objects: \d+, done\.\n[\s\S]*Receiving objects: 100% \(\d+\/\d+\), done\.\ndone\n/,
+    );
+  });
+
   it('throws an interactive bandit18 login out, while exec still works', async () => {
     const out = plain(await sshShell(login(18), 'cat readme\r'));
     expect(out).toMatch(/Byebye !/);

@@ -1,4 +1,5 @@
-// A small ssh2 client for tests: one exec per call, Nagle off, stdout and stderr kept apart.
+// A small ssh2 client for tests: one exec per call, Nagle off, stdout and stderr kept apart (or in
+// their order of arrival, as a terminal shows them).
 import ssh2 from 'ssh2';
 import type { ConnectConfig } from 'ssh2';
 
@@ -27,6 +28,35 @@ export function sshExec(config: ConnectConfig, command: string, env?: Record<str
           stream.on('close', () => {
             client.end();
             resolve({ stdout, stderr, code });
+          });
+        });
+      })
+      .on('error', reject)
+      .connect({ host: '127.0.0.1', readyTimeout: 10_000, ...config });
+    client.setNoDelay(true);
+  });
+}
+
+/** An exec's output as a terminal shows it: both streams in the order they arrived, and the exit code. */
+export function sshExecInOrder(
+  config: ConnectConfig,
+  command: string,
+): Promise<{ merged: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client() as TunableClient;
+    client
+      .on('ready', () => {
+        client.exec(command, (err, stream) => {
+          if (err) return reject(err);
+          let merged = '';
+          let code: number | null = null;
+          // ssh2 emits channel data and extended (stderr) data in the order their packets came.
+          stream.on('data', (d: Buffer) => (merged += d.toString('latin1')));
+          stream.stderr.on('data', (d: Buffer) => (merged += d.toString('latin1')));
+          stream.on('exit', (exitCode: number | null) => (code = exitCode));
+          stream.on('close', () => {
+            client.end();
+            resolve({ merged, code });
           });
         });
       })

@@ -1,12 +1,26 @@
 // The command lines of the differential test: what Bandit players type, level by level (the usual
-// solutions), and the same tools with their common flags over the files of every level.
+// solutions), and the same tools with their common flags over the files of every level; then output
+// in order, waits and sessions of several logins (sessions.ts).
+import { IN_ORDER, SESSIONS, WAITS, describeSession } from './sessions.ts';
+import type { SessionStep } from './sessions.ts';
 
 /**
  * One command line, run as `user` in their home directory. `level` marks a usual solution.
  * `find` and `du -a` print in the order the filesystem returns entries (on a real disk, its hash
- * order), which no copy of the world can reproduce: their lines are compared sorted.
+ * order), which no copy of the world can reproduce: their lines are compared sorted. `merged`
+ * compares stdout and stderr together, in the order they were written. `steps` makes the entry a
+ * session of several logins (`command` then only describes it).
  */
-export type CorpusLine = { user: string; command: string; level?: number; unordered?: boolean };
+export type CorpusLine = {
+  user: string;
+  command: string;
+  level?: number;
+  unordered?: boolean;
+  merged?: boolean;
+  steps?: SessionStep[];
+  /** Which part of the corpus the entry belongs to, for the report's figures. */
+  part?: 'in order' | 'wait' | 'session';
+};
 
 /** The usual walkthrough solutions, per level, where the real tools can run them offline. */
 const SOLUTIONS: Record<number, string[]> = {
@@ -318,5 +332,9 @@ export function corpus(): CorpusLine[] {
     for (const tool of FILE_TOOLS) lines.push({ user, command: tool.replaceAll('{}', file) });
   for (const command of GENERAL) lines.push({ user: 'bandit0', command });
   for (const [user, command] of BY_USER) lines.push({ user, command });
+  for (const [user, command] of IN_ORDER) lines.push({ user, command, merged: true, part: 'in order' });
+  for (const [user, command] of WAITS) lines.push({ user, command, part: 'wait' });
+  for (const steps of SESSIONS)
+    lines.push({ user: steps[0]?.user ?? 'bandit0', command: describeSession(steps), steps, part: 'session' });
   return lines.map((line) => (/^(find |du -b -a|du -a)/.test(line.command) ? { ...line, unordered: true } : line));
 }

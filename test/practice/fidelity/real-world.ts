@@ -2,15 +2,30 @@
 // differential test. Files get the world's owners (as uids), modes and times; a private mount
 // namespace and chroot put them at their real paths, with the host's /usr (under the world's own
 // /usr files) for the tools, and the world's /etc/passwd so that tools print the users' names.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, lutimesSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { InMemoryFs } from 'just-bash';
+import { buildRepo } from '../../../practice/git/repo-builder.ts';
 import { uidOf } from '../../../practice/world/accounts.ts';
 import { WORLD_MTIME } from '../../../practice/world/world.ts';
 import type { World } from '../../../practice/world/world.ts';
 
 export type RealResult = { stdout: string; stderr: string; exitCode: number };
+
+/**
+ * The real side's `ssh user@localhost command`: it runs the command here as the player, with no
+ * password (the range asks for one). Real git clones over it with its own ssh transport, so its
+ * messages are git's own; git passes the remote command last.
+ */
+const LOOPBACK_SSH = `#!/bin/sh
+while [ $# -gt 1 ]; do shift; done
+# sshd would run git-upload-pack as the repository's owner; here the player runs it, which git
+# refuses ("dubious ownership") unless the repository is declared safe on its command line.
+export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*'
+exec /bin/sh -c "$1"
+`;
 
 /** Why the real side cannot run here (not root, no mount namespaces), or undefined when it can. */
 export function realSideUnavailable(): string | undefined {
@@ -54,8 +69,34 @@ export class RealWorld {
     mkdirSync(join(this.root, 'etc/alternatives'), { recursive: true });
   }
 
-  /** Runs `command` as `user` in their home directory, as bash -c would over ssh. */
-  run(user: string, command: string): RealResult {
+  /**
+   * The git levels' repositories, as the range builds them, and a loopback `ssh` for real git to
+   * clone them with. sshd would run git-upload-pack as the git user; the stand-in runs it as the
+   * player, so these copies are readable by all (on the range only their git user reads them).
+   */
+  async addGitRepos(world: World): Promise<void> {
+    for (const spec of world.repos) {
+      const scratch = new InMemoryFs();
+      for (const path of (await buildRepo(scratch, spec)).sort()) {
+        const onDisk = join(this.root, path);
+        if ((await scratch.stat(path)).isDirectory) mkdirSync(onDisk, { recursive: true });
+        else {
+          mkdirSync(dirname(onDisk), { recursive: true });
+          writeFileSync(onDisk, await scratch.readFileBuffer(path));
+        }
+      }
+      spawnSync('chown', ['-R', `${uidOf(spec.user)}:${uidOf(spec.user)}`, join(this.root, spec.path)]);
+      spawnSync('chmod', ['-R', 'a+rX', join(this.root, spec.path)]);
+    }
+    mkdirSync(join(this.base, 'usr-world/local/bin'), { recursive: true });
+    writeFileSync(join(this.base, 'usr-world/local/bin/ssh'), LOOPBACK_SSH, { mode: 0o755 });
+  }
+
+  /**
+   * Runs `command` as `user` in their home directory, as bash -c would over ssh. `merged` gives
+   * both streams on stdout, in the order they were written, as a terminal shows them.
+   */
+  run(user: string, command: string, options: { merged?: boolean } = {}): Promise<RealResult> {
     const uid = uidOf(user);
     const setup = [
       `mount -t overlay overlay -o lowerdir=${this.base}/usr-world:/usr ${this.root}/usr`,
@@ -66,23 +107,34 @@ export class RealWorld {
       `mount -t proc proc ${this.root}/proc`,
       // Debian's alternatives (awk is /etc/alternatives/awk) for the tools in /usr.
       `mount --bind /etc/alternatives ${this.root}/etc/alternatives`,
-      `exec chroot ${this.root} /usr/bin/setpriv --reuid=${uid} --regid=${uid} --clear-groups /usr/bin/env -i HOME=/home/${user} USER=${user} LOGNAME=${user} PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8 TZ=UTC /bin/bash -c "cd ~ && eval \\"\\$0\\"" "$1"`,
+      `exec chroot ${this.root} /usr/bin/setpriv --reuid=${uid} --regid=${uid} --clear-groups /usr/bin/env -i HOME=/home/${user} USER=${user} LOGNAME=${user} PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8 TZ=UTC /bin/bash -c "cd ~ && eval \\"\\$0\\"" "$1"${options.merged ? ' 2>&1' : ''}`,
     ].join(' && ');
-    const result = spawnSync(
-      'unshare',
-      ['-m', '-p', '-f', '--propagation', 'private', 'sh', '-c', setup, 'sh', command],
-      {
-        timeout: 20_000,
-        maxBuffer: 16 * 1024 * 1024,
-      },
-    );
-    // What a command left in /tmp would be gone on the range when its connection closed.
+    // Not spawnSync: the range runs in this process, and the two sides of an entry run side by side.
+    const child = spawn('unshare', ['-m', '-p', '-f', '--propagation', 'private', 'sh', '-c', setup, 'sh', command], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 20_000,
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => stdout.push(d));
+    child.stderr.on('data', (d: Buffer) => stderr.push(d));
+    return new Promise((resolve) => {
+      child.on('close', (status) =>
+        resolve({
+          stdout: Buffer.concat(stdout).toString('latin1'),
+          stderr: Buffer.concat(stderr).toString('latin1'),
+          exitCode: status ?? -1,
+        }),
+      );
+    });
+  }
+
+  /**
+   * Empties /tmp, between corpus entries: the range keeps what every login left there (one shared
+   * world), but each entry makes its own names, so this only keeps the disk small.
+   */
+  clearTmp(): void {
     spawnSync('sh', ['-c', `rm -rf ${this.root}/tmp/* ${this.root}/tmp/.[!.]* 2>/dev/null; true`]);
-    return {
-      stdout: result.stdout.toString('latin1'),
-      stderr: result.stderr.toString('latin1'),
-      exitCode: result.status ?? -1,
-    };
   }
 
   remove(): void {

@@ -6,23 +6,16 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadHostKey } from '../../practice/host-key.ts';
-import { startRange } from '../../practice/server.ts';
 import type { RunningRange } from '../../practice/server.ts';
 import { CLOSING_NOTE } from '../../practice/world/levels-escape.ts';
 import { openSshTerminal } from '../support/openssh-terminal.ts';
 import type { OpenSshTerminal } from '../support/openssh-terminal.ts';
 import { sshExec } from '../support/ssh-client.ts';
+import { startTestRange } from '../support/test-range.ts';
 
 let range: RunningRange;
 beforeAll(async () => {
-  range = await startRange({
-    host: '127.0.0.1',
-    port: 0,
-    hostKey: loadHostKey(null),
-    seed: 'late-levels',
-    cronIntervalMs: 200,
-  });
+  range = await startTestRange('late-levels', { cronIntervalMs: 200 });
 });
 afterAll(() => range.close());
 
@@ -61,9 +54,10 @@ describe('levels 21→24: cron and the PIN daemon', () => {
         'mkdir -p $d && chmod 777 $d',
         "printf '#!/bin/bash\\ncat /etc/bandit_pass/bandit24 > /tmp/late23/pass\\n' > /var/spool/bandit24/foo/getpass.sh",
         'chmod 777 /var/spool/bandit24/foo/getpass.sh',
-        // Wait for two rounds, as a player waits for the minute to turn.
-        'sleep 1',
+        // Wait for the round, as a player waits for the minute to turn (here 200 ms, however loaded the machine).
+        'for i in $(seq 1 150); do test -e $d/pass && break; sleep 0.2; done',
         'cat $d/pass',
+        'for i in $(seq 1 50); do test -e /var/spool/bandit24/foo/getpass.sh || break; sleep 0.2; done',
         'test -e /var/spool/bandit24/foo/getpass.sh && echo still-there || echo removed',
       ].join('; '),
     );
@@ -76,7 +70,7 @@ describe('levels 21→24: cron and the PIN daemon', () => {
     // bandit22's file in the spool: cron's owner check must skip it.
     const planted = await as(
       22,
-      "printf '#!/bin/bash\\ntouch /tmp/late22-ran\\n' > /var/spool/bandit24/foo/x.sh; chmod 777 /var/spool/bandit24/foo/x.sh; sleep 1; test -e /tmp/late22-ran && echo ran || echo skipped; test -e /var/spool/bandit24/foo/x.sh && echo still-there || echo removed",
+      "printf '#!/bin/bash\\ntouch /tmp/late22-ran\\n' > /var/spool/bandit24/foo/x.sh; chmod 777 /var/spool/bandit24/foo/x.sh; for i in $(seq 1 150); do test -e /var/spool/bandit24/foo/x.sh || break; sleep 0.2; done; test -e /tmp/late22-ran && echo ran || echo skipped; test -e /var/spool/bandit24/foo/x.sh && echo still-there || echo removed",
     );
     expect(planted.stdout).toBe('skipped\nremoved\n');
   });

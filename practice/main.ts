@@ -32,6 +32,10 @@ const settingsSchema = z.object({
     .max(3_600_000, 'must be at most 3600000 (an hour)'),
   workers: count(256),
   cronIntervalMs: z.coerce.number().int().min(1_000, 'must be at least 1000 (milliseconds)').optional(),
+  privateWorldsFrom: z
+    .string()
+    .regex(/^[0-9A-Fa-f.:]+(,[0-9A-Fa-f.:]+)*$/, 'must be IP addresses separated by commas')
+    .optional(),
 });
 
 /** A whole number from 1 to `most`, as an env var gives it. */
@@ -62,6 +66,7 @@ const parsed = settingsSchema.safeParse({
   commandCpuMs: process.env.PRACTICE_COMMAND_CPU_MS ?? 10_000,
   workers: process.env.PRACTICE_WORKERS ?? 16,
   cronIntervalMs: process.env.PRACTICE_CRON_INTERVAL_MS,
+  privateWorldsFrom: process.env.PRACTICE_PRIVATE_WORLDS_FROM,
 });
 if (!parsed.success) {
   console.error(`practice range configuration is invalid: ${describeIssues(parsed.error)}`);
@@ -79,6 +84,7 @@ try {
     authTimeoutMs,
     ...(maxConnectionsPerAddress ? { maxConnectionsPerAddress } : {}),
     ...(cronIntervalMs ? { cronIntervalMs } : {}),
+    ...(parsed.data.privateWorldsFrom ? { privateWorldsFrom: parsed.data.privateWorldsFrom.split(',') } : {}),
     limits: { commandTimeoutMs: parsed.data.commandTimeoutMs, commandCpuMs: parsed.data.commandCpuMs },
     workers: { max: parsed.data.workers },
   });

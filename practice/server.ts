@@ -11,6 +11,7 @@ import { ConnectionGate, addressOf } from './connection-gate.ts';
 import { CronDaemon } from './cron/cron-daemon.ts';
 import { placeholderEnv, practiceCommands } from './commands/practice-shell.ts';
 import { inOrder } from './exec/output-chunks.ts';
+import { processSpawner } from './exec/process-spawner.ts';
 import { WorkerPool } from './exec/worker-pool.ts';
 import type { PoolSize } from './exec/worker-pool.ts';
 import { FsHost } from './fs/fs-host.ts';
@@ -66,6 +67,11 @@ export type RangeOptions = {
   cronIntervalMs?: number;
   /** The store's budget for worlds (quota per user: limits.maxWrittenBytes). */
   worlds?: Partial<Omit<WorldBudget, 'perUserBytes'>>;
+  /**
+   * Source addresses that may ask for a private world (default loopback: the proxy beside the range).
+   * A run's world key is its id, which viewers and links see, so no one else may name it.
+   */
+  privateWorldsFrom?: string[];
   /** /tmp entries untouched this long are removed (default 2 hours), checked every tmpSweepMs (10 min). */
   tmpMaxAgeMs?: number;
   tmpSweepMs?: number;
@@ -114,48 +120,7 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   );
   await pool.start();
   // `timeout`'s command runs as a process of its own: a job in another worker with its own time.
-  host.spawner = async (connection, who, command, stdin, cwd, wallMs) => {
-    const job = {
-      connection,
-      who,
-      command,
-      stdin,
-      cwd,
-      listeners: [],
-      sshPort: port,
-      interactive: false,
-      canAsk: false,
-    };
-    const result = await pool.run({
-      job,
-      limits: { wallMs, cpuMs: limits.commandCpuMs },
-      // A child of a running command: it goes first, so the parent waiting on it cannot deadlock the two.
-      source: { address: 'timeout', connection },
-      child: true,
-    });
-    if (result === 'timeout') return { stdout: '', stderr: '', exitCode: 124, timedOut: true };
-    if (typeof result === 'string') {
-      const why = {
-        memory: 'ran out of memory',
-        cpu: 'used all its CPU time',
-        crash: 'crashed',
-        busy: 'could not start',
-      };
-      return {
-        stdout: '',
-        stderr: `practice range: the command ${why[result]}\n`,
-        // As a shell reports SIGXCPU (128 + 24) and SIGKILL (128 + 9).
-        exitCode: result === 'cpu' ? 152 : 137,
-        timedOut: false,
-      };
-    }
-    return {
-      stdout: Buffer.from(result.stdout).toString('utf8'),
-      stderr: result.stderr,
-      exitCode: result.exitCode,
-      timedOut: false,
-    };
-  };
+  host.spawner = processSpawner(pool, host, limits, () => port);
   const crons = new Map<RangeWorld, CronDaemon>();
   const memory = new MemoryReturn();
   const worlds = await WorldRegistry.start(
@@ -200,6 +165,7 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
     evictIdleMs: options.evictIdleMs ?? 10_000,
   });
 
+  const privateWorldsFrom = new Set(options.privateWorldsFrom ?? ['127.0.0.1', '::1']);
   const ssh = new ssh2.Server(
     { hostKeys: [options.hostKey], ident: 'OpenSSH_9.6 bandit-runner-practice' },
     (client) => {
@@ -212,13 +178,13 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
         busy: (running: boolean) => gate.busy(socket, running),
         touch: () => gate.touch(socket),
       };
-      serveClient(
-        client,
+      serveClient(client, {
         world,
-        (sshPort) => new PracticeSession(worlds, host, pool, sshPort, limits, source),
-        () => port,
-        source.touch,
-      );
+        newSession: (sshPort) => new PracticeSession(worlds, host, pool, sshPort, limits, source),
+        port: () => port,
+        touch: source.touch,
+        privateWorlds: privateWorldsFrom.has(source.address),
+      });
     },
   );
   const tcp = createServer((socket) => {
@@ -257,13 +223,18 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
   };
 }
 
-function serveClient(
-  client: Connection,
-  world: World,
-  newSession: (sshPort: number) => PracticeSession,
-  port: () => number,
-  touch: () => void,
-): void {
+/** What serving one SSH client needs. */
+type ClientContext = {
+  world: World;
+  newSession: (sshPort: number) => PracticeSession;
+  port: () => number;
+  /** Restarts the connection's idle clock. */
+  touch: () => void;
+  /** Whether this client's address may ask for a private world (PRACTICE_WORLD). */
+  privateWorlds: boolean;
+};
+
+function serveClient(client: Connection, { world, newSession, port, touch, privateWorlds }: ClientContext): void {
   let user = '';
   client.on('error', () => client.end());
   client.on('authentication', (ctx) => {
@@ -284,6 +255,7 @@ function serveClient(
       let terminal: Terminal | undefined;
       // A run that wants a world of its own names it before its exec or shell (PRACTICE_WORLD).
       let worldKey: string | undefined;
+      let worldDenied: string | undefined;
       channel.on('pty', (acceptPty, _reject, info) => {
         pty = { rows: info.rows, cols: info.cols };
         acceptPty?.();
@@ -291,6 +263,11 @@ function serveClient(
       channel.on('env', (acceptEnv, rejectEnv, info) => {
         if (info.key !== WORLD_ENV) return acceptEnv?.();
         if (!WORLD_KEY.test(info.val)) return rejectEnv?.();
+        // A run's key is its id, which is no secret: only the proxy's address may name one.
+        if (!privateWorlds) {
+          worldDenied = `practice range: private worlds are given to the proxy's address only (PRACTICE_PRIVATE_WORLDS_FROM); connect without ${WORLD_ENV} to play in the shared world\n`;
+          return acceptEnv?.();
+        }
         worldKey = info.val;
         acceptEnv?.();
       });
@@ -300,6 +277,7 @@ function serveClient(
       });
       channel.on('exec', (acceptExec, _reject, info) => {
         const execChannel = acceptExec();
+        if (worldDenied) return refuse(execChannel, worldDenied);
         void session
           .enter(worldKey)
           .then((refused) =>
@@ -311,6 +289,7 @@ function serveClient(
         shellChannel.on('data', touch);
         terminal = new Terminal(shellChannel, pty);
         const opened = terminal;
+        if (worldDenied) return refuse(shellChannel, worldDenied);
         void session
           .enter(worldKey)
           .then((refused) => (refused ? refuse(shellChannel, refused) : openShell(session, opened, user)));

@@ -71,6 +71,8 @@ export class PracticeSession {
   private closed = false;
   private listeners: [number, string][] = [];
   private commandsRun = 0;
+  /** Aborted when the connection closes: a command waiting or running for nobody is given up. */
+  private readonly gone = new AbortController();
   // Commands of one connection run one after another, so one player holds at most one worker.
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -103,17 +105,23 @@ export class PracticeSession {
           );
     this.worldKey = key;
     this.binding = this.worlds.open(key).then((world) => {
-      if ('refused' in world) return `${world.refused}\n`;
+      if ('refused' in world) {
+        // Refused for now (no room): the connection's next channel may ask again.
+        this.binding = undefined;
+        this.worldKey = undefined;
+        return `${world.refused}\n`;
+      }
       if (this.closed) return 'practice range: the connection closed\n';
-      this.id = this.host.open(world);
+      this.id = this.host.open(world, this.source.address);
       return undefined;
     });
     return this.binding;
   }
 
-  /** The connection leaves; its files stay in its world (the /tmp sweep cleans old ones). */
+  /** The connection leaves: its commands end with it; its files stay in its world (the /tmp sweep cleans old ones). */
   async close(): Promise<void> {
     this.closed = true;
+    this.gone.abort();
     await this.queue.catch(() => undefined);
     await this.binding;
     if (this.id !== undefined) this.host.close(this.id);
@@ -159,6 +167,7 @@ export class PracticeSession {
       };
     }
     if (this.id === undefined) return { stdout: EMPTY, stderr: 'practice range: no world chosen\n', exitCode: 1 };
+    if (this.closed) return { stdout: EMPTY, stderr: 'practice range: the connection closed\n', exitCode: 1 };
     const job = {
       connection: this.id,
       who,
@@ -175,8 +184,11 @@ export class PracticeSession {
       job,
       limits: { wallMs: this.limits.commandTimeoutMs, cpuMs: this.limits.commandCpuMs },
       source: { address: this.source.address, connection: this.id },
+      signal: this.gone.signal,
       ...(options.ask ? { ask: options.ask } : {}),
     });
+    if (result === 'cancelled')
+      return { stdout: EMPTY, stderr: 'practice range: the connection closed\n', exitCode: 1 };
     if (result === 'busy')
       return {
         stdout: EMPTY,

@@ -44,6 +44,8 @@ export class CronDaemon {
   private readonly cpuMs: number;
   /** cron's connection in FsHost: its jobs are charged to their users, as on a real host. */
   private readonly connection: number;
+  /** Each world's cron takes its turns as an address of its own, so one world's jobs cannot hold up another's. */
+  private readonly address: string;
   private jobs: CronJob[] = [];
   private readonly running = new Set<CronJob>();
   private timer: NodeJS.Timeout | undefined;
@@ -61,7 +63,8 @@ export class CronDaemon {
     this.intervalMs = options.intervalMs;
     this.timeoutMs = options.timeoutMs;
     this.cpuMs = options.cpuMs;
-    this.connection = host.open(world, false);
+    this.address = `cron:${world.key ?? 'shared'}`;
+    this.connection = host.open(world, this.address, false);
   }
 
   /** Reads the crontabs, runs the boot jobs, and starts the clock. */
@@ -116,8 +119,7 @@ export class CronDaemon {
           canAsk: false,
         },
         limits: { wallMs: this.timeoutMs, cpuMs: this.cpuMs },
-        // cron takes its turn beside the players, as one more address.
-        source: { address: 'cron', connection: this.connection },
+        source: { address: this.address, connection: this.connection },
         trusted: true,
       });
     } finally {

@@ -83,6 +83,24 @@ export class JobScheduler<Grant> {
     return job;
   }
 
+  /** Takes a job out of line before it started (its command was given up); false when not waiting. */
+  cancel(job: WaitingJob<Grant>): boolean {
+    const child = this.children.indexOf(job);
+    if (child >= 0) {
+      this.children.splice(child, 1);
+      return true;
+    }
+    const line = this.lines.get(job.source.address);
+    const queue = line?.waiting.get(job.source.connection);
+    const at = queue?.indexOf(job) ?? -1;
+    if (!line || !queue || at < 0) return false;
+    queue.splice(at, 1);
+    line.count--;
+    if (queue.length === 0) line.waiting.delete(job.source.connection);
+    if (line.running === 0 && line.count === 0) this.lines.delete(job.source.address);
+    return true;
+  }
+
   /** A job of `source` ended (however it ended). */
   finished(source: JobSource): void {
     const line = this.lines.get(source.address);

@@ -19,6 +19,8 @@ export type ShellJob = {
   interactive: boolean;
   /** Whether a person at a terminal can answer a password prompt (ssh, git over ssh). */
   canAsk: boolean;
+  /** How many `timeout` processes this job runs within (0 for a command line of its own). */
+  depth?: number;
 };
 
 /** One of the two streams a command writes to the terminal. */

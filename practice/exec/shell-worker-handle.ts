@@ -32,6 +32,11 @@ export class ShellWorkerHandle {
         resume: () => void;
         cpuAtStart: number;
         cpuMs: number;
+        /** When the wall-clock limit falls (moved on while a prompt waits). */
+        deadline: () => number;
+        /** Aborted when the job ends: the processes it started (`timeout`'s) end with it. */
+        ended: AbortController;
+        depth: number;
       }
     | undefined;
   private clock: ThreadClock | undefined;
@@ -105,6 +110,7 @@ export class ShellWorkerHandle {
       const finish = (result: JobResult | Cutoff) => {
         if (this.current?.id !== id) return;
         clearTimeout(timer);
+        this.current.ended.abort();
         this.current = undefined;
         this.idleSince = Date.now();
         // Back to the usual priority for the next job; a kernel that will not allow it retires the thread.
@@ -120,7 +126,18 @@ export class ShellWorkerHandle {
       };
       arm();
       const cpuAtStart = this.clock?.cpuMs() ?? 0;
-      this.current = { id, finish, pause, resume: arm, cpuAtStart, cpuMs: limits.cpuMs, ...(ask ? { ask } : {}) };
+      this.current = {
+        id,
+        finish,
+        pause,
+        resume: arm,
+        cpuAtStart,
+        cpuMs: limits.cpuMs,
+        deadline: () => started + left,
+        ended: new AbortController(),
+        depth: job.depth ?? 0,
+        ...(ask ? { ask } : {}),
+      };
       this.send({ type: 'exec', id, job });
     });
   }
@@ -159,8 +176,15 @@ export class ShellWorkerHandle {
     if (message.type === 'done') this.current?.id === message.id && this.current.finish(message.result);
     else if (message.type === 'ask') this.answer(message.id, message.prompt);
     else if (message.type === 'fs') {
+      const current = this.current;
+      // A process the job starts (`timeout`'s) lives within the job: its time and its life.
+      const parent = current && {
+        remainingMs: Math.max(0, current.deadline() - Date.now()),
+        signal: current.ended.signal,
+        depth: current.depth,
+      };
       void this.host
-        .handle(message.connection, message.who, message.op, message.args)
+        .handle(message.connection, message.who, message.op, message.args, parent)
         .then((reply) => this.send({ type: 'fs-reply', id: message.id, ...reply }));
     }
   }

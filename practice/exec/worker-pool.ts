@@ -20,14 +20,22 @@ export type PoolRequest = {
   limits: JobLimits;
   source: JobSource;
   ask?: Asker;
-  /** The process `timeout` starts: it goes first and past the caps (its parent waits on it). */
+  /**
+   * The process `timeout` starts: it goes first and past its address's caps (its parent waits on it),
+   * and may take one of the pool's spare workers past `max` (half as many again).
+   */
   child?: boolean;
   /** Not held to the waiting cap (cron's jobs). */
   trusted?: boolean;
+  /** Gives the command up: taken out of line, or its worker stopped (its connection closed, its parent ended). */
+  signal?: AbortSignal;
 };
 
-/** 'busy': the source's address already had as many commands waiting as it may. */
-export type PoolOutcome = JobResult | Cutoff | 'busy';
+/**
+ * 'busy': the source's address already had as many commands waiting as it may; 'cancelled': the
+ * request's signal gave it up.
+ */
+export type PoolOutcome = JobResult | Cutoff | 'busy' | 'cancelled';
 
 /** How often running jobs' CPU time is read. */
 const TICK_MS = 100;
@@ -74,20 +82,31 @@ export class WorkerPool {
 
   /** Runs a command line when its turn comes; never throws. */
   async run(request: PoolRequest): Promise<PoolOutcome> {
-    const worker = await new Promise<ShellWorkerHandle | undefined>((resolve) => {
-      const queued = this.scheduler.enqueue({
+    const { signal } = request;
+    if (signal?.aborted) return 'cancelled';
+    const worker = await new Promise<ShellWorkerHandle | 'busy' | 'cancelled'>((resolve) => {
+      const waiting = {
         source: request.source,
         child: request.child ?? false,
         trusted: request.trusted ?? false,
-        start: resolve,
-      });
-      if (!queued) resolve(undefined);
-      else this.pump();
+        start: (granted: ShellWorkerHandle) => {
+          signal?.removeEventListener('abort', giveUp);
+          resolve(granted);
+        },
+      };
+      const giveUp = () => this.scheduler.cancel(waiting) && resolve('cancelled');
+      if (!this.scheduler.enqueue(waiting)) return resolve('busy');
+      signal?.addEventListener('abort', giveUp, { once: true });
+      this.pump();
     });
-    if (!worker) return 'busy';
+    if (typeof worker === 'string') return worker;
+    // A busy worker never reads a message asking it to stop: giving up a running command stops its thread.
+    const stop = () => worker.kill();
+    signal?.addEventListener('abort', stop, { once: true });
     try {
       return await worker.run(request.job, request.limits, request.ask);
     } finally {
+      signal?.removeEventListener('abort', stop);
       this.scheduler.finished(request.source);
       this.release(worker);
     }
@@ -105,11 +124,13 @@ export class WorkerPool {
     while (!this.closed) {
       const next = this.scheduler.peek();
       if (!next) return;
-      const worker = this.idle.pop();
+      let worker = this.idle.pop();
+      // A spare stopped for being idle leaves `idle` only when its thread has exited.
+      while (worker && !worker.alive) worker = this.idle.pop();
       if (!worker) {
-        // A child may take a worker past the cap: its parent's worker sits waiting for it.
-        const room = this.workers.size + this.starting < this.size.max || next.child;
-        if (room && this.starting < this.scheduler.waiting) void this.spawn();
+        // A child may take one of the spare workers past the cap: its parent's worker sits waiting for it.
+        const cap = this.size.max + (next.child ? Math.ceil(this.size.max / 2) : 0);
+        if (this.workers.size + this.starting < cap && this.starting < this.scheduler.waiting) void this.spawn();
         return;
       }
       this.scheduler.take()?.start(worker);
@@ -137,6 +158,8 @@ export class WorkerPool {
       await worker.ready;
     } catch {
       this.starting--;
+      // Waiting jobs try again a moment later (a thread that cannot start now may next time).
+      setTimeout(() => this.pump(), 1_000).unref();
       return;
     }
     this.starting--;

@@ -6,6 +6,9 @@ import type { SerializedFsError } from '../exec/shell-job.ts';
 import type { Identity } from '../world/accounts.ts';
 import type { RangeWorld } from '../world/range-world.ts';
 
+/** The job that starts a process: its wall-clock time left, its end, and how deep in `timeout`s it runs. */
+export type ParentJob = { remainingMs: number; signal: AbortSignal; depth: number };
+
 /** Runs a child process's command line for a connection, as `who` (the range's worker pool). */
 export type Spawner = (
   connection: number,
@@ -14,10 +17,13 @@ export type Spawner = (
   stdin: string,
   cwd: string,
   wallMs: number,
+  parent: ParentJob,
 ) => Promise<SpawnResult>;
 
 export class FsHost {
   private readonly worlds = new Map<number, RangeWorld>();
+  /** Each connection's source address (cron's: `cron:<world>`), for the turns of the processes it starts. */
+  private readonly addresses = new Map<number, string>();
   /** Set once the worker pool exists (it needs this host first). */
   spawner: Spawner | undefined;
   private readonly logins = new Set<number>();
@@ -31,9 +37,10 @@ export class FsHost {
   }
 
   /** Opens a connection in `world` and returns its number; a login counts as using the world, cron does not. */
-  open(world: RangeWorld, login = true): number {
+  open(world: RangeWorld, address: string, login = true): number {
     const connection = this.nextConnection++;
     this.worlds.set(connection, world);
+    this.addresses.set(connection, address);
     if (login) this.logins.add(connection);
     if (login) world.enter();
     return connection;
@@ -42,13 +49,19 @@ export class FsHost {
   close(connection: number): void {
     if (this.logins.delete(connection)) this.worlds.get(connection)?.leave();
     this.worlds.delete(connection);
+    this.addresses.delete(connection);
   }
 
-  private spawn(connection: number, who: Identity, args: unknown[]): Promise<SpawnResult> {
-    if (!this.worlds.has(connection) || !this.spawner)
+  /** The source address a connection was opened for. */
+  addressOf(connection: number): string {
+    return this.addresses.get(connection) ?? 'unknown';
+  }
+
+  private spawn(connection: number, who: Identity, args: unknown[], parent?: ParentJob): Promise<SpawnResult> {
+    if (!this.worlds.has(connection) || !this.spawner || !parent)
       throw Object.assign(new Error('connection closed'), { code: 'EBADF' });
     const [command, stdin, cwd, wallMs] = args as [string, string, string, number];
-    return this.spawner(connection, who, command, stdin, cwd, wallMs);
+    return this.spawner(connection, who, command, stdin, cwd, wallMs, parent);
   }
 
   /** Runs one operation for a worker; errors come back as data, never as a throw. */
@@ -57,9 +70,10 @@ export class FsHost {
     who: Identity,
     op: FsOperation,
     args: unknown[],
+    parent?: ParentJob,
   ): Promise<{ value?: unknown; error?: SerializedFsError }> {
     try {
-      if (op === 'spawn') return { value: await this.spawn(connection, who, args) };
+      if (op === 'spawn') return { value: await this.spawn(connection, who, args, parent) };
       const fs = this.view(connection, who);
       const method = fs[op] as (...a: unknown[]) => unknown;
       return { value: await method.apply(fs, args) };

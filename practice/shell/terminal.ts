@@ -13,6 +13,9 @@ export interface TerminalApp {
 
 export type TerminalSize = { rows: number; cols: number };
 
+/** A password prompt left this long is given up, as if the person pressed Ctrl-C. */
+export const PROMPT_LIMIT_MS = 2 * 60_000;
+
 export class Terminal {
   readonly pty: boolean;
   size: TerminalSize;
@@ -88,9 +91,12 @@ export class Terminal {
     const typeahead = this.held ?? '';
     if (this.held !== undefined) this.held = '';
     const answer = new Promise<string | null>((resolve) => {
+      // The command's clock stops while a person types, so a prompt nobody answers must end on its own.
+      const abandon = setTimeout(() => this.asking?.done(null), PROMPT_LIMIT_MS);
       this.asking = {
         typed: '',
         done: (answer) => {
+          clearTimeout(abandon);
           this.asking = undefined;
           this.write('\n');
           resolve(answer);

@@ -119,7 +119,9 @@ export class WorldRegistry {
   }
 
   private async make(key: string): Promise<RangeWorld | { refused: string }> {
-    if (this.privates.size + this.making.size >= this.maxPrivate && !this.evictOne()) {
+    // A world being made is in `making` until its cron has started, and in `privates` from its lay-out on.
+    const underWay = [...this.making.keys()].filter((other) => !this.privates.has(other)).length;
+    if (this.privates.size + underWay >= this.maxPrivate && !this.evictOne()) {
       return {
         refused:
           `practice range: no room for another private world (${this.privates.size} in use, the most this range ` +

@@ -178,3 +178,15 @@ describe('connections per address', () => {
     }
   });
 });
+
+describe('private worlds', () => {
+  it('are given to the proxy’s address only: a run’s key is its id, which others can read', async () => {
+    const asked = await sshExec(login(OTHER), 'whoami', { PRACTICE_WORLD: 'run_somebody_else' });
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toMatch(/private worlds are given to the proxy's address only/);
+    expect(range.worlds()).toHaveLength(1);
+    // From loopback (the proxy beside the range) the same key makes the run's world.
+    expect((await sshExec(login(), 'whoami', { PRACTICE_WORLD: 'run_somebody_else' })).stdout).toBe('bandit0\n');
+    expect(range.worlds().map((world) => world.key)).toEqual([undefined, 'run_somebody_else']);
+  });
+});

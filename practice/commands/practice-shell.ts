@@ -17,6 +17,7 @@ import { listCommands } from './list-commands.ts';
 import { loginCommands } from './login-commands.ts';
 import { networkCommands } from './network-commands.ts';
 import { textCommands } from './text-commands.ts';
+import { rmCommand } from './rm-command.ts';
 import { timeoutCommand } from './timeout-command.ts';
 
 /** Builtins that would reach outside the sandbox or are not part of a Bandit box. */
@@ -45,6 +46,7 @@ export function practiceCommands(env: CommandEnv): CustomCommand[] {
     ...textCommands(env),
     gitCommand(env),
     timeoutCommand(env),
+    rmCommand(env),
   ];
 }
 

@@ -183,7 +183,7 @@ export class PracticeSession {
     const result = await this.pool.run({
       job,
       limits: { wallMs: this.limits.commandTimeoutMs, cpuMs: this.limits.commandCpuMs },
-      source: { address: this.source.address, connection: this.id },
+      source: { address: this.source.address, connection: this.id, user: who.user },
       signal: this.gone.signal,
       ...(options.ask ? { ask: options.ask } : {}),
     });

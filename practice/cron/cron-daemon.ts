@@ -119,7 +119,7 @@ export class CronDaemon {
           canAsk: false,
         },
         limits: { wallMs: this.timeoutMs, cpuMs: this.cpuMs },
-        source: { address: this.address, connection: this.connection },
+        source: { address: this.address, connection: this.connection, user: job.user },
         trusted: true,
       });
     } finally {

@@ -1,11 +1,16 @@
-// Who runs next on the shell workers. Commands take turns by source address, then by connection
-// within an address, so one client's many busy connections cannot keep another player's command
-// waiting; an address may run only so many commands at once and have only so many waiting.
+// Who runs next on the shell workers. Commands take turns by source address, then within an address
+// the user that has used the least CPU time lately goes first, so one client's many busy connections
+// cannot keep another player's command waiting, even one behind the same address; an address may run
+// only so many commands at once and have only so many waiting.
 // A child job (the command `timeout` starts) goes first and past the caps: its parent already holds
 // a worker and waits on it, so making it queue could only deadlock the two.
 
-/** Where a command comes from: the client's address and its connection. */
-export type JobSource = { address: string; connection: number };
+/**
+ * Where a command comes from: the client's address, its connection, and the user it runs as. CPU time
+ * is charged to the address and user, which outlive a connection (a client that reconnects for each
+ * busy loop keeps its record).
+ */
+export type JobSource = { address: string; connection: number; user?: string };
 
 /** Caps per source address. */
 export type SchedulerLimits = {
@@ -14,6 +19,9 @@ export type SchedulerLimits = {
   /** Commands one address may have waiting for a worker. */
   waitingPerAddress: number;
 };
+
+/** CPU time a connection used counts half as much after this long. */
+const USAGE_HALF_LIFE_MS = 60_000;
 
 /** A command waiting for a worker. */
 export type WaitingJob<Grant> = {
@@ -37,6 +45,8 @@ export class JobScheduler<Grant> {
   private readonly children: WaitingJob<Grant>[] = [];
   /** Addresses in turn order: the one served longest ago first. */
   private readonly lines = new Map<string, AddressLine<Grant>>();
+  /** CPU time each user of each address used lately (ms, halving every USAGE_HALF_LIFE_MS). */
+  private readonly usage = new Map<string, { ms: number; at: number }>();
 
   constructor(limits: SchedulerLimits) {
     this.limits = limits;
@@ -101,6 +111,15 @@ export class JobScheduler<Grant> {
     return true;
   }
 
+  /** Counts `cpuMs` of CPU time against `source`'s address and user, who then wait behind lighter ones. */
+  charge(source: JobSource, cpuMs: number, now = Date.now()): void {
+    const key = usageKey(source);
+    this.usage.set(key, { ms: this.usageOf(key, now) + cpuMs, at: now });
+    // Forget those whose usage has decayed to nothing, so the map stays the size of the busy ones.
+    if (this.usage.size > 4096)
+      for (const other of [...this.usage.keys()]) if (this.usageOf(other, now) < 1) this.usage.delete(other);
+  }
+
   /** A job of `source` ended (however it ended). */
   finished(source: JobSource): void {
     const line = this.lines.get(source.address);
@@ -124,11 +143,24 @@ export class JobScheduler<Grant> {
   }
 
   private nextTurn() {
+    const now = Date.now();
     for (const [address, line] of this.lines) {
       if (line.count === 0 || line.running >= this.limits.runningPerAddress) continue;
-      for (const [connection, queue] of line.waiting) return { address, line, connection, queue };
+      // The connection of the lightest user lately; among equals the one that has waited longest (the Map's order).
+      let best: { connection: number; queue: WaitingJob<Grant>[]; used: number } | undefined;
+      for (const [connection, queue] of line.waiting) {
+        const first = queue[0];
+        const used = first ? this.usageOf(usageKey(first.source), now) : 0;
+        if (!best || used < best.used) best = { connection, queue, used };
+      }
+      if (best) return { address, line, connection: best.connection, queue: best.queue };
     }
     return undefined;
+  }
+
+  private usageOf(key: string, now: number): number {
+    const entry = this.usage.get(key);
+    return entry ? entry.ms * 0.5 ** ((now - entry.at) / USAGE_HALF_LIFE_MS) : 0;
   }
 
   private line(address: string): AddressLine<Grant> {
@@ -140,3 +172,5 @@ export class JobScheduler<Grant> {
     return line;
   }
 }
+
+const usageKey = (source: JobSource) => `${source.address} ${source.user ?? `#${source.connection}`}`;

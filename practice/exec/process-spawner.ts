@@ -43,7 +43,7 @@ export function processSpawner(pool: WorkerPool, host: FsHost, limits: SessionLi
         depth: parent.depth + 1,
       },
       limits: { wallMs: Math.max(1, limit), cpuMs: limits.commandCpuMs },
-      source: { address: host.addressOf(connection), connection },
+      source: { address: host.addressOf(connection), connection, user: who.user },
       child: true,
       signal: parent.signal,
     });

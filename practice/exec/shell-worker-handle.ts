@@ -41,6 +41,8 @@ export class ShellWorkerHandle {
     | undefined;
   private clock: ThreadClock | undefined;
   private lowPriority = false;
+  /** CPU time the last job used (the scheduler charges it to the job's connection). */
+  lastJobCpuMs = 0;
   /** When the worker last finished a job (the pool lets long-idle extra workers go). */
   idleSince = Date.now();
   private nextJob = 0;
@@ -110,6 +112,8 @@ export class ShellWorkerHandle {
       const finish = (result: JobResult | Cutoff) => {
         if (this.current?.id !== id) return;
         clearTimeout(timer);
+        // A job stopped for its CPU time used all of it; the thread may be gone before it can be read.
+        this.lastJobCpuMs = result === 'cpu' ? limits.cpuMs : this.jobCpuMs();
         this.current.ended.abort();
         this.current = undefined;
         this.idleSince = Date.now();

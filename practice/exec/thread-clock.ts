@@ -42,7 +42,11 @@ export class ThreadClock {
         // The thread has just ended; its loop's figure below is the last word.
       }
     }
-    return this.worker.performance.eventLoopUtilization().active;
+    try {
+      return this.worker.performance.eventLoopUtilization().active;
+    } catch {
+      return 0;
+    }
   }
 
   /**

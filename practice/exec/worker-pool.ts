@@ -107,6 +107,7 @@ export class WorkerPool {
       return await worker.run(request.job, request.limits, request.ask);
     } finally {
       signal?.removeEventListener('abort', stop);
+      this.scheduler.charge(request.source, worker.lastJobCpuMs);
       this.scheduler.finished(request.source);
       this.release(worker);
     }

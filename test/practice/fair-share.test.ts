@@ -78,7 +78,7 @@ describe('limits per command', () => {
 });
 
 describe('turns by address', () => {
-  it('answers another address while one address keeps every one of its connections looping', async () => {
+  it('answers another address, and another user of the same address, while one user keeps every connection it may looping', async () => {
     // Eight looping connections from one address: more than the whole pool (6 workers) could hold.
     let stop = false;
     let hogsEnded = 0;
@@ -103,6 +103,18 @@ describe('turns by address', () => {
       `whoami from another address while 8 connections looped: p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms; loops ended meanwhile: ${hogsEnded - endedBefore}`,
     );
     console.log(`hogs at their cap after ${(performance.now() - t0).toFixed(0)} ms`);
+    // A player behind the loops' own address: bandit1 has used no CPU, bandit0 has, so bandit1's
+    // command takes the address's next free worker ahead of the five loops waiting there.
+    await vi.waitFor(() => expect(hogsEnded).toBeGreaterThan(0), { timeout: 60_000 });
+    const endedAtAsk = hogsEnded;
+    const neighbour = { ...login(OTHER), username: 'bandit1', password: range.world.passwords[1]! };
+    const sameAddress = performance.now();
+    expect((await sshExec(neighbour, 'whoami')).stdout).toBe('bandit1\n');
+    // Waiting in turn behind the five would have taken five loops' ends; one frees the worker it gets.
+    expect(hogsEnded - endedAtAsk).toBeLessThanOrEqual(3);
+    console.log(
+      `whoami behind the loops' own address: ${(performance.now() - sameAddress).toFixed(0)} ms, ${hogsEnded - endedAtAsk} loops ended meanwhile`,
+    );
     stop = true;
     range.dropConnections();
     await Promise.all(hogs);

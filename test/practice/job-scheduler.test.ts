@@ -29,6 +29,27 @@ describe('JobScheduler', () => {
     expect(drain(scheduler)).toEqual(['busy0', 'other', 'busy1', 'busy2', 'busy3', 'busy4', 'busy5']);
   });
 
+  it('within an address, serves the connection whose user used the least CPU lately first', () => {
+    const scheduler = new JobScheduler<undefined>({ runningPerAddress: 100, waitingPerAddress: 100 });
+    const now = Date.now();
+    // Connections 0–2 have each just run a busy loop; connection 3 has only ever run short commands.
+    for (const connection of [0, 1, 2]) scheduler.charge({ address: '10.0.0.1', connection }, 10_000, now);
+    scheduler.charge({ address: '10.0.0.1', connection: 3 }, 20, now);
+    for (const connection of [0, 1, 2, 3]) scheduler.enqueue(job('10.0.0.1', connection, `c${connection}`));
+    expect(drain(scheduler)).toEqual(['c3', 'c0', 'c1', 'c2']);
+  });
+
+  it('forgets CPU time as it ages: a minute halves it', () => {
+    const scheduler = new JobScheduler<undefined>({ runningPerAddress: 100, waitingPerAddress: 100 });
+    const now = Date.now();
+    // 10 s of CPU five minutes ago weighs about 0.3 s now, less than 1 s a moment ago.
+    scheduler.charge({ address: 'a', connection: 0 }, 10_000, now - 5 * 60_000);
+    scheduler.charge({ address: 'a', connection: 1 }, 1_000, now);
+    scheduler.enqueue(job('a', 1, 'recent'));
+    scheduler.enqueue(job('a', 0, 'long ago'));
+    expect(drain(scheduler)).toEqual(['long ago', 'recent']);
+  });
+
   it('runs at most runningPerAddress at once for an address, and serves the others meanwhile', () => {
     const scheduler = new JobScheduler<undefined>({ runningPerAddress: 2, waitingPerAddress: 100 });
     for (let i = 0; i < 5; i++) scheduler.enqueue(job('10.0.0.1', i, `hog${i}`));

@@ -22,6 +22,12 @@ export type SchedulerLimits = {
 
 /** CPU time a connection used counts half as much after this long. */
 const USAGE_HALF_LIFE_MS = 60_000;
+/**
+ * A user who used less than this lately and runs nothing now is light: their command may start past
+ * their address's cap (its workers all held, say, by another user's loops), while a quarter of all
+ * workers stays free.
+ */
+const LIGHT_MS = 1_000;
 
 /** A command waiting for a worker. */
 export type WaitingJob<Grant> = {
@@ -41,14 +47,19 @@ type AddressLine<Grant> = {
 };
 
 export class JobScheduler<Grant> {
-  private readonly limits: SchedulerLimits;
+  private readonly limits: SchedulerLimits & { total: number };
+  /** Jobs running, children included, across all addresses. */
+  private running = 0;
+  /** Jobs running per address and user. */
+  private readonly runningByUser = new Map<string, number>();
   private readonly children: WaitingJob<Grant>[] = [];
   /** Addresses in turn order: the one served longest ago first. */
   private readonly lines = new Map<string, AddressLine<Grant>>();
   /** CPU time each user of each address used lately (ms, halving every USAGE_HALF_LIFE_MS). */
   private readonly usage = new Map<string, { ms: number; at: number }>();
 
-  constructor(limits: SchedulerLimits) {
+  /** `total`: the workers there are, of which a quarter stays for other addresses when a light user passes a cap. */
+  constructor(limits: SchedulerLimits & { total: number }) {
     this.limits = limits;
   }
 
@@ -77,6 +88,7 @@ export class JobScheduler<Grant> {
     const child = this.children.shift();
     if (child) {
       this.line(child.source.address).running++;
+      this.started(child.source);
       return child;
     }
     const turn = this.nextTurn();
@@ -85,6 +97,7 @@ export class JobScheduler<Grant> {
     const job = queue.shift() as WaitingJob<Grant>;
     line.count--;
     line.running++;
+    this.started(job.source);
     // Served: this connection goes to the back of its address's turns, the address to the back of all.
     line.waiting.delete(connection);
     if (queue.length > 0) line.waiting.set(connection, queue);
@@ -125,6 +138,11 @@ export class JobScheduler<Grant> {
     const line = this.lines.get(source.address);
     if (!line) return;
     line.running = Math.max(0, line.running - 1);
+    this.running = Math.max(0, this.running - 1);
+    const key = usageKey(source);
+    const left = (this.runningByUser.get(key) ?? 1) - 1;
+    if (left > 0) this.runningByUser.set(key, left);
+    else this.runningByUser.delete(key);
     if (line.running === 0 && line.count === 0) this.lines.delete(source.address);
   }
 
@@ -144,18 +162,29 @@ export class JobScheduler<Grant> {
 
   private nextTurn() {
     const now = Date.now();
+    const spare = this.limits.total - Math.ceil(this.limits.total / 4) - this.running;
     for (const [address, line] of this.lines) {
-      if (line.count === 0 || line.running >= this.limits.runningPerAddress) continue;
+      if (line.count === 0) continue;
+      const atCap = line.running >= this.limits.runningPerAddress;
+      if (atCap && spare <= 0) continue;
       // The connection of the lightest user lately; among equals the one that has waited longest (the Map's order).
       let best: { connection: number; queue: WaitingJob<Grant>[]; used: number } | undefined;
       for (const [connection, queue] of line.waiting) {
         const first = queue[0];
-        const used = first ? this.usageOf(usageKey(first.source), now) : 0;
+        const key = first ? usageKey(first.source) : '';
+        const used = this.usageOf(key, now);
+        if (atCap && (used >= LIGHT_MS || this.runningByUser.has(key))) continue;
         if (!best || used < best.used) best = { connection, queue, used };
       }
       if (best) return { address, line, connection: best.connection, queue: best.queue };
     }
     return undefined;
+  }
+
+  private started(source: JobSource): void {
+    this.running++;
+    const key = usageKey(source);
+    this.runningByUser.set(key, (this.runningByUser.get(key) ?? 0) + 1);
   }
 
   private usageOf(key: string, now: number): number {

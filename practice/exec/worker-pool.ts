@@ -52,12 +52,14 @@ export class WorkerPool {
   private readonly ticker: NodeJS.Timeout;
   private starting = 0;
   private closed = false;
+  /** Whose job each busy worker runs, and how much of its CPU time is charged to them so far. */
+  private readonly charges = new Map<ShellWorkerHandle, { source: JobSource; charged: number }>();
 
   constructor(settings: WorkerSettings, host: FsHost, size: PoolSize) {
     this.settings = settings;
     this.host = host;
     this.size = size;
-    this.scheduler = new JobScheduler(size);
+    this.scheduler = new JobScheduler({ ...size, total: size.max });
     this.ticker = setInterval(() => this.tick(), TICK_MS);
     this.ticker.unref();
   }
@@ -103,11 +105,14 @@ export class WorkerPool {
     // A busy worker never reads a message asking it to stop: giving up a running command stops its thread.
     const stop = () => worker.kill();
     signal?.addEventListener('abort', stop, { once: true });
+    const charge = { source: request.source, charged: 0 };
+    this.charges.set(worker, charge);
     try {
       return await worker.run(request.job, request.limits, request.ask);
     } finally {
       signal?.removeEventListener('abort', stop);
-      this.scheduler.charge(request.source, worker.lastJobCpuMs);
+      this.charges.delete(worker);
+      this.scheduler.charge(request.source, Math.max(0, worker.lastJobCpuMs - charge.charged));
       this.scheduler.finished(request.source);
       this.release(worker);
     }
@@ -174,8 +179,16 @@ export class WorkerPool {
     const now = Date.now();
     let spare = this.workers.size - this.size.warm;
     for (const worker of this.workers) {
-      if (worker.busy) worker.checkCpu();
-      else if (spare > 0 && worker.alive && now - worker.idleSince > SPARE_IDLE_MS) {
+      if (worker.busy) {
+        // Charged as it is used, not when it ends: a loop that runs for a minute weighs from its first second.
+        const charge = this.charges.get(worker);
+        const used = worker.jobCpuMs();
+        if (charge && used > charge.charged) {
+          this.scheduler.charge(charge.source, used - charge.charged);
+          charge.charged = used;
+        }
+        worker.checkCpu();
+      } else if (spare > 0 && worker.alive && now - worker.idleSince > SPARE_IDLE_MS) {
         spare--;
         worker.kill();
       }

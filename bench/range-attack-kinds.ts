@@ -130,8 +130,11 @@ export const diskAttack = (connections: number, mib: number, settleMs: number): 
         await leave();
         await sleep(settleMs);
         const after = rssMiB(ctx.rangePid);
+        // The workers the attack made the range start are let go after a quiet minute; their memory with them.
+        await sleep(Math.max(0, 70_000 - settleMs));
+        const later = rssMiB(ctx.rangePid);
         const f = (v: number) => v.toFixed(0);
-        return `${note}; stored ${(stored / 2 ** 20).toFixed(1)} MiB; writes ended by: ${tally(refusals) || 'nothing (all written)'}; range RSS ${f(before)} → peak ${f(peak)} → ${f(after)} MiB ${settleMs / 1000} s after removal`;
+        return `${note}; stored ${(stored / 2 ** 20).toFixed(1)} MiB; writes ended by: ${tally(refusals) || 'nothing (all written)'}; range RSS ${f(before)} → peak ${f(peak)} → ${f(after)} MiB ${settleMs / 1000} s after removal → ${f(later)} MiB 70 s after`;
       },
     };
   },

@@ -87,8 +87,7 @@ export class JobScheduler<Grant> {
   take(): WaitingJob<Grant> | undefined {
     const child = this.children.shift();
     if (child) {
-      this.line(child.source.address).running++;
-      this.started(child.source);
+      this.started(this.line(child.source.address), child.source);
       return child;
     }
     const turn = this.nextTurn();
@@ -96,8 +95,7 @@ export class JobScheduler<Grant> {
     const { address, line, connection, queue } = turn;
     const job = queue.shift() as WaitingJob<Grant>;
     line.count--;
-    line.running++;
-    this.started(job.source);
+    this.started(line, job.source);
     // Served: this connection goes to the back of its address's turns, the address to the back of all.
     line.waiting.delete(connection);
     if (queue.length > 0) line.waiting.set(connection, queue);
@@ -181,7 +179,8 @@ export class JobScheduler<Grant> {
     return undefined;
   }
 
-  private started(source: JobSource): void {
+  private started(line: AddressLine<Grant>, source: JobSource): void {
+    line.running++;
     this.running++;
     const key = usageKey(source);
     this.runningByUser.set(key, (this.runningByUser.get(key) ?? 0) + 1);

@@ -14,7 +14,7 @@ export type JobLimits = { cpuMs: number; wallMs: number };
 export type Cutoff = 'timeout' | 'cpu' | 'memory' | 'crash';
 
 /** Past this much CPU time a job runs at the lowest priority, so short commands always get a core first. */
-export const LOW_PRIORITY_AFTER_MS = 1_000;
+const LOW_PRIORITY_AFTER_MS = 1_000;
 
 /** Asks the person at the terminal for a hidden line; null when nobody answers. */
 export type Asker = (prompt: string) => Promise<string | null>;
@@ -41,8 +41,10 @@ export class ShellWorkerHandle {
     | undefined;
   private clock: ThreadClock | undefined;
   private lowPriority = false;
-  /** CPU time the last job used (the scheduler charges it to the job's connection). */
-  lastJobCpuMs = 0;
+  /** CPU time of the current (or last) job already handed out by takeCpuMs. */
+  private cpuTaken = 0;
+  /** CPU time the last job used in all. */
+  private lastJobCpuMs = 0;
   /** When the worker last finished a job (the pool lets long-idle extra workers go). */
   idleSince = Date.now();
   private nextJob = 0;
@@ -113,7 +115,7 @@ export class ShellWorkerHandle {
         if (this.current?.id !== id) return;
         clearTimeout(timer);
         // A job stopped for its CPU time used all of it; the thread may be gone before it can be read.
-        this.lastJobCpuMs = result === 'cpu' ? limits.cpuMs : this.jobCpuMs();
+        this.lastJobCpuMs = result === 'cpu' ? Math.max(this.lastJobCpuMs, limits.cpuMs) : this.jobCpuMs();
         this.current.ended.abort();
         this.current = undefined;
         this.idleSince = Date.now();
@@ -129,6 +131,7 @@ export class ShellWorkerHandle {
         left -= Date.now() - started;
       };
       arm();
+      this.cpuTaken = 0;
       const cpuAtStart = this.clock?.cpuMs() ?? 0;
       this.current = {
         id,
@@ -146,25 +149,32 @@ export class ShellWorkerHandle {
     });
   }
 
-  /** CPU time the running job has used, or 0 when idle. */
-  jobCpuMs(): number {
-    return this.current && this.clock ? this.clock.cpuMs() - this.current.cpuAtStart : 0;
-  }
-
   /**
-   * Called every tick while a job runs: past LOW_PRIORITY_AFTER_MS of CPU the thread is niced, past the
-   * job's CPU time it is stopped (a busy thread never reads a message asking it to stop).
+   * Called every tick while a job runs: reads its CPU time once; past LOW_PRIORITY_AFTER_MS the thread
+   * is niced, past the job's CPU time it is stopped (a busy thread never reads a message asking it to stop).
    */
   checkCpu(): void {
     const current = this.current;
     if (!current) return;
     const used = this.jobCpuMs();
+    this.lastJobCpuMs = used;
     if (used >= current.cpuMs) {
       this.kill();
       current.finish('cpu');
     } else if (!this.lowPriority && used >= LOW_PRIORITY_AFTER_MS) {
       this.lowPriority = this.clock?.nice(19) ?? false;
     }
+  }
+
+  /** CPU time the current or last job used since this was last asked, as checkCpu and the job's end read it. */
+  takeCpuMs(): number {
+    const fresh = Math.max(0, this.lastJobCpuMs - this.cpuTaken);
+    this.cpuTaken += fresh;
+    return fresh;
+  }
+
+  private jobCpuMs(): number {
+    return this.current && this.clock ? this.clock.cpuMs() - this.current.cpuAtStart : 0;
   }
 
   kill(): void {

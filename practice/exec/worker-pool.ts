@@ -52,8 +52,8 @@ export class WorkerPool {
   private readonly ticker: NodeJS.Timeout;
   private starting = 0;
   private closed = false;
-  /** Whose job each busy worker runs, and how much of its CPU time is charged to them so far. */
-  private readonly charges = new Map<ShellWorkerHandle, { source: JobSource; charged: number }>();
+  /** Whose job each busy worker runs: its CPU time is charged to them as it is used. */
+  private readonly sources = new Map<ShellWorkerHandle, JobSource>();
 
   constructor(settings: WorkerSettings, host: FsHost, size: PoolSize) {
     this.settings = settings;
@@ -105,14 +105,13 @@ export class WorkerPool {
     // A busy worker never reads a message asking it to stop: giving up a running command stops its thread.
     const stop = () => worker.kill();
     signal?.addEventListener('abort', stop, { once: true });
-    const charge = { source: request.source, charged: 0 };
-    this.charges.set(worker, charge);
+    this.sources.set(worker, request.source);
     try {
       return await worker.run(request.job, request.limits, request.ask);
     } finally {
       signal?.removeEventListener('abort', stop);
-      this.charges.delete(worker);
-      this.scheduler.charge(request.source, Math.max(0, worker.lastJobCpuMs - charge.charged));
+      this.sources.delete(worker);
+      this.scheduler.charge(request.source, worker.takeCpuMs());
       this.scheduler.finished(request.source);
       this.release(worker);
     }
@@ -128,18 +127,23 @@ export class WorkerPool {
   /** Hands idle workers to waiting jobs in the scheduler's order; starts a worker when one is short. */
   private pump(): void {
     while (!this.closed) {
-      const next = this.scheduler.peek();
-      if (!next) return;
       let worker = this.idle.pop();
       // A spare stopped for being idle leaves `idle` only when its thread has exited.
       while (worker && !worker.alive) worker = this.idle.pop();
       if (!worker) {
+        const next = this.scheduler.peek();
+        if (!next) return;
         // A child may take one of the spare workers past the cap: its parent's worker sits waiting for it.
         const cap = this.size.max + (next.child ? Math.ceil(this.size.max / 2) : 0);
         if (this.workers.size + this.starting < cap && this.starting < this.scheduler.waiting) void this.spawn();
         return;
       }
-      this.scheduler.take()?.start(worker);
+      const next = this.scheduler.take();
+      if (!next) {
+        this.idle.push(worker);
+        return;
+      }
+      next.start(worker);
     }
   }
 
@@ -180,14 +184,10 @@ export class WorkerPool {
     let spare = this.workers.size - this.size.warm;
     for (const worker of this.workers) {
       if (worker.busy) {
-        // Charged as it is used, not when it ends: a loop that runs for a minute weighs from its first second.
-        const charge = this.charges.get(worker);
-        const used = worker.jobCpuMs();
-        if (charge && used > charge.charged) {
-          this.scheduler.charge(charge.source, used - charge.charged);
-          charge.charged = used;
-        }
         worker.checkCpu();
+        // Charged as it is used, not when it ends: a loop that runs for a minute weighs from its first second.
+        const source = this.sources.get(worker);
+        if (source) this.scheduler.charge(source, worker.takeCpuMs());
       } else if (spare > 0 && worker.alive && now - worker.idleSince > SPARE_IDLE_MS) {
         spare--;
         worker.kill();

@@ -3,11 +3,10 @@
 // one address holds only its share of the connections, and when the range is full an idle login of
 // the address holding the most gives its place to a newcomer from elsewhere. Clients on other
 // addresses are played from 127.0.0.2, which Linux routes to loopback like 127.0.0.1.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import ssh2 from 'ssh2';
 import type { RunningRange } from '../../practice/server.ts';
-import { startTestRange } from '../support/test-range.ts';
+import { startTestRange, textUntilClosed } from '../support/test-range.ts';
 import { percentile } from '../../bench/stats.ts';
 import { sshExec } from '../support/ssh-client.ts';
 
@@ -152,13 +151,7 @@ describe('connections per address', () => {
       const held = [];
       for (let i = 0; i < 3; i++) held.push(await idleLogin(small.port, OTHER));
       // The address has its three: a fourth is told why before the SSH handshake.
-      const fourth = connect({ port: small.port, host: '127.0.0.1', localAddress: OTHER });
-      const refusal = await new Promise<string>((resolve) => {
-        let text = '';
-        fourth.on('data', (d) => (text += d));
-        fourth.on('close', () => resolve(text));
-      });
-      expect(refusal).toMatch(/too many connections from your address \(limit 3\)/);
+      expect(await textUntilClosed(small.port, OTHER)).toMatch(/too many connections from your address \(limit 3\)/);
       await new Promise((r) => setTimeout(r, 300));
       // The range is full of one address's idle logins; another address's player still gets in.
       const newcomer = { port: small.port, username: 'bandit0', password: 'bandit0' };

@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningRange } from '../../practice/server.ts';
-import { startTestRange } from '../support/test-range.ts';
+import { startTestRange, textUntilClosed } from '../support/test-range.ts';
 import { sshExec, sshLogin } from '../support/ssh-client.ts';
 
 let range: RunningRange;
@@ -124,13 +124,7 @@ describe('connection limits', () => {
     try {
       const first = await sshLogin(small.port, 'bandit0', 'bandit0');
       expect(first.ok).toBe(true);
-      const second = connect(small.port, '127.0.0.1');
-      const refusal = await new Promise<string>((resolve) => {
-        let text = '';
-        second.on('data', (d) => (text += d));
-        second.on('close', () => resolve(text));
-      });
-      expect(refusal).toMatch(/too many connections \(limit 1\)/);
+      expect(await textUntilClosed(small.port)).toMatch(/too many connections \(limit 1\)/);
       // A logged-in connection that stays silent past the idle time is dropped.
       await vi.waitFor(() => expect(small.connections()).toBe(0), { timeout: 3_000 });
     } finally {

@@ -54,8 +54,9 @@ describe('levels 21→24: cron and the PIN daemon', () => {
         'mkdir -p $d && chmod 777 $d',
         "printf '#!/bin/bash\\ncat /etc/bandit_pass/bandit24 > /tmp/late23/pass\\n' > /var/spool/bandit24/foo/getpass.sh",
         'chmod 777 /var/spool/bandit24/foo/getpass.sh',
-        // Wait for the round, as a player waits for the minute to turn (here 200 ms, however loaded the machine).
-        'for i in $(seq 1 150); do test -e $d/pass && break; sleep 0.2; done',
+        // Wait for the round, as a player waits for the minute to turn (here 200 ms, however loaded the machine);
+        // -s, not -e: the script's redirection makes the file before cat fills it.
+        'for i in $(seq 1 150); do test -s $d/pass && break; sleep 0.2; done',
         'cat $d/pass',
         'for i in $(seq 1 50); do test -e /var/spool/bandit24/foo/getpass.sh || break; sleep 0.2; done',
         'test -e /var/spool/bandit24/foo/getpass.sh && echo still-there || echo removed',

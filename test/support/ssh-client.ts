@@ -7,27 +7,32 @@ export type ExecResult = { stdout: string; stderr: string; code: number | null }
 
 type TunableClient = ssh2.Client & { setNoDelay(noDelay?: boolean): void };
 
-/**
- * Connects, runs `command`, and disconnects. Rejects when the login is refused. `env` is sent with the
- * exec (the range reads PRACTICE_WORLD from it).
- */
-export function sshExec(config: ConnectConfig, command: string, env?: Record<string, string>): Promise<ExecResult> {
+/** Both streams apart, both in their order of arrival (as a terminal shows them), and the exit code. */
+type Streams = ExecResult & { merged: string };
+
+/** Connects, runs `command` with `env`, and disconnects; rejects when the login is refused. */
+function execStreams(config: ConnectConfig, command: string, env?: Record<string, string>): Promise<Streams> {
   return new Promise((resolve, reject) => {
     const client = new ssh2.Client() as TunableClient;
     client
       .on('ready', () => {
         client.exec(command, env ? { env } : {}, (err, stream) => {
           if (err) return reject(err);
-          let stdout = '';
-          let stderr = '';
-          let code: number | null = null;
-          stream.on('data', (d: Buffer) => (stdout += d.toString('latin1')));
-          stream.stderr.on('data', (d: Buffer) => (stderr += d.toString('latin1')));
-          stream.on('exit', (exitCode: number | null) => (code = exitCode));
+          const out: Streams = { stdout: '', stderr: '', merged: '', code: null };
+          // ssh2 emits channel data and extended (stderr) data in the order their packets came.
+          stream.on('data', (d: Buffer) => {
+            out.stdout += d.toString('latin1');
+            out.merged += d.toString('latin1');
+          });
+          stream.stderr.on('data', (d: Buffer) => {
+            out.stderr += d.toString('latin1');
+            out.merged += d.toString('latin1');
+          });
+          stream.on('exit', (exitCode: number | null) => (out.code = exitCode));
           // 'exit' can arrive before the last data; 'close' comes after both.
           stream.on('close', () => {
             client.end();
-            resolve({ stdout, stderr, code });
+            resolve(out);
           });
         });
       })
@@ -37,33 +42,26 @@ export function sshExec(config: ConnectConfig, command: string, env?: Record<str
   });
 }
 
+/**
+ * Connects, runs `command`, and disconnects. Rejects when the login is refused. `env` is sent with the
+ * exec (the range reads PRACTICE_WORLD from it).
+ */
+export async function sshExec(
+  config: ConnectConfig,
+  command: string,
+  env?: Record<string, string>,
+): Promise<ExecResult> {
+  const { stdout, stderr, code } = await execStreams(config, command, env);
+  return { stdout, stderr, code };
+}
+
 /** An exec's output as a terminal shows it: both streams in the order they arrived, and the exit code. */
-export function sshExecInOrder(
+export async function sshExecInOrder(
   config: ConnectConfig,
   command: string,
 ): Promise<{ merged: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const client = new ssh2.Client() as TunableClient;
-    client
-      .on('ready', () => {
-        client.exec(command, (err, stream) => {
-          if (err) return reject(err);
-          let merged = '';
-          let code: number | null = null;
-          // ssh2 emits channel data and extended (stderr) data in the order their packets came.
-          stream.on('data', (d: Buffer) => (merged += d.toString('latin1')));
-          stream.stderr.on('data', (d: Buffer) => (merged += d.toString('latin1')));
-          stream.on('exit', (exitCode: number | null) => (code = exitCode));
-          stream.on('close', () => {
-            client.end();
-            resolve({ merged, code });
-          });
-        });
-      })
-      .on('error', reject)
-      .connect({ host: '127.0.0.1', readyTimeout: 10_000, ...config });
-    client.setNoDelay(true);
-  });
+  const { merged, code } = await execStreams(config, command);
+  return { merged, code };
 }
 
 /** Opens an interactive shell with a pty, types `input`, and returns everything printed until it closes. */

@@ -29,6 +29,10 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
+/** The run's log as the API serves it. */
+const eventsOf = async (runId: string) =>
+  ((await (await fetch(`${stack.url}/api/runs/${runId}/events?limit=1000`)).json()) as { events: RunEvent[] }).events;
+
 /** The level the open pause dialog asks about, or 'closed': read at one instant, in the page. */
 const askedLevel = (page: Page) =>
   page.evaluate(
@@ -107,8 +111,19 @@ describe('the web UI', () => {
     // The answer closes level 13's question in both tabs. The run may ask its next one (level 16) within
     // ~50 ms, less than Playwright's 500 ms polling, so "closed" alone is a moment a check can miss.
     await Promise.all([page, second].map((tab) => expect.poll(() => askedLevel(tab), WAIT).not.toBe('13')));
-    await page.locator('[data-event="user_action_resolved"]').first().waitFor(WAIT);
     await screenshot(second, '04-second-tab-closed');
+    // The answer is in the chat. With the hint the agent may leave level 13 at once, and a level left
+    // is folded to one line, so the answer is reached as a reader reaches it: by a link to its event.
+    let resolvedSeq: number | undefined;
+    await expect
+      .poll(async () => (resolvedSeq = (await eventsOf(runId)).find((e) => e.type === 'user_action_resolved')?.seq), WAIT)
+      .toBeDefined();
+    await page.evaluate((seq) => {
+      window.location.hash = `#seq-${seq}`;
+    }, resolvedSeq);
+    await page.locator(`#seq-${resolvedSeq}[data-event="user_action_resolved"]`).waitFor(WAIT);
+    // Back to the run's own address: a page opened on a link stays where it was sent, not at the latest event.
+    await page.goto(runUrl);
 
     // The hint gets the agent through level 13 to the next pause (level 16).
     await modal.waitFor(WAIT);
@@ -122,12 +137,10 @@ describe('the web UI', () => {
     await modal.waitFor(WAIT);
     const after = await chatSeqs(page);
     expect(after).toEqual(before);
-    const log = (await (await fetch(`${stack.url}/api/runs/${runId}/events?limit=1000`)).json()) as {
-      events: RunEvent[];
-    };
+    const events = await eventsOf(runId);
     expect(after).toEqual({
-      count: log.events.filter((e) => !NOT_IN_CHAT.has(e.type)).length,
-      last: log.events.at(-1)?.seq,
+      count: events.filter((e) => !NOT_IN_CHAT.has(e.type)).length,
+      last: events.at(-1)?.seq,
     });
     expect(await page.locator('.level-solved').count()).toBe(16);
     await screenshot(page, '06-after-reload');

@@ -52,7 +52,20 @@ export class RunReads {
     return { spans: buildTimeline(this.host.parts().store.lastEvents(Number.MAX_SAFE_INTEGER)) };
   }
 
-  /** What the archive and the verification routes read: the run, its whole log and its verifications. */
+  /**
+   * What the archive reads before it pages the log: the run (with its caps as raised), its verifications and
+   * the seq its log ends at now, so every pass over the log reads the same events however the run goes on.
+   */
+  async archiveHead(): Promise<{ run: RunSummary; verifications: string[]; lastSeq: number } | null> {
+    const found = this.host.current();
+    if (!found) return null;
+    await this.host.withPrefix();
+    const { store, budget } = this.host.parts();
+    const run = { ...found, spend: budget.view(found, Date.now()) };
+    return { run, verifications: store.verifications(), lastSeq: store.lastSeq() };
+  }
+
+  /** What the verification and compare routes read: the run, its whole log and its verifications. */
   async fullRecord(): Promise<{ run: RunSummary; events: RunEvent[]; verifications: string[] } | null> {
     const found = this.host.current();
     if (!found) return null;

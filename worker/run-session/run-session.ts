@@ -242,7 +242,12 @@ export class RunSession extends DurableObject<Env> {
     return this.reads.timeline();
   }
 
-  /** What the archive and the verification routes read: the run, its whole log and its verifications. */
+  /** The run, its verifications and where its log ends now: what the archive reads before paging the log. */
+  async archiveHead(): Promise<{ run: RunSummary; verifications: string[]; lastSeq: number } | null> {
+    return this.reads.archiveHead();
+  }
+
+  /** What the verification and compare routes read: the run, its whole log and its verifications. */
   async fullRecord(): Promise<{ run: RunSummary; events: RunEvent[]; verifications: string[] } | null> {
     return this.reads.fullRecord();
   }

@@ -49,7 +49,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['test/{schema,ssh-proxy,practice,cli}/**/*.test.ts'],
+          include: ['test/{schema,ssh-proxy,practice,cli,deploy}/**/*.test.ts'],
         },
       },
       {

@@ -32,7 +32,7 @@ try {
     600_000,
   );
   settled = true;
-  const killed = await kills;
+  const killed = (await kills).length;
   const wall = (Date.now() - started) / 1000;
   const audits = await Promise.all(summaries.map((run) => auditRun(stack, run)));
   const sum = (f: (a: (typeof audits)[number]) => number) => audits.reduce((n, a) => n + f(a), 0);

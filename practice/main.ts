@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { describeIssues } from '../schema/issues.ts';
 import { PRACTICE_LEVELS } from '../schema/levels.ts';
+import { commandLogFile } from './command-log.ts';
 import { loadHostKey } from './host-key.ts';
 import { readOrCreate } from './persisted-file.ts';
 import { startRange } from './server.ts';
@@ -36,6 +37,8 @@ const settingsSchema = z.object({
     .string()
     .regex(/^[0-9A-Fa-f.:]+(,[0-9A-Fa-f.:]+)*$/, 'must be IP addresses separated by commas')
     .optional(),
+  // An audit log of every exec request (one JSON line each), off unless a path is given.
+  commandLog: z.string().min(1, 'must be a file path').optional(),
 });
 
 /** A whole number from 1 to `most`, as an env var gives it. */
@@ -67,6 +70,7 @@ const parsed = settingsSchema.safeParse({
   workers: process.env.PRACTICE_WORKERS ?? 16,
   cronIntervalMs: process.env.PRACTICE_CRON_INTERVAL_MS,
   privateWorldsFrom: process.env.PRACTICE_PRIVATE_WORLDS_FROM,
+  commandLog: process.env.PRACTICE_COMMAND_LOG || undefined,
 });
 if (!parsed.success) {
   console.error(`practice range configuration is invalid: ${describeIssues(parsed.error)}`);
@@ -87,6 +91,7 @@ try {
     ...(parsed.data.privateWorldsFrom ? { privateWorldsFrom: parsed.data.privateWorldsFrom.split(',') } : {}),
     limits: { commandTimeoutMs: parsed.data.commandTimeoutMs, commandCpuMs: parsed.data.commandCpuMs },
     workers: { max: parsed.data.workers },
+    ...(parsed.data.commandLog ? { commandLog: commandLogFile(parsed.data.commandLog) } : {}),
   });
   console.log(`practice range listening on ssh://bandit0@${host}:${range.port} (password: bandit0), seed ${seed}`);
   if (!values.quiet) {

@@ -33,6 +33,7 @@ import {
   passwordLevel,
   userExists,
 } from './world/accounts.ts';
+import type { CommandLogEntry } from './command-log.ts';
 import { buildWorld } from './world/world.ts';
 import type { World } from './world/world.ts';
 import { layOutWorld } from './world/world-fs.ts';
@@ -75,6 +76,8 @@ export type RangeOptions = {
   /** /tmp entries untouched this long are removed (default 2 hours), checked every tmpSweepMs (10 min). */
   tmpMaxAgeMs?: number;
   tmpSweepMs?: number;
+  /** Told of every exec request before its command runs (PRACTICE_COMMAND_LOG). */
+  commandLog?: (entry: CommandLogEntry) => void;
 };
 
 /** A running range: its port, its world, and how to stop it. */
@@ -184,6 +187,10 @@ export async function startRange(options: RangeOptions): Promise<RunningRange> {
         port: () => port,
         touch: source.touch,
         privateWorlds: privateWorldsFrom.has(source.address),
+        logCommand: options.commandLog
+          ? (user, world, command) =>
+              options.commandLog?.({ at: new Date().toISOString(), address: source.address, user, world, command })
+          : undefined,
       });
     },
   );
@@ -232,9 +239,13 @@ type ClientContext = {
   touch: () => void;
   /** Whether this client's address may ask for a private world (PRACTICE_WORLD). */
   privateWorlds: boolean;
+  logCommand?: (user: string, world: string, command: string) => void;
 };
 
-function serveClient(client: Connection, { world, newSession, port, touch, privateWorlds }: ClientContext): void {
+function serveClient(
+  client: Connection,
+  { world, newSession, port, touch, privateWorlds, logCommand }: ClientContext,
+): void {
   let user = '';
   client.on('error', () => client.end());
   client.on('authentication', (ctx) => {
@@ -278,6 +289,7 @@ function serveClient(client: Connection, { world, newSession, port, touch, priva
       channel.on('exec', (acceptExec, _reject, info) => {
         const execChannel = acceptExec();
         if (worldDenied) return refuse(execChannel, worldDenied);
+        logCommand?.(user, worldKey ?? 'shared', info.command);
         void session
           .enter(worldKey)
           .then((refused) =>

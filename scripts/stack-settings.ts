@@ -16,6 +16,13 @@ const stackEnvSchema = z.object({
   PROXY_PORT: port.default(8788),
   PRACTICE_PORT: port.default(2220),
   STATE_DIR: z.string().min(1).default('.state'),
+  // Above 1: that many proxies behind HAProxy on PROXY_PORT (scripts/balancer.ts).
+  PROXIES: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(16, 'must be at most 16 (each proxy is a Node process; this machine has few cores)')
+    .default(1),
   // Unset (or empty): the worker runs with no DevTools inspector at all, so no page can reach one.
   WORKER_INSPECTOR_PORT: z.union([z.literal(''), port]).optional(),
   PROXY_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -32,6 +39,8 @@ export type StackSettings = {
   workerPort: number;
   proxyPort: number;
   practicePort: number;
+  /** Proxies to run: 1 listens on proxyPort itself; more sit behind HAProxy listening there. */
+  proxies: number;
   stateDir: string;
   /** The worker's DevTools inspector port, or null for none (the default). */
   inspectorPort: number | null;
@@ -49,6 +58,7 @@ export function readStackSettings(env: NodeJS.ProcessEnv, root: string): StackSe
     workerPort: e.WORKER_PORT,
     proxyPort: e.PROXY_PORT,
     practicePort: e.PRACTICE_PORT,
+    proxies: e.PROXIES,
     stateDir: resolve(root, e.STATE_DIR),
     inspectorPort: e.WORKER_INSPECTOR_PORT || null,
     // A fresh secret each start: only this worker may drive this proxy.

@@ -1,13 +1,15 @@
-// `npm start`: builds the web app, applies D1 migrations, starts the practice range, the SSH proxy
-// and the worker (scripts/worker-dev.ts), waits until /api/health says every component is ok, and prints the URL.
+// `npm start`: builds the web app, applies D1 migrations, starts the practice range, the SSH proxy (or
+// PROXIES=N of them behind HAProxy, scripts/balancer.ts) and the worker (scripts/worker-dev.ts), waits until /api/health says every component is ok, and prints the URL.
 // Ctrl-C (or SIGTERM) stops every child. Local state (D1, Durable Objects, host key) lives in STATE_DIR.
 // The worker's access log is hidden (the UI polls every 2-3 s) unless `--access-log` or BANDIT_RUNNER_ACCESS_LOG=1.
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { healthSchema } from '../schema/api.ts';
 import type { Health } from '../schema/api.ts';
 import { accessLogWanted, isAccessLogLine } from './access-log.ts';
+import { findHaproxy, freeLoopbackPorts, haproxyConfig } from './balancer.ts';
 import { RestartBudget } from './restart-budget.ts';
 import { assertPortsFree, readStackSettings } from './stack-settings.ts';
 import type { StackSettings } from './stack-settings.ts';
@@ -29,6 +31,8 @@ async function main(): Promise<void> {
   const settings = readStackSettings(process.env, root);
   const accessLog = accessLogWanted(process.argv.slice(2), process.env);
   await assertPortsFree(settings);
+  // Asked before anything starts, so a missing HAProxy leaves nothing running.
+  const haproxy = settings.proxies > 1 ? findHaproxy(process.env) : null;
   await ensureWebBuild(root, { log: (line) => console.log(`[start] ${line}`) });
   console.log('[start] applying D1 migrations…');
   await run('migrate', process.execPath, [
@@ -46,8 +50,8 @@ async function main(): Promise<void> {
   const restarts = new RestartBudget(RESTARTS_PER_MINUTE, 60_000);
   const supervisor = new Supervisor((name, code) => {
     if (shuttingDown) return;
-    // The proxy and the range keep no state a run needs (the Durable Object holds it), so a crash
-    // costs a retry, not the stack. The worker, or a child that keeps crashing, stops everything.
+    // The proxies, the balancer and the range keep no state a run needs (the Durable Object holds it), so
+    // a crash costs a retry, not the stack. The worker, or a child that keeps crashing, stops everything.
     if (name !== 'worker' && restarts.take(name)) {
       console.error(`[start] ${name} exited (${code}); starting it again`);
       setTimeout(() => supervisor.restart(name), RESTART_DELAY_MS);
@@ -68,7 +72,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0));
   process.on('SIGHUP', () => void shutdown(0));
 
-  startChildren(supervisor, settings, accessLog);
+  await startChildren(supervisor, settings, accessLog, haproxy);
   const url = `http://127.0.0.1:${settings.workerPort}`;
   const health = await waitForHealth(url, settings.apiToken, () => shuttingDown);
   if (!health) return;
@@ -82,7 +86,12 @@ async function main(): Promise<void> {
   );
 }
 
-function startChildren(supervisor: Supervisor, s: StackSettings, accessLog: boolean): void {
+async function startChildren(
+  supervisor: Supervisor,
+  s: StackSettings,
+  accessLog: boolean,
+  haproxy: string | null,
+): Promise<void> {
   const env = {
     ...process.env,
     PRACTICE_PORT: String(s.practicePort),
@@ -94,7 +103,8 @@ function startChildren(supervisor: Supervisor, s: StackSettings, accessLog: bool
     PRACTICE_HOST_KEY: join(s.stateDir, 'practice/host_key'),
     PRACTICE_SEED_FILE: join(s.stateDir, 'practice/seed'),
   });
-  supervisor.start('proxy', process.execPath, [join(root, 'ssh-proxy/main.ts')], env);
+  if (haproxy === null) supervisor.start('proxy', process.execPath, [join(root, 'ssh-proxy/main.ts')], env);
+  else await startBalancedProxies(supervisor, s, env, haproxy);
   // Not `wrangler dev`: it always opens workerd's inspector, which any web page could drive.
   const hide = accessLog ? {} : { hide: isAccessLogLine };
   supervisor.start(
@@ -113,6 +123,27 @@ function startChildren(supervisor: Supervisor, s: StackSettings, accessLog: bool
     },
     hide,
   );
+}
+
+/** PROXIES=N: the proxies on free loopback ports, HAProxy in front of them on PROXY_PORT. */
+async function startBalancedProxies(
+  supervisor: Supervisor,
+  s: StackSettings,
+  env: NodeJS.ProcessEnv,
+  haproxy: string,
+): Promise<void> {  const ports = await freeLoopbackPorts(s.proxies);
+  ports.forEach((port, i) =>
+    supervisor.start(`proxy-${i + 1}`, process.execPath, [join(root, 'ssh-proxy/main.ts')], {
+      ...env,
+      PROXY_PORT: String(port),
+    }),
+  );
+  const config = join(s.stateDir, 'haproxy/haproxy.cfg');
+  mkdirSync(dirname(config), { recursive: true });
+  writeFileSync(config, haproxyConfig(s.proxyPort, ports));
+  // -W -db: the master stays in the foreground, so the supervisor holds it and stops it with the rest.
+  supervisor.start('balancer', haproxy, ['-W', '-db', '-f', config], env);
+  console.log(`[start] ${s.proxies} proxies behind HAProxy on 127.0.0.1:${s.proxyPort} (${config})`);
 }
 
 /** Polls /api/health until every component is ok; prints what is still down if it takes long. */

@@ -134,6 +134,12 @@ export function callStream(
               banditBreak(deps.calls.breakFor(request.runId), next) ??
               (budget.allowanceNeededUsd !== null ? 'yield' : null),
             onNode: (record, state) => emit({ type: 'node', level: state.level, ...record }),
+            // A node's mid-node checkpoint (a command about to go out) leaves now, not at the end of the turn:
+            // handed to the socket before the command is sent, it reaches the caller even if this process dies.
+            flushed: async () => {
+              flush();
+              await new Promise((resolve) => setImmediate(resolve));
+            },
             onCheckpoint: (graphCheckpoint) => {
               const checkpoint: Checkpoint = graphCheckpoint;
               // After the call's first checkpoint, a caller that asked for patches gets only what changed.

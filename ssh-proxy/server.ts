@@ -74,6 +74,9 @@ export function createProxyApp(settings: ProxySettings) {
       };
       return c.json(body);
     })
+    // For a load balancer's health checks: answers while this process serves calls, touches nothing else
+    // (the /health probe opens an SSH connection to the range, too much to repeat twice a second).
+    .get('/ready', (c) => c.json({ ok: true }))
     .use('/v1/*', async (c, next) => {
       if (!authorized(c.req.header('authorization'))) {
         return c.json(

@@ -106,6 +106,11 @@ export const banditStateSchema = z.object({
     .object({ commands: z.array(z.string()), outputs: z.array(z.string()) })
     .nullable()
     .default(null),
+  /**
+   * A command announced and sent to the target whose output is not in the state yet. Found at a node's start,
+   * the call that sent it died: the command is reported lost, never run twice (nodes/command-once.ts).
+   */
+  inFlight: z.object({ commandId: z.string(), command: z.string() }).nullable().default(null),
 });
 export type BanditState = z.infer<typeof banditStateSchema>;
 
@@ -132,6 +137,7 @@ export function levelStart(level: number, password: string | null, now: number) 
     finalReport: null,
     solvedBy: null,
     finalRun: null,
+    inFlight: null,
   } satisfies Partial<BanditState>;
 }
 

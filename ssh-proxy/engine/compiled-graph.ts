@@ -30,6 +30,8 @@ export type RunOptions<S, Ctx, R = unknown, I = unknown> = {
   /** Called as each node finishes, with the state the node was given. */
   onNode?: (record: NodeRecord, state: Readonly<S>) => void | Promise<void>;
   onCheckpoint?: (checkpoint: GraphCheckpoint<S, I>) => void | Promise<void>;
+  /** After a node's own mid-node checkpoint: resolves once it has left the process (the caller's stream). */
+  flushed?: () => Promise<void>;
   now?: () => number;
   /**
    * Asked at each node boundary (not before the resumed node of a call that answers an interrupt):
@@ -48,7 +50,7 @@ export type BreakDecision<S> = 'yield' | Command<S>;
  */
 export type CheckpointFit<S, Ctx, R = unknown, I = unknown> = (
   checkpoint: GraphCheckpoint<S, I>,
-  ctx: NodeContext<Ctx, R>,
+  ctx: NodeContext<Ctx, R, S>,
 ) => GraphCheckpoint<S, I>;
 
 /**
@@ -152,9 +154,19 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx, R = unknown, 
       const timer =
         options.cutAt === undefined ? undefined : setTimeout(() => cut.abort(), Math.max(0, options.cutAt - now()));
       const signal = options.cutAt === undefined ? options.signal : AbortSignal.any([options.signal, cut.signal]);
-      const ctx: NodeContext<Ctx, R> = resume
-        ? { ...options.ctx, signal, resume: resume.resume }
-        : { ...options.ctx, signal };
+      // A mid-node commit is a step of its own: the state as the node says it stands, to run this node again.
+      // The engine's state moves with it, so a node cut after a commit yields from what was saved.
+      const commit = async (update: Partial<S>) => {
+        state = { ...state, ...update };
+        step += 1;
+        const saved = this.fitted(this.checkpoint(step, name, state, now()), ctx);
+        state = saved.state;
+        await options.onCheckpoint?.(saved);
+        await options.flushed?.();
+      };
+      const ctx: NodeContext<Ctx, R, S> = resume
+        ? { ...options.ctx, signal, resume: resume.resume, commit }
+        : { ...options.ctx, signal, commit };
       try {
         result = await node(state, ctx);
       } catch (err) {
@@ -214,7 +226,7 @@ export class CompiledGraph<S extends Record<string, unknown>, Ctx, R = unknown, 
     }
   }
 
-  private fitted(checkpoint: GraphCheckpoint<S, I>, ctx: NodeContext<Ctx, R>): GraphCheckpoint<S, I> {
+  private fitted(checkpoint: GraphCheckpoint<S, I>, ctx: NodeContext<Ctx, R, S>): GraphCheckpoint<S, I> {
     return this.fit ? this.fit(checkpoint, ctx) : checkpoint;
   }
 

@@ -10,14 +10,23 @@ export const END = '__end__';
  * What every node receives besides the state: the caller's dependencies, the abort signal, and
  * the answer to an interrupt (`R`, already validated by whoever took it in) when the node is being resumed.
  */
-export type NodeContext<Ctx, R = unknown> = Ctx & { signal: AbortSignal; resume?: R };
+export type NodeContext<Ctx, R = unknown, S = Record<string, unknown>> = Ctx & {
+  signal: AbortSignal;
+  resume?: R;
+  /**
+   * Saves a checkpoint in the middle of the node (the state with `update`, to run this same node again)
+   * and resolves once it has left the process, so a node makes its intent durable before an effect that
+   * must not happen twice (a command on the target). Absent where nothing saves (unit tests of a node).
+   */
+  commit?: (update: Partial<S>) => Promise<void>;
+};
 
 /** A node returns fields to merge, a Command (update + goto), or an Interrupt asking `I`. */
 export type NodeResult<S, I = unknown> = Partial<S> | Command<S> | Interrupt<I, S>;
 /** One node of a graph: state `S`, dependencies `Ctx`, answers `R`, questions `I`. */
 export type NodeFn<S, Ctx, R = unknown, I = unknown> = (
   state: Readonly<S>,
-  ctx: NodeContext<Ctx, R>,
+  ctx: NodeContext<Ctx, R, S>,
 ) => NodeResult<S, I> | Promise<NodeResult<S, I>>;
 
 /** Picks the next node from the state. Pure: no I/O, no clock, no randomness. */

@@ -1,6 +1,7 @@
 // The offline model: a deterministic heuristic policy. It submits password-shaped text it has seen
 // (decoding it first when it looks encoded), runs commands a person's hint names, follows what the
 // goal's wording suggests, then explores. It knows no level's answer, so it gets stuck like a weak model.
+import { isLostOutput } from '../../schema/lost-command.ts';
 import { BASELINE_MODEL } from '../../schema/run.ts';
 import { passwordShapedTokens } from '../targets/target.ts';
 import type { Turn } from '../agent/bandit-state.ts';
@@ -134,7 +135,8 @@ export function decide(input: PlanInput): ModelDecision {
     };
 
   const commands = input.history.filter((t): t is CommandTurn => t.kind === 'command');
-  const ran = new Set(commands.map((t) => t.command));
+  // A command whose output was lost with a proxy is run again, as a person would: its answer is still wanted.
+  const ran = new Set(commands.filter((t) => !isLostOutput(t.output)).map((t) => t.command));
   const queue: Candidate[] = [
     ...hintCandidates(input),
     ...commands.toReversed().flatMap(followUps),

@@ -1,47 +1,69 @@
-// The proxy killed (SIGKILL) mid-run, again and again, on the real stack: `npm start` starts it
-// again, the Durable Objects retry from their last checkpoints, and every run reaches its pause with
-// a log that has no gap, no repeat, no level solved twice and no command run twice.
+// Three proxies behind HAProxy (PROXIES=3, as `npm start` runs them), one killed (SIGKILL) again and again
+// while a batch of runs plays, each run in its own world on the range: the balancer's checks take the dead
+// proxy out, `npm start` starts it again, and every run reaches its pause with a log that has no gap, no
+// repeat, no level solved twice, and no command run twice on the target (the range's own command log).
+// The long form, with 50 runs, is `npm run bench:chaos`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditRun, createRun, killProxyRepeatedly, proxyPid, waitSettled } from '../support/proxy-chaos.ts';
+import {
+  auditRun,
+  createRun,
+  killProxyRepeatedly,
+  proxyPids,
+  readRangeLog,
+  waitSettled,
+} from '../support/proxy-chaos.ts';
 import type { StackProcess } from '../support/stack-process.ts';
 import { startStackProcess } from '../support/stack-process.ts';
 
-const RUNS = 6;
+const RUNS = 12;
+const PROXIES = 3;
 const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-chaos-'));
+const commandLog = join(stateDir, 'range-commands.jsonl');
 let stack: StackProcess;
 beforeAll(async () => {
-  stack = await startStackProcess(stateDir);
+  stack = await startStackProcess(stateDir, undefined, {
+    PROXIES: String(PROXIES),
+    PRACTICE_COMMAND_LOG: commandLog,
+  });
 });
 afterAll(async () => {
   await stack?.stop();
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-describe('the proxy killed mid-run', () => {
-  it('loses and repeats nothing, and every run reaches its pause', async () => {
-    const first = proxyPid(stack);
-    expect(first).not.toBeNull();
-    const runs = await Promise.all(Array.from({ length: RUNS }, () => createRun(stack, { maxRetries: 1 })));
+describe('proxies killed mid-batch behind the balancer', () => {
+  it('lose and repeat nothing, run no command twice, and every run reaches its pause', async () => {
+    const first = proxyPids(stack);
+    expect(first).toHaveLength(PROXIES);
+    const runs = await Promise.all(
+      Array.from({ length: RUNS }, () => createRun(stack, { maxRetries: 1, world: 'private' })),
+    );
     let settled = false;
-    // Killed first as the runs start, then every 3 s: a run's retries back off 1 s, 2 s, 4 s….
-    const kills = killProxyRepeatedly(stack, { firstAfterMs: 150, everyMs: 3_000, maxKills: 3, done: () => settled });
+    // Killed first as the runs start, then every 2 s, each proxy in turn.
+    const kills = killProxyRepeatedly(stack, { firstAfterMs: 300, everyMs: 2_000, maxKills: 4, done: () => settled });
     const summaries = await waitSettled(
       stack,
       runs.map((r) => r.id),
-      120_000,
+      180_000,
     );
     settled = true;
     const killed = await kills;
-    expect(killed).toBeGreaterThanOrEqual(1);
-    expect(proxyPid(stack)).not.toBe(first);
-    expect(stack.output()).toMatch(/\[start\] proxy exited \(SIGKILL\); starting it again/);
+    expect(killed.length).toBeGreaterThanOrEqual(2);
+    // Each killed proxy was started again, and the balancer's checks saw it go and come back.
+    expect(proxyPids(stack)).toHaveLength(PROXIES);
+    expect(proxyPids(stack).filter((pid) => first.includes(pid)).length).toBeLessThan(PROXIES);
+    expect(stack.output()).toMatch(/\[start\] proxy-\d exited \(SIGKILL\); starting it again/);
+    expect(stack.output()).toMatch(/\[balancer\].*Server proxies\/proxy-\d is DOWN/);
+    expect(stack.output()).toMatch(/\[balancer\].*Server proxies\/proxy-\d is UP/);
 
-    const audits = await Promise.all(summaries.map((run) => auditRun(stack, run)));
+    const rangeLog = readRangeLog(commandLog);
+    const audits = await Promise.all(summaries.map((run) => auditRun(stack, run, rangeLog)));
+    const sum = (f: (a: (typeof audits)[number]) => number) => audits.reduce((n, a) => n + f(a), 0);
     console.log(
-      `proxy chaos: ${RUNS} runs, ${killed} kills, ${audits.reduce((n, a) => n + a.events, 0)} events, lost ${audits.reduce((n, a) => n + a.gaps, 0)}, repeated ${audits.reduce((n, a) => n + a.repeats + a.levelsTwice + a.commandsTwice, 0)}`,
+      `proxy chaos: ${RUNS} runs on ${PROXIES} proxies, ${killed.length} kills, ${sum((a) => a.events)} events, lost ${sum((a) => a.gaps)}, repeated ${sum((a) => a.repeats + a.levelsTwice + a.commandsTwice)}; on the target: ${sum((a) => a.target?.logged ?? 0)} commands logged, run twice ${sum((a) => a.target?.ranTwice ?? 0)}, reported lost ${sum((a) => a.target?.lost ?? 0)}`,
     );
     for (const audit of audits) {
       expect(audit).toMatchObject({
@@ -50,9 +72,11 @@ describe('the proxy killed mid-run', () => {
         repeats: 0,
         levelsTwice: 0,
         commandsTwice: 0,
+        target: { ranTwice: 0, unlogged: 0 },
         otherErrors: [],
         pauses: 1,
       });
+      expect(audit.target?.logged).toBeGreaterThan(0);
     }
   });
 });

@@ -53,10 +53,12 @@ describe('baseline agent on the practice range', () => {
     const found = ofType(firstRun.events, 'password_found');
     for (const event of found) expect(event.password).toBe(passwordOf(event.level + 1));
     const nodes = ofType(firstRun.events, 'node');
-    // One checkpoint per node, in step order.
-    expect(firstRun.checkpoints).toHaveLength(nodes.length);
-    expect(firstRun.checkpoints.map((c) => c.step)).toEqual(nodes.map((_, i) => i + 1));
     const commands = ofType(firstRun.events, 'command');
+    // One checkpoint per node, and one before each command goes out (its mark), in step order.
+    expect(firstRun.checkpoints).toHaveLength(nodes.length + commands.length);
+    expect(firstRun.checkpoints.map((c) => c.step)).toEqual(firstRun.checkpoints.map((_, i) => i + 1));
+    const marks = firstRun.checkpoints.flatMap((c) => (c.state.inFlight ? [c.state.inFlight] : []));
+    expect(marks).toEqual(commands.map(({ commandId, command }) => ({ commandId, command })));
     const outputs = ofType(firstRun.events, 'output');
     expect(outputs.map((o) => o.commandId)).toEqual(commands.map((c) => c.commandId));
     expect(ofType(firstRun.events, 'llm_call').every((c) => c.model === 'baseline' && c.errorClass === null)).toBe(

@@ -1,7 +1,10 @@
 // Runs baseline runs on a real stack while its proxy is killed (SIGKILL) again and again, and checks
 // each run's log for what a kill could break: gaps, repeats, a level solved twice, a command run
 // twice, an error other than a proxy retry. Shared by the e2e fault test and bench/chaos.ts.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { CommandLogEntry } from '../../practice/command-log.ts';
+import { readCommandLog } from '../../practice/command-log.ts';
+import { isLostOutput } from '../../schema/lost-command.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import type { StackProcess } from './stack-process.ts';
@@ -15,38 +18,57 @@ export type RunAudit = {
   repeats: number;
   levelsTwice: number;
   commandsTwice: number;
+  /**
+   * From the range's own log (PRACTICE_COMMAND_LOG), for a run in its private world: commands the target ran
+   * more often than the run announced them (a command sent again after a proxy died), commands whose output
+   * the run recorded but the target never logged (the log must see what ran), and commands reported lost.
+   */
+  target?: { ranTwice: number; unlogged: number; lost: number; logged: number };
   otherErrors: string[];
   pauses: number;
 };
 
-/** The pid of the stack's proxy: the child of `npm start` running ssh-proxy/main.ts. */
-export function proxyPid(stack: StackProcess): number | null {
+/** The pids of the stack's proxies: the children of `npm start` running ssh-proxy/main.ts (one, or PROXIES=N). */
+export function proxyPids(stack: StackProcess): number[] {
+  const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (ppid === stack.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('ssh-proxy/main.ts'))
-        return Number(entry);
+        pids.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }
   }
-  return null;
+  return pids.sort((a, b) => a - b);
 }
 
-/** Kills the proxy every `everyMs` until `done()` holds or `maxKills` is reached; resolves with the number of kills. */
+/** The pid of the stack's proxy (the first, with several). */
+export function proxyPid(stack: StackProcess): number | null {
+  return proxyPids(stack)[0] ?? null;
+}
+
+/** One SIGKILL: when it was sent, and the pid it hit. */
+export type Kill = { at: number; pid: number };
+
+/**
+ * Kills a proxy every `everyMs` until `done()` holds or `maxKills` is reached, each time the next of those
+ * running (in turn, so with several proxies each is killed); resolves with the kills.
+ */
 export async function killProxyRepeatedly(
   stack: StackProcess,
   options: { everyMs: number; firstAfterMs: number; maxKills: number; done: () => boolean },
-): Promise<number> {
-  let kills = 0;
+): Promise<Kill[]> {
+  const kills: Kill[] = [];
   await sleep(options.firstAfterMs);
-  while (!options.done() && kills < options.maxKills) {
-    const pid = proxyPid(stack);
-    if (pid !== null) {
+  while (!options.done() && kills.length < options.maxKills) {
+    const pids = proxyPids(stack);
+    const pid = pids[kills.length % Math.max(1, pids.length)];
+    if (pid !== undefined) {
       process.kill(pid, 'SIGKILL');
-      kills += 1;
+      kills.push({ at: Date.now(), pid });
     }
     await sleep(options.everyMs);
   }
@@ -76,8 +98,8 @@ export async function waitSettled(stack: StackProcess, ids: string[], timeoutMs:
   }
 }
 
-/** Reads a run's whole log and counts what went wrong. */
-export async function auditRun(stack: StackProcess, run: RunSummary): Promise<RunAudit> {
+/** Reads a run's whole log and counts what went wrong; with the range's command log, also on the target. */
+export async function auditRun(stack: StackProcess, run: RunSummary, rangeLog?: CommandLogEntry[]): Promise<RunAudit> {
   const events: RunEvent[] = [];
   for (let since: number | null = 0; since !== null; ) {
     const page = (await (await fetch(`${stack.url}/api/runs/${run.id}/events?since=${since}&limit=1000`)).json()) as {
@@ -98,11 +120,45 @@ export async function auditRun(stack: StackProcess, run: RunSummary): Promise<Ru
     repeats: seqs.length - new Set(seqs).size,
     levelsTwice: solved.length - new Set(solved).size,
     commandsTwice: commandIds.length - new Set(commandIds).size,
+    ...(rangeLog ? { target: onTarget(events, rangeLog.filter((e) => e.world === run.id)) } : {}),
     otherErrors: events.flatMap((e) =>
       e.type === 'error' && e.code !== 'proxy_retry' ? [`${e.code}: ${e.message}`] : [],
     ),
     pauses: events.filter((e) => e.type === 'user_action_required').length,
   };
+}
+
+/** How a run's commands compare with what the target logged in the run's world (commands compared as text). */
+function onTarget(events: RunEvent[], logged: CommandLogEntry[]): NonNullable<RunAudit['target']> {
+  const announced = new Map<string, number>();
+  const answered = new Map<string, number>();
+  const text = new Map<string, string>();
+  let lost = 0;
+  for (const e of events) {
+    if (e.type === 'command') {
+      text.set(e.commandId, e.command);
+      announced.set(e.command, (announced.get(e.command) ?? 0) + 1);
+    }
+    if (e.type === 'output') {
+      if (isLostOutput(e.stderr)) lost += 1;
+      else {
+        const command = text.get(e.commandId) ?? '';
+        answered.set(command, (answered.get(command) ?? 0) + 1);
+      }
+    }
+  }
+  const ran = new Map<string, number>();
+  for (const entry of logged) ran.set(entry.command, (ran.get(entry.command) ?? 0) + 1);
+  let ranTwice = 0;
+  for (const [command, times] of ran) ranTwice += Math.max(0, times - (announced.get(command) ?? 0));
+  let unlogged = 0;
+  for (const [command, times] of answered) unlogged += Math.max(0, times - (ran.get(command) ?? 0));
+  return { ranTwice, unlogged, lost, logged: logged.length };
+}
+
+/** The range's command log, read from its file (empty before the first command). */
+export function readRangeLog(path: string): CommandLogEntry[] {
+  return existsSync(path) ? readCommandLog(readFileSync(path, 'utf8')) : [];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

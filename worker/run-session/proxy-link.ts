@@ -4,6 +4,7 @@ import { apiErrorOf } from '../../schema/api.ts';
 import { describeIssues } from '../../schema/issues.ts';
 import type { BreakKind, ProxyLine, ProxyRequest } from '../../schema/protocol.ts';
 import { MAX_PROXY_LINE_BYTES, proxyLineSchema } from '../../schema/protocol.ts';
+import { RUN_ID_HEADER } from '../../schema/proxy-routing.ts';
 import type { WorkerSettings } from '../env.ts';
 
 export type EndLine = Extract<ProxyLine, { type: 'end' }>;
@@ -40,7 +41,7 @@ export async function callProxy(
   try {
     response = await fetch(`${settings.proxyUrl}/v1/advance`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${settings.proxySecret}`, 'content-type': 'application/json' },
+      headers: proxyHeaders(settings, request.runId),
       body: JSON.stringify(request),
       signal: cut,
     });
@@ -113,6 +114,15 @@ export async function callProxy(
   return timeout.aborted ? timedOut() : { kind: 'retry', message: 'the proxy closed the stream before its end line' };
 }
 
+/** The secret, and the run's id for a balancer in front of many proxies: one run's calls and breaks reach one proxy. */
+function proxyHeaders(settings: WorkerSettings, runId: string): Record<string, string> {
+  return {
+    authorization: `Bearer ${settings.proxySecret}`,
+    'content-type': 'application/json',
+    [RUN_ID_HEADER]: runId,
+  };
+}
+
 /** One NDJSON line from the proxy, validated; never throws. */
 export function parseLine(raw: string): { ok: true; line: ProxyLine } | { ok: false; message: string } {
   let json: unknown;
@@ -154,7 +164,7 @@ async function breakOnce(settings: WorkerSettings, runId: string, kind: BreakKin
   try {
     const response = await fetch(`${settings.proxyUrl}/v1/break`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${settings.proxySecret}`, 'content-type': 'application/json' },
+      headers: proxyHeaders(settings, runId),
       body: JSON.stringify({ runId, kind }),
       signal: AbortSignal.timeout(settings.proxyTimeoutMs),
     });

@@ -1,6 +1,7 @@
 // The Durable Object's end of one terminal: a WebSocket it opens to the proxy's /v1/terminal, which
 // logs in over SSH with a PTY. Bytes flow both ways as they come, no polling. Memory only: a relay
 // does not outlive its object, which is why a restart ends the terminal (terminal-seat.ts).
+import { RUN_ID_HEADER } from '../../schema/proxy-routing.ts';
 import { describeIssues } from '../../schema/issues.ts';
 import type { RelayFromProxy, RelayToProxy } from '../../schema/terminal.ts';
 import { relayFromProxySchema, TERMINAL_RELAY_PATH } from '../../schema/terminal.ts';
@@ -35,7 +36,11 @@ export class TerminalRelay {
     let response: Response;
     try {
       response = await fetch(`${settings.proxyUrl}${TERMINAL_RELAY_PATH}`, {
-        headers: { upgrade: 'websocket', authorization: `Bearer ${settings.proxySecret}` },
+        headers: {
+          upgrade: 'websocket',
+          authorization: `Bearer ${settings.proxySecret}`,
+          [RUN_ID_HEADER]: open.runId,
+        },
       });
     } catch (err) {
       on.closed(`cannot reach the proxy at ${settings.proxyUrl}: ${err instanceof Error ? err.message : String(err)}`);

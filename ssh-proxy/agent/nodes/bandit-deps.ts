@@ -32,7 +32,7 @@ export type BanditDeps = {
 };
 
 /** What a Bandit node is given: its dependencies, the signal, and a person's answer, validated by the route. */
-export type BanditContext = NodeContext<BanditDeps, Resume>;
+export type BanditContext = NodeContext<BanditDeps, Resume, BanditState>;
 
 /**
  * A command's output as the history keeps it and the model sees it: each stream made visible (binary

@@ -3,13 +3,14 @@
 // with a short command sequence. The graph runs it; a password-shaped token in its output that logs in
 // as the next level solves the level. Otherwise the run pauses as it would have, and the question
 // says what was tried. A cap reached between its commands pauses it; continue runs the rest.
-import type { Command } from '../../engine/command.ts';
+import { Command } from '../../engine/command.ts';
 import type { BanditState } from '../bandit-state.ts';
 import { budgetFault, budgetStopped } from '../budget-stop.ts';
 import { FINAL_MAX_COMMANDS } from '../../models/agent-model.ts';
 import { passwordShapedTokens, passwordShapeProblem } from '../../targets/target.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { emitOutput, historyOutput, planInput, reportCalls } from './bandit-deps.ts';
+import { reportLost, runOnce } from './command-once.ts';
 import { capSerialised } from '../../json-fit.ts';
 import { STATE_TEXT_BYTES, stateText, THINKING_EVENT_BYTES } from '../state-text.ts';
 
@@ -20,6 +21,13 @@ export async function finalAttempt(
   s: BanditState,
   ctx: BanditContext,
 ): Promise<Partial<BanditState> | Command<BanditState>> {
+  const result = await attempt(s, ctx);
+  // Cut mid-command ({}), the mark of the command in flight stays for the next call; any other end clears it.
+  if (result instanceof Command) return new Command({ goto: result.goto, update: { ...result.update, inFlight: null } });
+  return Object.keys(result).length === 0 ? result : { ...result, inFlight: null };
+}
+
+async function attempt(s: BanditState, ctx: BanditContext): Promise<Partial<BanditState> | Command<BanditState>> {
   let serial = s.serial;
   // A final attempt a cap paused between its commands goes on with the rest: its model call was made.
   let planned = s.finalRun;
@@ -58,6 +66,8 @@ export async function finalAttempt(
   const ran = planned.commands;
   const outputs = [...planned.outputs];
   let levelCommands = s.levelCommands;
+  // The command an earlier call sent and never finished: lost, not run again (command-once.ts).
+  if (s.inFlight) outputs.push(historyOutput(reportLost(ctx, s.level, s.inFlight), '\n'));
   for (const command of ran.slice(outputs.length)) {
     const stop = ctx.budget.admitCommand();
     if (stop)
@@ -65,8 +75,9 @@ export async function finalAttempt(
     serial += 1;
     levelCommands += 1;
     const commandId = `cmd_${serial}`;
-    ctx.emit({ type: 'command', level: s.level, commandId, command });
-    const result = await ctx.shell.exec(s.level, s.password ?? '', command, ctx.signal);
+    // Saved with the plan and the outputs so far, so a later call neither asks the model again nor reruns one.
+    const finalRun = { commands: ran, outputs: [...outputs] };
+    const result = await runOnce(s, ctx, commandId, command, { serial, levelCommands, finalRun });
     if (!result.ok) {
       if (result.failure.kind === 'aborted') return {};
       outputs.push(`[${result.failure.message}]`);

@@ -36,7 +36,6 @@ for (const count of [5_000, 20_000, 50_000]) {
       run,
       events: log.events,
       calls: [],
-      report: null,
       verifiedBy: [],
       target: { address: '127.0.0.1:2220', host: '127.0.0.1' },
       includeSecrets: false,

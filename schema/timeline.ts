@@ -111,6 +111,18 @@ function reach(target: Span, end: number): void {
  * (or the next attempt's level_started does), so no attempt's bar holds the time a person took.
  */
 export function buildTimeline(events: readonly RunEvent[]): Span[] {
+  const fold = timelineFold();
+  for (const event of events) fold.add(event);
+  return fold.levels;
+}
+
+/**
+ * buildTimeline an event at a time. `nodes: false` keeps the levels, attempts and waits only (each node's
+ * figures still count in them), and forgets a command once its output came: what a fold over a long log
+ * needs to hold stays the size of its attempts, not of its events (report.html's timeline).
+ */
+export function timelineFold(options: { nodes?: boolean } = {}): { add: (event: RunEvent) => void; levels: Span[] } {
+  const keepNodes = options.nodes ?? true;
   const levels: Span[] = [];
   const levelSpan = new Map<number, Span>();
   const attemptSpan = new Map<number, Span>();
@@ -131,7 +143,7 @@ export function buildTimeline(events: readonly RunEvent[]): Span[] {
     return found;
   };
 
-  for (const event of events) {
+  const fold = (event: RunEvent): void => {
     const at = ms(event.ts);
     switch (event.type) {
       case 'level_started': {
@@ -166,6 +178,7 @@ export function buildTimeline(events: readonly RunEvent[]): Span[] {
         break;
       case 'output': {
         const command = commands.get(event.commandId);
+        if (!keepNodes) commands.delete(event.commandId);
         const start = command ? ms(command.ts) : at - event.durationMs;
         waiting.push(
           span('command', command?.command ?? event.commandId, event.level, start, command?.seq ?? event.seq, {
@@ -195,7 +208,7 @@ export function buildTimeline(events: readonly RunEvent[]): Span[] {
             : answered
               ? resumedAttempt(event.level, start, event.seq)
               : parentOf(event.level, start, event.seq);
-        parent.children.push(node);
+        if (keepNodes) parent.children.push(node);
         // A wait lasts from question to answer, exactly; the node acting on the answer stretches nothing.
         if (parent.kind !== 'wait') add(parent, node);
         const level = levelOf(event.level, start, event.seq);
@@ -252,8 +265,8 @@ export function buildTimeline(events: readonly RunEvent[]): Span[] {
       default:
         break;
     }
-  }
-  return levels;
+  };
+  return { add: fold, levels };
 
   /** Where a node goes: its level's current attempt, or the level itself before any attempt. */
   function parentOf(level: number, start: number, seq: number): Span {

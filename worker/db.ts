@@ -1,5 +1,5 @@
 // D1 access through drizzle: the run index that the run list and analytics read.
-import { and, asc, count, desc, eq, isNotNull, lt, lte, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNotNull, lt, lte, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import { llmCalls, runs } from '../schema/db.ts';
 import type { BatchList } from '../schema/board.ts';
@@ -124,7 +124,21 @@ export async function llmCallWithChain(env: Env, runId: string, seq: number, cha
   return { row, chain };
 }
 
-/** Every model call of a run, oldest first, with its stored request (whole or a delta). */
-export async function llmCallsOfRun(env: Env, runId: string) {
-  return database(env).select().from(llmCalls).where(eq(llmCalls.runId, runId)).orderBy(asc(llmCalls.seq));
+/** A page of a run's model calls after `afterSeq`, oldest first, with their stored requests (the archive's llm/). */
+export async function llmCallsPage(env: Env, runId: string, afterSeq: number, limit: number) {
+  return database(env)
+    .select()
+    .from(llmCalls)
+    .where(and(eq(llmCalls.runId, runId), gt(llmCalls.seq, afterSeq)))
+    .orderBy(asc(llmCalls.seq))
+    .limit(limit);
+}
+
+/** One of a run's model calls' stored request by its id, or undefined. */
+export async function storedRequest(env: Env, runId: string, id: string): Promise<{ request: unknown } | undefined> {
+  const [row] = await database(env)
+    .select({ request: llmCalls.request })
+    .from(llmCalls)
+    .where(and(eq(llmCalls.runId, runId), eq(llmCalls.id, id)));
+  return row;
 }

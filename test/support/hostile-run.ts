@@ -142,7 +142,6 @@ export function hostileArchive({
     run: hostileSummary(),
     events: hostileEvents(),
     calls: [],
-    report: null,
     verifiedBy: [],
     target: { address, host: '127.0.0.1' },
     includeSecrets,

@@ -22,7 +22,10 @@ async function sha256(bytes: Uint8Array): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The run's object holds its row and log; D1 its row and CALLS model calls, each request a delta on the one before. */
+/**
+ * The run's object holds its row and log; D1 its row and CALLS model calls, each request a delta on the one before
+ * (whole every 40th, so chains cross the archive's pages of 100 calls).
+ */
 async function seed(): Promise<void> {
   const stub = env.RUN_SESSION.get(env.RUN_SESSION.idFromName(ARCHIVE_RUN_ID));
   await runInDurableObject(stub, (_instance: RunSession, state) => {
@@ -65,7 +68,7 @@ async function seed(): Promise<void> {
         ...Array.from({ length: 1 + (i % 25) }, (_, k) => ({ role: 'user', content: `turn ${i - (i % 25) + k}` })),
       ],
     };
-    const stored = i % 25 === 0 || !previous ? request : encodeRequest(previous.request, previous.id, request);
+    const stored = i % 40 === 0 || !previous ? request : encodeRequest(previous.request, previous.id, request);
     const id = `${ARCHIVE_RUN_ID}:${call.callId}`;
     statements.push(
       env.DB.prepare(

@@ -9,14 +9,18 @@ export type Redaction = { placeholder: string; kind: 'password' | 'private_key';
 
 const PRIVATE_KEY = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g;
 
-/** The run's secrets, each with its placeholder. bandit0's password is the game's public one and stays. */
-export function secretsOf(events: readonly RunEvent[]): { value: string; redaction: Redaction }[] {
-  const found = new Map<string, { value: string; redaction: Redaction }>();
-  let keys = 0;
-  for (const event of events) {
-    if (event.type === 'password_found' && event.password !== REDACTED && !found.has(event.password)) {
+/** A secret of the run and its placeholder. */
+export type RunSecret = { value: string; redaction: Redaction };
+
+/** The run's secrets, folded an event at a time. bandit0's password is the game's public one and stays. */
+export class SecretsFold {
+  private readonly found = new Map<string, RunSecret>();
+  private keys = 0;
+
+  add(event: RunEvent): void {
+    if (event.type === 'password_found' && event.password !== REDACTED && !this.found.has(event.password)) {
       const level = event.level + 1;
-      found.set(event.password, {
+      this.found.set(event.password, {
         value: event.password,
         redaction: { placeholder: `[REDACTED:bandit${level}-password]`, kind: 'password', level },
       });
@@ -25,23 +29,38 @@ export function secretsOf(events: readonly RunEvent[]): { value: string; redacti
       for (const text of [event.stdout, event.stderr]) {
         for (const match of text.matchAll(PRIVATE_KEY)) {
           const key = match[0];
-          if (!found.has(key))
-            found.set(key, {
+          if (!this.found.has(key))
+            this.found.set(key, {
               value: key,
-              redaction: { placeholder: `[REDACTED:private-key-${++keys}]`, kind: 'private_key', level: event.level },
+              redaction: {
+                placeholder: `[REDACTED:private-key-${++this.keys}]`,
+                kind: 'private_key',
+                level: event.level,
+              },
             });
         }
       }
     }
   }
-  return [...found.values()];
+
+  /** The secrets found so far, in the order they first appeared. */
+  get secrets(): RunSecret[] {
+    return [...this.found.values()];
+  }
+}
+
+/** The run's secrets, each with its placeholder. */
+export function secretsOf(events: readonly RunEvent[]): RunSecret[] {
+  const fold = new SecretsFold();
+  for (const event of events) fold.add(event);
+  return fold.secrets;
 }
 
 /** Compiled forms by the secrets they were compiled from, so each request for the same run's archive compiles none. */
 const compiled = new Map<string, { json: SecretForms; text: SecretForms }>();
 const COMPILED_MAX = 16;
 
-function formsOf(secrets: readonly { value: string; redaction: Redaction }[]): {
+function formsOf(secrets: readonly RunSecret[]): {
   json: SecretForms;
   text: SecretForms;
 } {
@@ -66,11 +85,7 @@ function formsOf(secrets: readonly { value: string; redaction: Redaction }[]): {
  * secret cannot stand in it, and replacing one across JSON syntax would break it); otherwise (an
  * archive file of any kind) both.
  */
-export function redact(
-  text: string,
-  secrets: readonly { value: string; redaction: Redaction }[],
-  options: { json?: boolean } = {},
-): string {
+export function redact(text: string, secrets: readonly RunSecret[], options: { json?: boolean } = {}): string {
   const forms = formsOf(secrets);
   const inJson = replaceSecretForms(text, forms.json);
   return options.json ? inJson : replaceSecretForms(inJson, forms.text);
@@ -80,7 +95,7 @@ export function redact(
 export function shownEvents(
   events: readonly RunEvent[],
   includeSecrets: boolean,
-): { events: RunEvent[]; secrets: { value: string; redaction: Redaction }[] } {
+): { events: RunEvent[]; secrets: RunSecret[] } {
   const secrets = includeSecrets ? [] : secretsOf(events);
   // Parsed back from the redacted text, so no form of a secret (a key's line breaks as CR LF in the
   // recording, say) escapes a builder.

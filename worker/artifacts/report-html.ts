@@ -7,8 +7,9 @@ import { LEVEL_OUTCOMES, OUTCOME_TEXT } from '../../schema/level-outcome.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { buildTimeline } from '../../schema/timeline.ts';
-import { REPORT_CSP, dollars, duration, esc } from './report-markup.ts';
-import { replaySection } from './report-player.ts';
+import type { Span } from '../../schema/timeline.ts';
+import { REPORT_CSP, dollars, duration, esc, scriptJson } from './report-markup.ts';
+import { REPLAY_OPEN, replayClose } from './report-player.ts';
 import { timelineSection } from './report-timeline.ts';
 import { transcriptSection } from './report-transcript.ts';
 import { runSummaryFile } from './run-figures.ts';
@@ -48,8 +49,7 @@ pre.screen{background:#111;color:#ddd;height:28em;overflow:auto;font:12px/1.3 ui
 const dd = (label: string, value: string) => `<dt>${label}</dt><dd>${value}</dd>`;
 
 /** The summary section: the run's figures as summary.json reads them. */
-function summarySection(input: ReportInput, s: ReturnType<typeof runSummaryFile>): string {
-  const { run } = input;
+function summarySection(run: RunSummary, s: ReturnType<typeof runSummaryFile>): string {
   const caps = RUN_CAPS.flatMap((cap: RunCap) => {
     const value = (s.caps as Partial<Record<RunCap, number>>)[cap];
     return value === undefined ? [] : [`${esc(LIMIT_TEXT[cap])}: ${esc(formatCapValue(cap, value))}`];
@@ -107,10 +107,19 @@ function levelsSection(s: ReturnType<typeof runSummaryFile>): string {
   );
 }
 
-/** The whole report.html; pure, so the archive and GET /api/runs/:id/report.html give the same file. */
-export function reportHtml(input: ReportInput): string {
-  const { run, events } = input;
-  const s = runSummaryFile(run, events);
+/** What report.html's parts before the transcript are made of: the run's figures and timeline, folded whole. */
+export type ReportHeadInput = {
+  run: RunSummary;
+  summary: ReturnType<typeof runSummaryFile>;
+  /** The level spans (schema/timeline.ts); the section draws levels, attempts and waits. */
+  timeline: readonly Span[];
+  secrets: ReportInput['secrets'];
+  generatedAt: string;
+};
+
+/** report.html up to its transcript: the head, the summary, the levels and the timeline. */
+export function reportHead(input: ReportHeadInput): string {
+  const { run, summary: s } = input;
   const secrets =
     input.secrets === 'included'
       ? '<p class="secrets">This file includes the passwords and keys the run found.</p>'
@@ -128,12 +137,28 @@ export function reportHtml(input: ReportInput): string {
 <body>
 <header><h1>bandit-runner run <code>${esc(run.id)}</code></h1>
 <p class="note">Made ${esc(input.generatedAt)}. One file: it loads nothing from the network.</p>${secrets}</header>
-${summarySection(input, s)}
+${summarySection(run, s)}
 ${levelsSection(s)}
-${timelineSection(buildTimeline(events))}
-${transcriptSection(run.config.target, events)}
-${replaySection(input.cast)}
-</body>
-</html>
+${timelineSection(input.timeline)}
 `;
+}
+
+/** report.html after the transcript section, up to the recording's data (the replay section's opening). */
+export const REPORT_BEFORE_CAST = `\n${REPLAY_OPEN}`;
+
+/** report.html after the recording's data. */
+export const reportAfterCast = (): string => `${replayClose()}\n</body>\n</html>\n`;
+
+/** The whole report.html; pure, so the archive and GET /api/runs/:id/report.html give the same file. */
+export function reportHtml(input: ReportInput): string {
+  const { run, events } = input;
+  const head = reportHead({
+    run,
+    summary: runSummaryFile(run, events),
+    timeline: buildTimeline(events),
+    secrets: input.secrets,
+    generatedAt: input.generatedAt,
+  });
+  const transcript = transcriptSection(run.config.target, events);
+  return `${head}${transcript}${REPORT_BEFORE_CAST}${scriptJson(input.cast)}${reportAfterCast()}`;
 }

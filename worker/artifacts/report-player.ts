@@ -113,12 +113,15 @@ const REVEAL_SCRIPT = `(function () {
 })();
 `;
 
-/** The replay section: the recording as JSON data, the player's controls and screen, and the player. */
-export function replaySection(cast: string): string {
+/** The replay section up to the recording's data: the data is a JSON string inside the script tag this opens. */
+export const REPLAY_OPEN =
+  '<section id="replay"><h2>Terminal replay</h2><script type="application/json" id="cast-data">';
+
+/** The replay section after the recording's data: the player's controls and screen, and the player. */
+export function replayClose(): string {
   const speeds = [1, 2, 5, 20, 100].map((s) => `<option value="${s}">${s}×</option>`).join('');
   return (
-    '<section id="replay"><h2>Terminal replay</h2>' +
-    `<script type="application/json" id="cast-data">${scriptJson(cast)}</script>` +
+    '</script>' +
     '<div class="player-controls"><button type="button" id="replay-play" disabled>Play</button> ' +
     `<label>speed <select id="replay-speed">${speeds}</select></label> ` +
     '<input type="range" id="replay-position" min="0" max="0" step="0.01" value="0" aria-label="Position"> ' +
@@ -128,4 +131,15 @@ export function replaySection(cast: string): string {
     'The recording is terminal.cast in the archive (asciinema play terminal.cast).</p></noscript>' +
     `<script>${REVEAL_SCRIPT}${REPORT_PLAYER_SCRIPT}</script></section>`
   );
+}
+
+/**
+ * A piece of the recording as it stands inside the data's JSON string: the pieces of a recording, each
+ * whole lines, joined between two quotes are scriptJson(recording) (each character is escaped alone).
+ */
+export const castDataPiece = (piece: string): string => scriptJson(piece).slice(1, -1);
+
+/** The replay section: the recording as JSON data, the player's controls and screen, and the player. */
+export function replaySection(cast: string): string {
+  return `${REPLAY_OPEN}${scriptJson(cast)}${replayClose()}`;
 }

@@ -74,25 +74,72 @@ function entry(event: RunEvent): string | null {
   }
 }
 
+/** Where each level's block finds its events: levels in the order the transcript first shows them, each with its seq ranges. */
+export type TranscriptPlan = { level: number; ranges: [number, number][] }[];
+
+/**
+ * The transcript's plan, folded an event at a time: an event belongs to the last level any event named, and
+ * each level's block holds its shown events in log order. A level's events run in a few seq ranges (one,
+ * unless a later level's event came between), so the section is written by reading those ranges again.
+ */
+export class TranscriptPlanFold {
+  private current: number | null = null;
+  private lastShown = 0;
+  readonly plan: TranscriptPlan = [];
+  private readonly byLevel = new Map<number, [number, number][]>();
+
+  add(event: RunEvent): void {
+    if ('level' in event && typeof event.level === 'number') this.current = event.level;
+    if (this.current === null || entry(event) === null) return;
+    let ranges = this.byLevel.get(this.current);
+    if (!ranges) {
+      ranges = [];
+      this.byLevel.set(this.current, ranges);
+      this.plan.push({ level: this.current, ranges });
+    }
+    const last = ranges.at(-1);
+    if (last && last[1] === this.lastShown) last[1] = event.seq;
+    else ranges.push([event.seq, event.seq]);
+    this.lastShown = event.seq;
+  }
+}
+
+/** The section's opening. */
+export const TRANSCRIPT_OPEN = '<section id="transcript"><h2>Transcript</h2>\n';
+/** The section's end. */
+export const TRANSCRIPT_CLOSE = '\n</section>';
+/** What the section holds when no level was started. */
+export const NO_LEVEL = '<p>No level was started.</p>';
+
+/** A level's block up to its first event. The id sits on the summary: a link to it (the levels table's) opens the block. */
+export function levelBlockOpen(target: Target, level: number): string {
+  const goal = esc(levelGoal(target, level));
+  const summary = `<summary id="level-${level}">Level ${level} → ${level + 1}: ${goal}</summary>`;
+  return `<details class="level" data-level="${level}">${summary}\n`;
+}
+
+/** A level's block's end. */
+export const LEVEL_BLOCK_CLOSE = '\n</details>';
+
+/** The HTML of `events` within one level's block: each shown event, a line break between two. */
+export function levelEntries(events: readonly RunEvent[], first: boolean): { html: string; first: boolean } {
+  let html = '';
+  for (const event of events) {
+    const part = entry(event);
+    if (part === null) continue;
+    html += first ? part : `\n${part}`;
+    first = false;
+  }
+  return { html, first };
+}
+
 /** The transcript section: one collapsible block per level the run touched, in the order it reached them. */
 export function transcriptSection(target: Target, events: readonly RunEvent[]): string {
-  const byLevel = new Map<number, string[]>();
-  let current: number | null = null;
-  for (const event of events) {
-    if ('level' in event && typeof event.level === 'number') current = event.level;
-    if (current === null) continue;
-    const html = entry(event);
-    if (html === null) continue;
-    const list = byLevel.get(current) ?? [];
-    byLevel.set(current, list);
-    list.push(html);
-  }
-  const blocks = [...byLevel].map(([level, parts]) => {
-    // The id sits on the summary: a link to it (the levels table's) opens the block it is in, without script.
-    const goal = esc(levelGoal(target, level));
-    const summary = `<summary id="level-${level}">Level ${level} → ${level + 1}: ${goal}</summary>`;
-    return `<details class="level" data-level="${level}">${summary}\n${parts.join('\n')}\n</details>`;
+  const fold = new TranscriptPlanFold();
+  for (const event of events) fold.add(event);
+  const blocks = fold.plan.map(({ level, ranges }) => {
+    const within = events.filter((e) => ranges.some(([from, to]) => e.seq >= from && e.seq <= to));
+    return levelBlockOpen(target, level) + levelEntries(within, true).html + LEVEL_BLOCK_CLOSE;
   });
-  const body = blocks.join('\n') || '<p>No level was started.</p>';
-  return `<section id="transcript"><h2>Transcript</h2>\n${body}\n</section>`;
+  return TRANSCRIPT_OPEN + (blocks.join('\n') || NO_LEVEL) + TRANSCRIPT_CLOSE;
 }

@@ -1,5 +1,6 @@
 // run.log: one readable line per event — time, level, node (or event type), text. Each line goes
 // through plainText, so what a target or a model wrote shows as text: no escapes, colour or binary.
+// Written a page of the log at a time (RunLogWriter), so the archive never holds the whole file.
 import { answererText } from '../../schema/answered-by.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import { plainText } from '../../schema/terminal-text.ts';
@@ -61,13 +62,32 @@ function describe(event: RunEvent): string {
   }
 }
 
+/** run.log's writer: each event's line as it comes; the level a line shows is the last one an event named. */
+export class RunLogWriter {
+  private level: number | null = null;
+  private written = 0;
+
+  /** The lines of `events`, each ending in a newline. */
+  write(events: readonly RunEvent[]): string {
+    let text = '';
+    for (const event of events) {
+      if ('level' in event && typeof event.level === 'number') this.level = event.level;
+      const node = event.type === 'node' ? event.name : event.type;
+      const level = this.level === null ? '--' : String(this.level).padStart(2, '0');
+      const line = `${event.ts}  L${level}  ${node.padEnd(22)}  ${describe(event)}`;
+      text += `${plainText(line).replace(/\n/g, ' ')}\n`;
+      this.written += 1;
+    }
+    return text;
+  }
+
+  /** What ends the file: nothing, or for a log with no events the one empty line it always had. */
+  end(): string {
+    return this.written === 0 ? '\n' : '';
+  }
+}
+
 export function runLog(events: readonly RunEvent[]): string {
-  let level: number | null = null;
-  const lines = events.map((event) => {
-    if ('level' in event && typeof event.level === 'number') level = event.level;
-    const node = event.type === 'node' ? event.name : event.type;
-    const line = `${event.ts}  L${level === null ? '--' : String(level).padStart(2, '0')}  ${node.padEnd(22)}  ${describe(event)}`;
-    return plainText(line).replace(/\n/g, ' ');
-  });
-  return `${lines.join('\n')}\n`;
+  const writer = new RunLogWriter();
+  return writer.write(events) + writer.end();
 }

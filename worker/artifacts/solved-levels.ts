@@ -16,50 +16,57 @@ export type SolvedLevel = {
   solvedBy: SolvedBy;
 };
 
-export function solvedLevels(events: readonly RunEvent[]): SolvedLevel[] {
-  const solved: SolvedLevel[] = [];
-  let commands: { id: string; command: string; exitCode: number | null }[] = [];
-  let password: string | null = null;
-  const proven = new Map<number, string>([[0, 'bandit0']]);
-  for (const event of events) {
+/** The levels solved and their commands, folded an event at a time; holds only the attempt in progress besides. */
+export class SolvedLevelsFold {
+  readonly solved: SolvedLevel[] = [];
+  private commands: { id: string; command: string; exitCode: number | null }[] = [];
+  private password: string | null = null;
+  private readonly proven = new Map<number, string>([[0, 'bandit0']]);
+
+  add(event: RunEvent): void {
     switch (event.type) {
       case 'level_started':
-        commands = [];
-        password = null;
+        this.commands = [];
+        this.password = null;
         break;
       case 'llm_call':
         // The final attempt's own commands are what solved the level, when it did.
-        if (event.stage === 'final') commands = [];
+        if (event.stage === 'final') this.commands = [];
         break;
       case 'command':
-        commands.push({ id: event.commandId, command: event.command, exitCode: null });
+        this.commands.push({ id: event.commandId, command: event.command, exitCode: null });
         break;
       case 'output': {
-        const run = commands.find((c) => c.id === event.commandId);
+        const run = this.commands.find((c) => c.id === event.commandId);
         if (run) run.exitCode = event.exitCode;
         break;
       }
       case 'password_found':
-        password = event.password;
+        this.password = event.password;
         break;
       case 'level_complete':
-        if (password !== null) {
-          const levelPassword = proven.get(event.level) ?? null;
-          solved.push({
+        if (this.password !== null) {
+          const levelPassword = this.proven.get(event.level) ?? null;
+          this.solved.push({
             level: event.level,
-            commands: commands.map(({ command, exitCode }) => ({ command, exitCode })),
-            password,
+            commands: this.commands.map(({ command, exitCode }) => ({ command, exitCode })),
+            password: this.password,
             levelPassword,
             solvedBy: event.solvedBy ?? 'agent',
           });
-          proven.set(event.nextLevel, password);
+          this.proven.set(event.nextLevel, this.password);
         }
-        password = null;
-        commands = [];
+        this.password = null;
+        this.commands = [];
         break;
     }
   }
-  return solved;
+}
+
+export function solvedLevels(events: readonly RunEvent[]): SolvedLevel[] {
+  const fold = new SolvedLevelsFold();
+  for (const event of events) fold.add(event);
+  return fold.solved;
 }
 
 /** The levels a replay can re-solve: in a row from `startLevel`, each proven by the agent's own commands. */

@@ -8,6 +8,7 @@ import { levelGoal } from '../../schema/levels.ts';
 import type { RunEvent } from '../../schema/protocol.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { levelResults, recordOf, runTotals } from '../../schema/run-record.ts';
+import type { RunRecord } from '../../schema/run-record.ts';
 import { plainText } from '../../schema/terminal-text.ts';
 import { ScreenDecoder, withoutEscapes } from '../../schema/screen-bytes.ts';
 import { raiseText } from '../../schema/budget.ts';
@@ -49,43 +50,69 @@ const cut = (text: string): string =>
     ? `${text.slice(0, OUTPUT_CHARS)}\n… (${text.length - OUTPUT_CHARS} more characters in events.jsonl)`
     : text;
 
-export function transcript(run: RunSummary, events: readonly RunEvent[]): string {
-  const { config } = run;
-  const record = recordOf(events);
-  const totals = runTotals(record);
-  const out = [
-    `# Run ${run.id}`,
-    '',
-    `${prose(config.model)} on the ${config.target} target, levels ${config.startLevel}–${config.endLevel}, ${config.maxRetries} retries of ${config.budget} steps. ` +
-      `Status: **${run.status}**, ${totals.levelsSolved} level(s) solved.`,
-    '',
-    '| level | how it ended | attempts | pauses | commands | tokens | cost |',
-    '|---|---|---|---|---|---|---|',
-    ...levelResults(record).map(
-      (l) =>
-        `| ${l.level} | ${OUTCOME_TEXT[l.outcome].label} | ${l.attempts} | ${l.pauses} | ${l.commands} | ${l.promptTokens + l.completionTokens} | $${l.costUsd.toFixed(4)} |`,
-    ),
-  ];
-  let level: number | null = null;
-  let screen = '';
-  let screenDecoder = new ScreenDecoder();
-  const heading = (next: number) => {
-    if (level === next) return;
-    level = next;
-    out.push('', `## Level ${next} → ${next + 1}`, '', `**Goal:** ${levelGoal(config.target, next)}`);
-  };
-  for (const event of events) {
+/** transcript.md's writer: the head from the run's figures, then the text of each page of the log as it comes. */
+export class TranscriptWriter {
+  private readonly run: RunSummary;
+  private readonly record: RunRecord;
+  private level: number | null = null;
+  private screen = '';
+  private screenDecoder = new ScreenDecoder();
+
+  /** `record`: the whole run's fold (summary.json's), for the table of levels at the top. */
+  constructor(run: RunSummary, record: RunRecord) {
+    this.run = run;
+    this.record = record;
+  }
+
+  /** The title, the run's line and the table of levels. */
+  head(): string {
+    const { config } = this.run;
+    const totals = runTotals(this.record);
+    return [
+      `# Run ${this.run.id}`,
+      '',
+      `${prose(config.model)} on the ${config.target} target, levels ${config.startLevel}–${config.endLevel}, ${config.maxRetries} retries of ${config.budget} steps. ` +
+        `Status: **${this.run.status}**, ${totals.levelsSolved} level(s) solved.`,
+      '',
+      '| level | how it ended | attempts | pauses | commands | tokens | cost |',
+      '|---|---|---|---|---|---|---|',
+      ...levelResults(this.record).map(
+        (l) =>
+          `| ${l.level} | ${OUTCOME_TEXT[l.outcome].label} | ${l.attempts} | ${l.pauses} | ${l.commands} | ${l.promptTokens + l.completionTokens} | $${l.costUsd.toFixed(4)} |`,
+      ),
+    ].join('\n');
+  }
+
+  /** The text `events` add, each line after a line break. */
+  write(events: readonly RunEvent[]): string {
+    const out: string[] = [];
+    for (const event of events) this.entry(event, out);
+    return out.map((line) => `\n${line}`).join('');
+  }
+
+  /** The file's last line break. */
+  end(): string {
+    return '\n';
+  }
+
+  private heading(next: number, out: string[]): void {
+    if (this.level === next) return;
+    this.level = next;
+    out.push('', `## Level ${next} → ${next + 1}`, '', `**Goal:** ${levelGoal(this.run.config.target, next)}`);
+  }
+
+  private entry(event: RunEvent, out: string[]): void {
     switch (event.type) {
       case 'level_started':
-        heading(event.level);
+        this.heading(event.level, out);
         out.push('', `### Attempt ${event.attempt}`);
         break;
       case 'thinking':
-        heading(event.level);
+        this.heading(event.level, out);
         out.push('', quote(event.text));
         break;
       case 'command':
-        heading(event.level);
+        this.heading(event.level, out);
         out.push('', fence(`$ ${event.command}`));
         break;
       case 'output': {
@@ -146,15 +173,15 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
         out.push('', `**${prose(answererText(event.by))} raised** ${raiseText(event.caps, event.batchMaxCostUsd)}.`);
         break;
       case 'takeover_started':
-        screen = '';
-        screenDecoder = new ScreenDecoder();
+        this.screen = '';
+        this.screenDecoder = new ScreenDecoder();
         out.push('', `**${prose(answererText(event.by))} took the terminal** (${event.cols}×${event.rows}).`);
         break;
       case 'terminal_output':
-        screen += screenDecoder.next(event.data);
+        this.screen += this.screenDecoder.next(event.data);
         break;
       case 'takeover_ended': {
-        const seen = screenLines(screen);
+        const seen = screenLines(this.screen);
         if (seen)
           out.push(
             '',
@@ -166,7 +193,7 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
           '',
           `The terminal closed (${prose(event.reason)}) after ${Math.round(event.durationMs / 1000)} s${event.provedLevel !== undefined ? `; the session proved level ${event.provedLevel}'s password` : ''}.`,
         );
-        screen = '';
+        this.screen = '';
         break;
       }
       case 'verify_level':
@@ -185,5 +212,9 @@ export function transcript(run: RunSummary, events: readonly RunEvent[]): string
         break;
     }
   }
-  return `${out.join('\n')}\n`;
+}
+
+export function transcript(run: RunSummary, events: readonly RunEvent[]): string {
+  const writer = new TranscriptWriter(run, recordOf(events));
+  return writer.head() + writer.write(events) + writer.end();
 }

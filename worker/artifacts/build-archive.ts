@@ -11,7 +11,7 @@ import type { LogPages } from './log-pages.ts';
 import { runFolds, shownFolds } from './archive-folds.ts';
 import type { RunFolds, ShownFolds } from './archive-folds.ts';
 import { castText, eventsJsonl, reportFile, runLogText, transcriptText } from './archive-texts.ts';
-import { redact } from './redact.ts';
+import { redactorOf } from './redact.ts';
 import { replayFiles } from './replay-scripts.ts';
 import { createHash } from 'node:crypto';
 import { once, zipStream } from './zip-stream.ts';
@@ -68,10 +68,11 @@ export async function prepareArchive(input: ArchiveInput): Promise<PreparedArchi
   const shown = await shownFolds(folds.shown);
   const { secrets } = folds;
   /** Each piece of a file passes the redaction once more: whatever a builder let through is caught here. */
+  const redact = redactorOf(secrets);
   async function* redacted(path: string, text: AsyncIterable<string>): AsyncIterable<string> {
     // JSON files need only the JSON forms; a text pass over them could split an escape. Text files need both.
     const options = { json: path.endsWith('.json') || path.endsWith('.jsonl') };
-    for await (const piece of text) yield secrets.length ? redact(piece, secrets, options) : piece;
+    for await (const piece of text) yield secrets.length ? redact(piece, options) : piece;
   }
   const entry = (path: string, text: AsyncIterable<string>): ArchiveEntry => ({ path, text: redacted(path, text) });
   const missing: string[] = [];

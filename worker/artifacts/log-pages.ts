@@ -2,7 +2,7 @@
 // (its stored JSON text, about 1,000 events or 512 KiB a page, as a socket replay reads it) or from an
 // array (tests, benches, the single-file routes' callers). Each archive file is one pass over the pages.
 import type { RunEvent } from '../../schema/protocol.ts';
-import { redact } from './redact.ts';
+import { redactorOf } from './redact.ts';
 import type { RunSecret } from './redact.ts';
 
 /** Events a page asks for; the object also stops a page near 512 KiB. */
@@ -56,16 +56,42 @@ export async function* eventsOf(log: LogPages, after?: number, through?: number)
 }
 
 /**
- * The log as the archive shows it: each page redacted as shownEvents redacts the whole log (its JSON text,
- * the JSON forms of every secret, parsed back), so no form of a secret reaches a builder.
+ * The log as the archive shows it: each event redacted as shownEvents redacts the whole log (its JSON text,
+ * the JSON forms of every secret, parsed back), so no form of a secret reaches a builder. The first pass over
+ * the whole log notes which events held a secret; later passes redact only those (most hold none), so a
+ * file costs one more read of the log, not one more redaction of it.
  */
 export function shownPages(log: LogPages, secrets: readonly RunSecret[]): LogPages {
   if (!secrets.length) return log;
+  const redact = redactorOf(secrets);
+  /** The seqs of the events that held a secret, once a whole pass has looked at every event. */
+  let holding: ReadonlySet<number> | null = null;
   return {
     lastSeq: log.lastSeq,
-    async *pages(after, through) {
-      for await (const page of log.pages(after, through))
-        yield JSON.parse(redact(JSON.stringify(page), secrets, { json: true })) as RunEvent[];
+    async *pages(after = 0, through = log.lastSeq) {
+      const known = holding;
+      const found = new Set<number>();
+      for await (const page of log.pages(after, through)) {
+        const wanted = known ? page.filter((event) => known.has(event.seq)) : page;
+        if (wanted.length === 0) {
+          yield page;
+          continue;
+        }
+        // Redacted as one text, as the whole log was; an event whose text changed held a secret.
+        const texts = wanted.map((event) => JSON.stringify(event));
+        const whole = `[${texts.join(',')}]`;
+        const shown = redact(whole, { json: true });
+        if (shown === whole) {
+          yield page;
+          continue;
+        }
+        const replaced = new Map<number, RunEvent>();
+        for (const [i, event] of (JSON.parse(shown) as RunEvent[]).entries())
+          if (JSON.stringify(event) !== texts[i]) replaced.set(event.seq, event);
+        for (const seq of replaced.keys()) found.add(seq);
+        yield page.map((event) => replaced.get(event.seq) ?? event);
+      }
+      if (!known && after === 0 && through >= log.lastSeq) holding = found;
     },
   };
 }

@@ -86,9 +86,16 @@ function formsOf(secrets: readonly RunSecret[]): {
  * archive file of any kind) both.
  */
 export function redact(text: string, secrets: readonly RunSecret[], options: { json?: boolean } = {}): string {
+  return redactorOf(secrets)(text, options);
+}
+
+/** redact() for many texts with the same secrets: the forms are looked up once, not per text. */
+export function redactorOf(secrets: readonly RunSecret[]): (text: string, options?: { json?: boolean }) => string {
   const forms = formsOf(secrets);
-  const inJson = replaceSecretForms(text, forms.json);
-  return options.json ? inJson : replaceSecretForms(inJson, forms.text);
+  return (text, options = {}) => {
+    const inJson = replaceSecretForms(text, forms.json);
+    return options.json ? inJson : replaceSecretForms(inJson, forms.text);
+  };
 }
 
 /** The run's log as an archive shows it: redacted unless secrets are included, and the secrets taken out. */

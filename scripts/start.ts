@@ -131,7 +131,8 @@ async function startBalancedProxies(
   s: StackSettings,
   env: NodeJS.ProcessEnv,
   haproxy: string,
-): Promise<void> {  const ports = await freeLoopbackPorts(s.proxies);
+): Promise<void> {
+  const ports = await freeLoopbackPorts(s.proxies);
   ports.forEach((port, i) =>
     supervisor.start(`proxy-${i + 1}`, process.execPath, [join(root, 'ssh-proxy/main.ts')], {
       ...env,

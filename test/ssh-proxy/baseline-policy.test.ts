@@ -3,6 +3,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { tarOf, xxdDump } from '../../practice/world/encoders.ts';
+import { LOST_COMMAND_NOTE } from '../../schema/lost-command.ts';
 import type { Turn } from '../../ssh-proxy/agent/bandit-state.ts';
 import type { PlanInput } from '../../ssh-proxy/models/agent-model.ts';
 import { decide } from '../../ssh-proxy/models/baseline-model.ts';
@@ -104,6 +105,14 @@ describe('baseline policy', () => {
     expect(decide(input({ history: [ran('ls -la', 'total 0')] }))).toMatchObject({ kind: 'give_up' });
     expect(decide(input({ attempt: 2, history: [ran('ls -la', 'total 0')] }))).toMatchObject({
       command: 'find . -type f',
+    });
+  });
+
+  it('runs a command again when its output was lost with a proxy, and only then', () => {
+    const lost = `\n[stderr]\n${LOST_COMMAND_NOTE}`;
+    expect(decide(input({ history: [ran('ls -la', lost)] }))).toMatchObject({ command: 'ls -la' });
+    expect(decide(input({ history: [ran('ls -la', lost), ran('ls -la', 'total 0')] }))).toMatchObject({
+      kind: 'give_up',
     });
   });
 

@@ -227,6 +227,37 @@ describe('graph engine', () => {
     expect(nodes.map((n) => n.status)).toEqual(['ok', 'ok']);
   });
 
+  it("saves a node's mid-node commit as a step of its own that runs the node again, and yields from it when cut", async () => {
+    const graph = new StateGraph<State, Ctx>(stateSchema, 1)
+      .addNode('effect', async (s, ctx) => {
+        await ctx.commit?.({ log: [...s.log, 'about to act'] });
+        // Cut here, after the commit: the saved step is what the caller comes back to.
+        await new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(new Error('cut')), { once: true }),
+        );
+        return { n: 1 };
+      })
+      .addEdge(START, 'effect')
+      .addEdge('effect', END)
+      .compile();
+    let flushes = 0;
+    const checkpoints: GraphCheckpoint<State>[] = [];
+    const result = await graph.run({
+      from: { state: { n: 0, log: [] } },
+      ctx: { limit: 1 },
+      signal: new AbortController().signal,
+      stepLimit: 10,
+      cutAt: Date.now() + 50,
+      onCheckpoint: (c) => void checkpoints.push(structuredClone(c)),
+      flushed: async () => {
+        flushes += 1;
+      },
+    });
+    expect(checkpoints).toMatchObject([{ step: 1, next: 'effect', state: { n: 0, log: ['about to act'] } }]);
+    expect(flushes).toBe(1);
+    expect(result).toMatchObject({ outcome: 'yielded', step: 1, state: { n: 0, log: ['about to act'] } });
+  });
+
   it('turns a throwing node into an error outcome without a checkpoint', async () => {
     const graph = toyGraph(async () => {
       throw new Error('boom');

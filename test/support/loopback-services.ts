@@ -17,8 +17,17 @@ export type LoopbackServices = {
 };
 
 /** `proxyEnv` adds proxy environment variables (e.g. OPENAI_BASE_URL, PROXY_SLICE_MS). */
-export async function startLoopbackServices(proxyEnv: Record<string, string> = {}): Promise<LoopbackServices> {
-  const range = await startRange({ host: '127.0.0.1', port: 0, hostKey: loadHostKey(null), seed: 'test-seed' });
+export async function startLoopbackServices(
+  proxyEnv: Record<string, string> = {},
+  rangeOptions: Pick<Parameters<typeof startRange>[0], 'commandLog'> = {},
+): Promise<LoopbackServices> {
+  const range = await startRange({
+    host: '127.0.0.1',
+    port: 0,
+    hostKey: loadHostKey(null),
+    seed: 'test-seed',
+    ...rangeOptions,
+  });
   const proxySecret = randomBytes(24).toString('base64url');
   const proxy = await startProxy(
     readProxySettings({ PROXY_SECRET: proxySecret, PROXY_PORT: '0', PRACTICE_PORT: String(range.port), ...proxyEnv }),

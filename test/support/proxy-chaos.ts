@@ -23,9 +23,11 @@ export type RunAudit = {
    * more often than the run announced them (a command sent again after a proxy died), commands whose output
    * the run recorded but the target never logged (the log must see what ran), and commands reported lost.
    */
-  target?: { ranTwice: number; unlogged: number; lost: number; logged: number };
+  target?: { ranTwice: number; unlogged: number; lost: number; logged: number; twice: string[] };
   otherErrors: string[];
   pauses: number;
+  /** The level of the run's last pause, or null. */
+  pausedAt: number | null;
 };
 
 /** The pids of the stack's proxies: the children of `npm start` running ssh-proxy/main.ts (one, or PROXIES=N). */
@@ -98,17 +100,23 @@ export async function waitSettled(stack: StackProcess, ids: string[], timeoutMs:
   }
 }
 
-/** Reads a run's whole log and counts what went wrong; with the range's command log, also on the target. */
-export async function auditRun(stack: StackProcess, run: RunSummary, rangeLog?: CommandLogEntry[]): Promise<RunAudit> {
+/** A run's whole log, page by page, from the stack at `url`. */
+export async function runEvents(url: string, id: string): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
   for (let since: number | null = 0; since !== null; ) {
-    const page = (await (await fetch(`${stack.url}/api/runs/${run.id}/events?since=${since}&limit=1000`)).json()) as {
+    const page = (await (await fetch(`${url}/api/runs/${id}/events?since=${since}&limit=1000`)).json()) as {
       events: RunEvent[];
       nextSince: number | null;
     };
     events.push(...page.events);
     since = page.nextSince;
   }
+  return events;
+}
+
+/** Reads a run's whole log and counts what went wrong; with the range's command log, also on the target. */
+export async function auditRun(stack: StackProcess, run: RunSummary, rangeLog?: CommandLogEntry[]): Promise<RunAudit> {
+  const events = await runEvents(stack.url, run.id);
   const seqs = events.map((e) => e.seq);
   const solved = events.flatMap((e) => (e.type === 'level_complete' ? [e.level] : []));
   const commandIds = events.flatMap((e) => (e.type === 'command' ? [e.commandId] : []));
@@ -120,11 +128,19 @@ export async function auditRun(stack: StackProcess, run: RunSummary, rangeLog?: 
     repeats: seqs.length - new Set(seqs).size,
     levelsTwice: solved.length - new Set(solved).size,
     commandsTwice: commandIds.length - new Set(commandIds).size,
-    ...(rangeLog ? { target: onTarget(events, rangeLog.filter((e) => e.world === run.id)) } : {}),
+    ...(rangeLog
+      ? {
+          target: onTarget(
+            events,
+            rangeLog.filter((e) => e.world === run.id),
+          ),
+        }
+      : {}),
     otherErrors: events.flatMap((e) =>
       e.type === 'error' && e.code !== 'proxy_retry' ? [`${e.code}: ${e.message}`] : [],
     ),
     pauses: events.filter((e) => e.type === 'user_action_required').length,
+    pausedAt: events.findLast((e) => e.type === 'user_action_required')?.level ?? null,
   };
 }
 
@@ -150,10 +166,15 @@ function onTarget(events: RunEvent[], logged: CommandLogEntry[]): NonNullable<Ru
   const ran = new Map<string, number>();
   for (const entry of logged) ran.set(entry.command, (ran.get(entry.command) ?? 0) + 1);
   let ranTwice = 0;
-  for (const [command, times] of ran) ranTwice += Math.max(0, times - (announced.get(command) ?? 0));
+  const twice: string[] = [];
+  for (const [command, times] of ran) {
+    const extra = Math.max(0, times - (announced.get(command) ?? 0));
+    ranTwice += extra;
+    if (extra) twice.push(`${command} (${times} on the target, ${announced.get(command) ?? 0} in the log)`);
+  }
   let unlogged = 0;
   for (const [command, times] of answered) unlogged += Math.max(0, times - (ran.get(command) ?? 0));
-  return { ranTwice, unlogged, lost, logged: logged.length };
+  return { ranTwice, unlogged, lost, logged: logged.length, twice };
 }
 
 /** The range's command log, read from its file (empty before the first command). */

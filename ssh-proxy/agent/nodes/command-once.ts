@@ -10,9 +10,12 @@ import type { SshFailure } from '../../ssh/ssh-failure.ts';
 import type { BanditContext } from './bandit-deps.ts';
 import { emitOutput } from './bandit-deps.ts';
 
-
 /** The output of a command an earlier call announced and never finished: sent as its output event, returned. */
-export function reportLost(ctx: BanditContext, level: number, inFlight: NonNullable<BanditState['inFlight']>): ExecResult {
+export function reportLost(
+  ctx: BanditContext,
+  level: number,
+  inFlight: NonNullable<BanditState['inFlight']>,
+): ExecResult {
   const result: ExecResult = {
     ok: true,
     stdout: '',

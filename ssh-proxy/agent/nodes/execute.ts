@@ -2,6 +2,7 @@
 // command in one attempt is a loop: it is not run, and the attempt ends. A command that would cross a cap
 // is not run either: the run pauses here with its decision kept, and continue runs it. A command runs at
 // most once even if the proxy dies while it runs (command-once.ts).
+import { isLostOutput } from '../../../schema/lost-command.ts';
 import type { BanditState, Decision } from '../bandit-state.ts';
 import { budgetFault } from '../budget-stop.ts';
 import type { ExecResult } from '../../ssh/ssh-session.ts';
@@ -18,7 +19,10 @@ export async function execute(s: BanditState, ctx: BanditContext): Promise<Parti
   const command = decision.command.trim();
   // An earlier call sent this command and died before its output came back: reported lost, not run again.
   if (s.inFlight) return ran(s, ctx, s.inFlight.command, reportLost(ctx, s.level, s.inFlight), s.serial);
-  const repeats = s.history.filter((t) => t.kind === 'command' && t.command === command).length;
+  // A command lost with a proxy never answered, so running it again is no loop.
+  const repeats = s.history.filter(
+    (t) => t.kind === 'command' && t.command === command && !isLostOutput(t.output),
+  ).length;
   if (repeats >= LOOP_REPEATS) return { failure: 'loop_detected' };
   const stop = ctx.budget.admitCommand();
   if (stop) return budgetFault(stop, 'execute');

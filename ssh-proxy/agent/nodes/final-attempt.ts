@@ -23,7 +23,8 @@ export async function finalAttempt(
 ): Promise<Partial<BanditState> | Command<BanditState>> {
   const result = await attempt(s, ctx);
   // Cut mid-command ({}), the mark of the command in flight stays for the next call; any other end clears it.
-  if (result instanceof Command) return new Command({ goto: result.goto, update: { ...result.update, inFlight: null } });
+  if (result instanceof Command)
+    return new Command({ goto: result.goto, update: { ...result.update, inFlight: null } });
   return Object.keys(result).length === 0 ? result : { ...result, inFlight: null };
 }
 

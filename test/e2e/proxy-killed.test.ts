@@ -66,6 +66,8 @@ describe('proxies killed mid-batch behind the balancer', () => {
       `proxy chaos: ${RUNS} runs on ${PROXIES} proxies, ${killed.length} kills, ${sum((a) => a.events)} events, lost ${sum((a) => a.gaps)}, repeated ${sum((a) => a.repeats + a.levelsTwice + a.commandsTwice)}; on the target: ${sum((a) => a.target?.logged ?? 0)} commands logged, run twice ${sum((a) => a.target?.ranTwice ?? 0)}, reported lost ${sum((a) => a.target?.lost ?? 0)}`,
     );
     for (const audit of audits) {
+      // What the target ran more often than the run announced, by command, to read if this ever fails.
+      if (audit.target?.twice.length) console.error(`${audit.id} on the target: ${audit.target.twice.join('; ')}`);
       expect(audit).toMatchObject({
         status: 'paused_for_user_action',
         gaps: 0,

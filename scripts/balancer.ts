@@ -13,13 +13,13 @@ import { RUN_ID_HEADER } from '../schema/proxy-routing.ts';
 const HAPROXY_PLACES = ['/usr/sbin/haproxy', '/usr/bin/haproxy'];
 
 /** The haproxy binary: HAPROXY, then PATH, then Debian's place; an Error saying how to get it. */
-export function findHaproxy(env: NodeJS.ProcessEnv): string {
+export function findHaproxy(env: NodeJS.ProcessEnv, places: readonly string[] = HAPROXY_PLACES): string {
   if (env.HAPROXY) {
     if (existsSync(env.HAPROXY)) return env.HAPROXY;
     throw new Error(`HAPROXY=${env.HAPROXY} does not exist; point it at the haproxy binary or unset it`);
   }
   const onPath = (env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'haproxy'));
-  const found = [...onPath, ...HAPROXY_PLACES].find((path) => existsSync(path));
+  const found = [...onPath, ...places].find((path) => existsSync(path));
   if (found) return found;
   throw new Error(
     'PROXIES above 1 runs the proxies behind HAProxy, which is not installed: `sudo apt-get install haproxy` (Debian/Ubuntu), or set HAPROXY to its path, or run with PROXIES=1',

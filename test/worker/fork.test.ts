@@ -260,8 +260,8 @@ describe('fork a run from a step', () => {
 
   it('refuses a seq with no kept checkpoint, naming the nearest kept seqs, and an unknown model', async () => {
     const parent = await pausedRun();
-    // A command and its output are one step: the step ends at the output, so the command's seq is not kept.
-    const command = ofType(parent.events, 'command')[0]!;
+    // A model call's events and its node are one step: the step ends at the node, so the call's seq is not kept.
+    const command = ofType(parent.events, 'llm_call')[0]!;
     const refused = await fork(parent.run.id, { seq: command.seq });
     expect(refused.status).toBe(409);
     const body = (await refused.json()) as { error: { code: string; message: string } };

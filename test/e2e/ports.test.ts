@@ -27,7 +27,13 @@ const PATHS = [
 ];
 
 describe.each(ACCESS_MODES)('the ports of a stack with $name', (mode) => {
-  const stack = stackForFile(`ports-${mode.token ? 'token' : 'loopback'}`, { ...mode.env, PROXY_SECRET });
+  // With a token, two proxies behind HAProxy (PROXIES=2): the balancer's port and the proxies behind it are
+  // asked the same questions as every other port.
+  const stack = stackForFile(`ports-${mode.token ? 'token' : 'loopback'}`, {
+    ...mode.env,
+    PROXY_SECRET,
+    ...(mode.token ? { PROXIES: '2' } : {}),
+  });
   const auth: Record<string, string> = mode.token ? { authorization: `Bearer ${mode.token}` } : {};
 
   it('lists the worker, proxy and range ports, all on loopback, and no inspector', async () => {

@@ -119,7 +119,7 @@ describe('a run in a private world', () => {
     } finally {
       await again.close();
     }
-  });
+  }, 30_000);
 
   it("opens a person's terminal for the run in the run's world, and a shared one elsewhere", async () => {
     await playOnce(services, RUN, PLANT, 'private', RUN);
@@ -140,7 +140,7 @@ describe('a run in a private world', () => {
     const elsewhere = await open();
     expect(elsewhere).toMatch(/No such file/);
     expect(elsewhere).not.toMatch(/planted-by-the-run/);
-  });
+  }, 30_000);
 
   it('is refused where it would land in the wrong world: no key, the real server, a key that is not a run id', async () => {
     const body = advanceBody(RUN, { model: 'fake-model', endLevel: 0, world: 'private', worldKey: RUN });

@@ -116,7 +116,10 @@ describe('the web UI', () => {
     // is folded to one line, so the answer is reached as a reader reaches it: by a link to its event.
     let resolvedSeq: number | undefined;
     await expect
-      .poll(async () => (resolvedSeq = (await eventsOf(runId)).find((e) => e.type === 'user_action_resolved')?.seq), WAIT)
+      .poll(
+        async () => (resolvedSeq = (await eventsOf(runId)).find((e) => e.type === 'user_action_resolved')?.seq),
+        WAIT,
+      )
       .toBeDefined();
     await page.evaluate((seq) => {
       window.location.hash = `#seq-${seq}`;

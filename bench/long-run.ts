@@ -5,7 +5,12 @@
 // (time until the latest event's row exists, JS heap after a GC), and GET /api/runs/:id/artifacts (bytes,
 // time, and workerd's resident memory before and at its peak while the zip streams, sampled from /proc).
 // Each figure is the median of --rounds. Asserts nothing.
-// Usage: node bench/long-run.ts [--events 5000,50000] [--rounds 3] [--skip page]
+// Usage: node bench/long-run.ts [--events 5000,50000] [--rounds 3] [--skip page,archive] [--profile DIR]
+//   [--heap | --heap-gc]
+// (--profile DIR: a CPU profile of each size's first archive in DIR; --heap: the worker's JS heap after a GC
+// before each archive and at its peak while it streams, sampled every 50 ms; --heap-gc: the same with a
+// collection asked for before each sample (every 200 ms), so the peak is what was live. Each starts the
+// worker with wrangler's inspector, whose relay then carries every request: time the rest without them.)
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,14 +23,19 @@ import { ensureWebBuild } from '../scripts/web-build.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { freePort } from '../test/support/free-port.ts';
 import { startLongRunProxy } from './long-run-proxy.ts';
-import { sampleMemory } from './process-usage.ts';
+import { cpuSeconds, sampleMemory } from './process-usage.ts';
 import { median } from './stats.ts';
+import { workerHeap } from './worker-heap.ts';
+import { profileWorker } from './worker-profiler.ts';
 
 const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '5000,50000' },
     rounds: { type: 'string', default: '3' },
     skip: { type: 'string', default: '' },
+    profile: { type: 'string' },
+    heap: { type: 'boolean', default: false },
+    'heap-gc': { type: 'boolean', default: false },
   },
 });
 const SIZES = values.events.split(',').map(Number);
@@ -44,8 +54,17 @@ execFileSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--
   stdio: 'ignore',
 });
 const port = await freePort();
+const inspectorPort = values.profile || values.heap || values['heap-gc'] ? await freePort() : null;
 const base = `http://127.0.0.1:${port}`;
 const worker = await startWorker();
+// Stopped with the bench, however it ends: the worker has its own process group.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    process.kill(-(worker.pid ?? 0), 'SIGTERM');
+    process.exit(1);
+  });
+/** The worker's heap through its inspector, opened once the worker has served requests (it lists no worker before). */
+const inspector: { heap: Awaited<ReturnType<typeof workerHeap>> | null } = { heap: null };
 
 /** The worker as scripts/start.ts starts it, with the stand-in proxy. */
 async function startWorker(): Promise<ChildProcess> {
@@ -58,6 +77,7 @@ async function startWorker(): Promise<ChildProcess> {
       PROXY_URL: proxy.url,
       PROXY_SECRET: 'bench-long-run-proxy-secret-0000',
       API_TOKEN: '',
+      WORKER_INSPECTOR_PORT: inspectorPort ? String(inspectorPort) : '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so wrangler's workerd stops with it.
@@ -143,12 +163,21 @@ async function openPage(id: string, lastSeq: number): Promise<{ shownMs: number;
   }
 }
 
-/** The archive downloaded whole: its bytes and time, and workerd's resident memory before and at its peak. */
-async function archive(id: string): Promise<{ mb: number; s: number; rssBefore: number; rssPeak: number }> {
+/** The archive downloaded whole: its bytes, time and workerd's CPU time, and workerd's resident memory before and at its peak. */
+async function archive(
+  id: string,
+  profile: string | null,
+): Promise<{ mb: number; s: number; cpuS: number; rssBefore: number; rssPeak: number; heap: number[] }> {
+  if ((values.heap || values['heap-gc']) && inspectorPort) inspector.heap ??= await workerHeap(inspectorPort);
+  const heap = inspector.heap;
+  const heapBefore = heap ? await heap.afterGc() : null;
+  const heapSampler = heap?.sample(values['heap-gc'] ? 200 : 50, values['heap-gc']);
   const before =
     sampleMemory(worker.pid ?? 0, 50)
       .stop()
       .get('workerd') ?? 0;
+  const cpuBefore = cpuSeconds(worker.pid ?? 0).get('workerd') ?? 0;
+  const profiler = profile && inspectorPort ? await profileWorker(inspectorPort) : null;
   const sampler = sampleMemory(worker.pid ?? 0, 50);
   const started = performance.now();
   const response = await fetch(`${base}/api/runs/${id}/artifacts`);
@@ -156,7 +185,11 @@ async function archive(id: string): Promise<{ mb: number; s: number; rssBefore: 
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
   const s = (performance.now() - started) / 1000;
   const rssPeak = sampler.stop().get('workerd') ?? 0;
-  return { mb: bytes / 1024 / 1024, s, rssBefore: before, rssPeak };
+  const cpuS = (cpuSeconds(worker.pid ?? 0).get('workerd') ?? 0) - cpuBefore;
+  const heapPeak = heapSampler ? await heapSampler.stop() : null;
+  if (profiler && profile) console.log(`  profile: ${(await profiler.stop(profile)).join(', ')}`);
+  const heapFigures = heapBefore !== null && heapPeak !== null ? [heapBefore, heapPeak] : [];
+  return { mb: bytes / 1024 / 1024, s, cpuS, rssBefore: before, rssPeak, heap: heapFigures };
 }
 
 const f = (n: number, digits = 0) => n.toFixed(digits);
@@ -181,20 +214,26 @@ try {
       );
     const zips: Awaited<ReturnType<typeof archive>>[] = [];
     for (let i = 0; i < ROUNDS && !SKIP.has('archive'); i++) {
-      zips.push(await archive(id));
+      const profile = values.profile && i === 0 ? join(values.profile, `long-run-${size}-${Date.now()}`) : null;
+      zips.push(await archive(id, profile));
       const z = zips.at(-1)!;
       console.log(
-        `  archive: ${f(z.mb, 1)} MB in ${f(z.s, 2)} s; workerd RSS ${f(z.rssBefore)} MiB before, ${f(z.rssPeak)} MiB at peak`,
+        `  archive: ${f(z.mb, 1)} MB in ${f(z.s, 2)} s (workerd CPU ${f(z.cpuS, 2)} s); workerd RSS ${f(z.rssBefore)} MiB before, ${f(z.rssPeak)} MiB at peak` +
+          (z.heap.length ? `; worker JS heap ${f(z.heap[0]!, 1)} MiB after a GC, ${f(z.heap[1]!, 1)} MiB at peak` : ''),
       );
     }
     const m = (list: number[]) => (list.length ? median(list) : Number.NaN);
     rows.push(
       `| ${lastSeq} | ${f(m(replays))} ms | ${f(m(pages.map((p) => p.shownMs)))} ms | ${f(m(pages.map((p) => p.heapMb)), 1)} MB | ` +
-        `${f(m(zips.map((z) => z.mb)), 1)} MB | ${f(m(zips.map((z) => z.s)), 2)} s | ` +
-        `${f(m(zips.map((z) => z.rssBefore)))} → ${f(m(zips.map((z) => z.rssPeak)))} MiB (+${f(m(zips.map((z) => z.rssPeak - z.rssBefore)))}) |`,
+        `${f(m(zips.map((z) => z.mb)), 1)} MB | ${f(m(zips.map((z) => z.s)), 2)} s (CPU ${f(m(zips.map((z) => z.cpuS)), 2)} s) | ` +
+        `${f(m(zips.map((z) => z.rssBefore)))} → ${f(m(zips.map((z) => z.rssPeak)))} MiB (+${f(m(zips.map((z) => z.rssPeak - z.rssBefore)))}) |` +
+        (values.heap || values['heap-gc']
+          ? ` ${f(m(zips.map((z) => z.heap[0] ?? 0)), 1)} → ${f(m(zips.map((z) => z.heap[1] ?? 0)), 1)} MiB |`
+          : ''),
     );
   }
 } finally {
+  inspector.heap?.close();
   const exited = new Promise((resolve) => worker.once('exit', resolve));
   process.kill(-(worker.pid ?? 0), 'SIGTERM');
   await exited;
@@ -202,9 +241,9 @@ try {
   rmSync(stateDir, { recursive: true, force: true });
 }
 console.log(
-  '\n| events | replay to a new socket | latest event shown | JS heap | archive | archive time | workerd RSS while streaming it |',
+  `\n| events | replay to a new socket | latest event shown | JS heap | archive | archive time | workerd RSS while streaming it |${values.heap || values['heap-gc'] ? " worker's JS heap after a GC → peak while streaming |" : ''}`,
 );
-console.log('|---|---|---|---|---|---|---|');
+console.log(`|---|---|---|---|---|---|---|${values.heap || values['heap-gc'] ? '---|' : ''}`);
 for (const row of rows) console.log(row);
 console.log(
   '\nTargets: latest event within 1 s, heap under 150 MB, replay under 0.5 s, archive memory flat in the run.',

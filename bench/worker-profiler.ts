@@ -30,7 +30,8 @@ export async function profileWorker(port: number): Promise<{ stop: (prefix: stri
   };
 }
 
-async function session(url: string, title: string) {
+/** A DevTools protocol session with one worker of the inspector: call a method, get its result. */
+export async function session(url: string, title: string) {
   // The inspector proxy takes only a loopback or DevTools Origin (undici's WebSocket accepts headers).
   const ws = new WebSocket(url, { headers: { origin: 'http://127.0.0.1' } } as unknown as string[]);
   await new Promise((resolve, reject) => {

@@ -1,7 +1,6 @@
-// What the archive's files need of the whole run, folded from pages of its log before any file is written:
-// from the log as stored, its secrets, solved levels, last address and verdicts; from the log as shown
-// (redacted), its figures, timeline and the report transcript's plan. Each holds levels, attempts and
-// pauses, not events.
+// What the archive's files need of the whole run, folded in one pass over the pages of its log before any
+// file is written: its secrets, solved levels, last address and verdicts, its figures, timeline and the
+// report transcript's plan. Each holds levels, attempts and pauses, not events.
 import type { VerificationReport } from '../../schema/artifacts.ts';
 import type { RunSummary } from '../../schema/run.ts';
 import { timelineFold } from '../../schema/timeline.ts';
@@ -17,7 +16,7 @@ import { SolvedLevelsFold, replayableLevels } from './solved-levels.ts';
 import type { SolvedLevel } from './solved-levels.ts';
 import { VerdictsFold, reportOf } from './verification-report.ts';
 
-/** What the log as stored gives: the secrets to redact, the log as shown, and what the replay scripts need. */
+/** The secrets to redact, the log as shown, and what the replay scripts need. */
 export type RunFolds = {
   secrets: RunSecret[];
   /** Whether the files show the secrets (asked for) or placeholders. */
@@ -30,7 +29,7 @@ export type RunFolds = {
   target: { address: string | null; host: string };
 };
 
-/** What the log as shown gives: the figures' folds, the timeline's levels and the report transcript's plan. */
+/** The figures' folds, the timeline's levels and the report transcript's plan. */
 export type ShownFolds = {
   summary: SummaryFold;
   lessons: LessonsFold;
@@ -39,16 +38,25 @@ export type ShownFolds = {
   plan: TranscriptPlan;
 };
 
-/** One pass over the log as stored. */
-export async function runFolds(
+/**
+ * One pass over the log as stored gives both. The figures need no redacted log: they hold numbers, levels and
+ * seqs, and the text they copy (a pause's question and answer, a lesson) passes, in summary.json and
+ * lessons.json, the last redaction every file gets, which replaces in it what redacting the events would have.
+ */
+export async function foldLog(
   run: RunSummary,
   log: LogPages,
   includeSecrets: boolean,
   target: (recorded: string | null) => Promise<RunFolds['target']>,
-): Promise<RunFolds> {
+): Promise<{ folds: RunFolds; shown: ShownFolds }> {
   const secrets = new SecretsFold();
   const solved = new SolvedLevelsFold();
   const verdicts = new VerdictsFold();
+  const summary = new SummaryFold();
+  const lessons = new LessonsFold();
+  const toolMetrics = new ToolMetricsFold();
+  const timeline = timelineFold({ nodes: false });
+  const plan = new TranscriptPlanFold();
   // Where the run played: the address the last level_started names (the proxy records it).
   let address: string | null = null;
   for await (const page of log.pages())
@@ -57,31 +65,21 @@ export async function runFolds(
       solved.add(event);
       verdicts.add(event);
       if (event.type === 'level_started' && event.address !== undefined) address = event.address;
-    }
-  return {
-    secrets: secrets.secrets,
-    secretsShown: includeSecrets ? 'included' : 'redacted',
-    shown: shownPages(log, secrets.secrets),
-    replayable: replayableLevels(solved.solved, run.config.startLevel),
-    report: reportOf(run, verdicts.levels),
-    target: await target(address),
-  };
-}
-
-/** One pass over the log as shown. */
-export async function shownFolds(shown: LogPages): Promise<ShownFolds> {
-  const summary = new SummaryFold();
-  const lessons = new LessonsFold();
-  const toolMetrics = new ToolMetricsFold();
-  const timeline = timelineFold({ nodes: false });
-  const plan = new TranscriptPlanFold();
-  for await (const page of shown.pages())
-    for (const event of page) {
       summary.add(event);
       lessons.add(event);
       toolMetrics.add(event);
       timeline.add(event);
       plan.add(event);
     }
-  return { summary, lessons, toolMetrics, timeline: timeline.levels, plan: plan.plan };
+  return {
+    folds: {
+      secrets: secrets.secrets,
+      secretsShown: includeSecrets ? 'included' : 'redacted',
+      shown: shownPages(log, secrets.secrets),
+      replayable: replayableLevels(solved.solved, run.config.startLevel),
+      report: reportOf(run, verdicts.levels),
+      target: await target(address),
+    },
+    shown: { summary, lessons, toolMetrics, timeline: timeline.levels, plan: plan.plan },
+  };
 }

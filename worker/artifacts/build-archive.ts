@@ -1,4 +1,4 @@
-// The run's archive, built from pages of its log: two passes fold what the files need of the whole run (its
+// The run's archive, built from pages of its log: one pass folds what the files need of the whole run (its
 // secrets, solved levels, figures, timeline and the transcript's plan), then each file is written as one
 // more pass over the pages, redacted as it goes, and zipped as it comes (zip-stream.ts) with manifest.json
 // last. What is held at once is a page of the log and the folds (levels, attempts, pauses), never a file.
@@ -8,7 +8,7 @@ import { APP_VERSION } from '../../schema/version.ts';
 import type { VerificationReport } from '../../schema/artifacts.ts';
 import { arrayPages } from './log-pages.ts';
 import type { LogPages } from './log-pages.ts';
-import { runFolds, shownFolds } from './archive-folds.ts';
+import { foldLog } from './archive-folds.ts';
 import type { RunFolds, ShownFolds } from './archive-folds.ts';
 import { castText, eventsJsonl, reportFile, runLogText, transcriptText } from './archive-texts.ts';
 import { redactorOf } from './redact.ts';
@@ -45,7 +45,7 @@ export type ArchiveInput = {
   includeSecrets: boolean;
 };
 
-/** An archive ready to be written: what the two folds found, and the files each as its own pass. */
+/** An archive ready to be written: what the folds found, and the files each as its own pass. */
 export type PreparedArchive = {
   run: RunFolds;
   shown: ShownFolds;
@@ -61,11 +61,10 @@ export type PreparedArchive = {
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
-/** Folds the log twice (as stored, then as shown), so the files can be written a page at a time. */
+/** Folds the log once, so the files can be written a page at a time. */
 export async function prepareArchive(input: ArchiveInput): Promise<PreparedArchive> {
   const { run } = input;
-  const folds = await runFolds(run, input.log, input.includeSecrets, input.target);
-  const shown = await shownFolds(folds.shown);
+  const { folds, shown } = await foldLog(run, input.log, input.includeSecrets, input.target);
   const { secrets } = folds;
   /** Each piece of a file passes the redaction once more: whatever a builder let through is caught here. */
   const redact = redactorOf(secrets);

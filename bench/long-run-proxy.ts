@@ -13,6 +13,8 @@ export type LongRunProxy = {
   size: number;
   /** The callId of the last model call the last advance wrote. */
   lastCallId: string;
+  /** Advances that went on from a checkpoint: the worker called again after a failure. */
+  calls: number;
   close(): Promise<void>;
 };
 
@@ -108,7 +110,7 @@ function* longRun(size: number, lastCall: (callId: string) => void): Generator<P
 
 /** Starts the stand-in on a free loopback port. */
 export async function startLongRunProxy(): Promise<LongRunProxy> {
-  const proxy = { size: 1_000 } as LongRunProxy;
+  const proxy = { size: 1_000, calls: 0 } as LongRunProxy;
   const server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     const json = (code: number, body: unknown) =>
@@ -124,13 +126,22 @@ export async function startLongRunProxy(): Promise<LongRunProxy> {
     if (path === '/v1/models')
       return json(200, { models: [{ id: 'baseline', provider: 'baseline', available: true }] });
     if (path !== '/v1/advance') return json(404, { error: { code: 'not_found', message: `no ${path} here` } });
-    req.resume();
+    let body = '';
+    req.on('data', (data: Buffer) => (body += data.toString()));
     req.on('end', () => {
+      // A call the worker makes again (after a failure) goes on after the step its checkpoint names, as the proxy does.
+      const after = (JSON.parse(body) as { checkpoint: { step: number } | null }).checkpoint?.step ?? 0;
+      if (after > 0) proxy.calls += 1;
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
       // Written in chunks of 200 lines, so the worker reads the stream as it does a busy proxy's.
       let chunk = '';
       let lines = 0;
+      let step = 0;
       for (const line of longRun(proxy.size, (id) => (proxy.lastCallId = id))) {
+        if (step < after) {
+          if (line.type === 'checkpoint') step += 1;
+          continue;
+        }
         chunk += `${JSON.stringify(line)}\n`;
         if (++lines % 200 === 0) {
           res.write(chunk);

@@ -197,7 +197,11 @@ const rows: string[] = [];
 try {
   for (const size of SIZES) {
     const { id, lastSeq, seededS } = await makeRun(size);
-    console.log(`run ${id}: ${lastSeq} events stored in ${f(seededS, 1)} s`);
+    console.log(
+      `run ${id}: ${lastSeq} events stored in ${f(seededS, 1)} s` +
+        (proxy.calls ? ` (the worker called the proxy again ${proxy.calls} times, from its checkpoint)` : ''),
+    );
+    proxy.calls = 0;
     const replays: number[] = [];
     let inOrder = true;
     for (let i = 0; i < Math.max(ROUNDS, 5); i++) {

@@ -48,6 +48,8 @@ function secretsWanted(c: Context): boolean {
 
 /** A run's verification report from its log; null when it is no verification run (or is gone). */
 async function verdictsOf(run: RunSummary, log: LogPages): Promise<VerificationReport | null> {
+  // Only a verification run has verdicts: any other run's log is not read at all (the run page asks every run).
+  if (!run.config.replay) return null;
   const verdicts = new VerdictsFold();
   await foldLog(log, verdicts);
   return reportOf(run, verdicts.levels);

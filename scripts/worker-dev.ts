@@ -60,6 +60,12 @@ async function main(): Promise<void> {
     PROXY_SECRET: { type: 'secret_text', value: s.proxySecret },
     API_TOKEN: { type: 'secret_text', value: s.apiToken },
   };
+  // Wrangler's local trace store and explorer, off unless asked for (X_LOCAL_OBSERVABILITY=true, X_LOCAL_EXPLORER=true):
+  // the one streams every invocation's tail events into a SQLite file of its own, the other wraps each SQLite
+  // Durable Object class. Neither exists on Cloudflare; with 500 runs at once the trace store wrote as much
+  // to disk as the runs' own objects (docs/benchmarks.md, issue 34).
+  process.env.X_LOCAL_OBSERVABILITY ??= 'false';
+  process.env.X_LOCAL_EXPLORER ??= 'false';
   const devEnv = new unstable_DevEnv();
   // With no inspector wanted, wrangler's relay worker is replaced too: its live-reload socket answers
   // any localhost page. A person profiling the worker gets wrangler's own relay and inspector.

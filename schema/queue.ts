@@ -1,5 +1,6 @@
 // GET /api/queue: the runs holding a slot and the line behind them.
 import { z } from 'zod';
+import { hostingUsageSchema } from './hosting.ts';
 import { runIdSchema } from './run.ts';
 
 export const queueMemberSchema = z.object({
@@ -21,5 +22,7 @@ export const queueStatusSchema = z.object({
   maxRunning: z.number().int(),
   running: z.array(queueMemberSchema),
   waiting: z.array(queueMemberSchema),
+  /** What Cloudflare bills for the queue's object, counted in memory since it last started (issue 34). Additive. */
+  hosting: hostingUsageSchema.optional(),
 });
 export type QueueStatus = z.infer<typeof queueStatusSchema>;

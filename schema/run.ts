@@ -7,6 +7,7 @@ import { terminalSizeSchema } from './terminal.ts';
 import { clientKindSchema } from './answered-by.ts';
 import { raiseShape, runSpendSchema, runCapsSchema } from './budget.ts';
 import { worldKeySchema, worldProblem, worldSchema } from './worlds.ts';
+import { hostingUsageSchema } from './hosting.ts';
 
 export { targetSchema } from './levels.ts';
 
@@ -241,6 +242,8 @@ export const runSummarySchema = z.object({
   lastError: z.string().nullable(),
   /** The run's caps and what it has spent against them (issue 31); present on GET /api/runs/:id. Additive. */
   spend: runSpendSchema.optional(),
+  /** What Cloudflare bills for hosting the run, by its object's own counts (issue 34); on GET /api/runs/:id. Additive. */
+  hosting: hostingUsageSchema.optional(),
   /** A fork's parent run (POST /api/runs/:id/fork, docs/forks.md); absent on a run that is no fork. Additive. */
   parentId: runIdSchema.optional(),
   /** The parent's step (event seq) the fork starts from: its log is the parent's 1..forkSeq, then its own. Additive. */

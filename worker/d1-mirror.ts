@@ -75,7 +75,10 @@ export function rowsOf(events: readonly RunEvent[], traces: ReadonlyMap<string, 
   return rows;
 }
 
-/** Writes the run row, the given rows and the changed level roll-ups in one D1 batch; throws when D1 fails. */
+/**
+ * Writes the run row, the given rows and the changed level roll-ups in one D1 batch; throws when D1 fails.
+ * Returns D1's answer to each statement (their meta counts the rows read and written).
+ */
 export async function sendToD1(
   env: Env,
   run: RunSummary,
@@ -83,7 +86,7 @@ export async function sendToD1(
   totals: { promptTokens: number; completionTokens: number; costUsd: number; limit: LimitReason | null },
   rows: MirrorRows,
   levels: readonly LevelResult[] = [],
-): Promise<void> {
+): Promise<unknown[]> {
   const db = database(env);
   const row = {
     id: run.id,
@@ -138,7 +141,7 @@ export async function sendToD1(
         .onConflictDoUpdate({ target: [runLevels.runId, runLevels.level], set: values });
     }),
   ] as const;
-  await db.batch(statements as unknown as [(typeof statements)[0], ...(typeof statements)[number][]]);
+  return db.batch(statements as unknown as [(typeof statements)[0], ...(typeof statements)[number][]]);
 }
 
 /** A level's folded figures as the run_levels columns hold them. */

@@ -29,11 +29,26 @@ export class LevelStats {
 
   /** Folds a freshly stored event and stores the levels it changed. Call in the event's transaction. */
   apply(event: RunEvent): void {
+    this.applyAll([event]);
+  }
+
+  /**
+   * Folds freshly stored events (a step's) and stores each level they changed and where the fold stands,
+   * once for them all: a row written per changed level and one for the place, not per event. Call in
+   * their transaction.
+   */
+  applyAll(events: readonly RunEvent[]): void {
     // A transaction that rolled back after an earlier apply left memory ahead of storage: read it again.
     if (this.storedSeq() !== this.foldedSeq) this.load();
-    if (event.seq <= this.foldedSeq) return;
     const before = this.current;
-    const after = foldRecord(before, event);
+    let after = before;
+    let folded = this.foldedSeq;
+    for (const event of events) {
+      if (event.seq <= folded) continue;
+      after = foldRecord(after, event);
+      folded = event.seq;
+    }
+    if (folded === this.foldedSeq) return;
     for (const [level, figures] of after.levels)
       if (before.levels.get(level) !== figures)
         this.sql.exec(
@@ -43,12 +58,12 @@ export class LevelStats {
           JSON.stringify(figures),
         );
     this.current = after;
-    this.foldedSeq = event.seq;
+    this.foldedSeq = folded;
     this.sql.exec(
       `INSERT INTO record_place (singleton, place, folded_seq) VALUES (1, ?, ?)
        ON CONFLICT (singleton) DO UPDATE SET place = excluded.place, folded_seq = excluded.folded_seq`,
       JSON.stringify(after.place),
-      event.seq,
+      folded,
     );
   }
 
@@ -94,11 +109,13 @@ export class LevelStats {
 
   /** Folds any stored events the figures have not seen: all of them, for an object stored before the fold. */
   private catchUp(): void {
-    for (const row of this.sql
+    const events = this.sql
       .exec<{ json: string }>('SELECT json FROM events WHERE seq > ? ORDER BY seq', this.foldedSeq)
-      .toArray()) {
-      const event = runEventSchema.safeParse(JSON.parse(row.json));
-      if (event.success) this.apply(event.data);
-    }
+      .toArray()
+      .flatMap((row) => {
+        const event = runEventSchema.safeParse(JSON.parse(row.json));
+        return event.success ? [event.data] : [];
+      });
+    if (events.length > 0) this.applyAll(events);
   }
 }

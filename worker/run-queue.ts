@@ -15,6 +15,7 @@ import { sessionFor } from './run-lookup.ts';
 import { migrate } from './object-sql/migrate.ts';
 import { runQueueMigrations } from './object-sql/run-queue-migrations.ts';
 import { BatchLedger } from './batch-ledger.ts';
+import { ObjectUsage } from './object-usage.ts';
 import type { BatchBudget, BatchGrant } from '../schema/budget.ts';
 
 /** How often the alarm checks the line while anything waits or runs. */
@@ -32,17 +33,22 @@ export class RunQueue extends DurableObject<Env> {
   /** The place each waiting run was last told, so only changes are sent. Memory only: after a restart all are told again. */
   private readonly told = new Map<string, number | null>();
 
+  /** What Cloudflare bills for the queue, counted in memory since the object started (GET /api/queue, issue 34). */
+  private readonly usage = new ObjectUsage();
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    migrate(ctx.storage, runQueueMigrations, Date.now());
-    this.line = new QueueLine(ctx.storage.sql);
-    this.registry = new RunRegistry(ctx.storage.sql);
-    this.creations = new CreationBuckets(ctx.storage.sql);
-    this.ledger = new BatchLedger(ctx.storage.sql);
+    const sql = this.usage.counted(ctx.storage.sql);
+    migrate(ctx.storage, runQueueMigrations, Date.now(), { sql });
+    this.line = new QueueLine(sql);
+    this.registry = new RunRegistry(sql);
+    this.creations = new CreationBuckets(sql);
+    this.ledger = new BatchLedger(sql);
   }
 
   /** Gives a new batch its cost cap (POST /api/batches), before its runs are made. */
   async openBatch(batchId: string, maxCostUsd: number, runs: number): Promise<void> {
+    this.usage.request();
     this.ledger.open(batchId, maxCostUsd, runs, Date.now());
   }
 
@@ -51,6 +57,7 @@ export class RunQueue extends DurableObject<Env> {
    * synchronous step (batch-ledger.ts). Null: the batch has no cap.
    */
   async reserveBatch(batchId: string, runId: string, spentUsd: number, needUsd: number): Promise<BatchGrant | null> {
+    this.usage.request();
     const grant = this.ledger.reserve(batchId, runId, spentUsd, needUsd, {
       running: this.line.runningInBatch(batchId),
       concurrency: this.line.batchLimit(batchId) ?? maxRunningRuns(this.env),
@@ -77,11 +84,13 @@ export class RunQueue extends DurableObject<Env> {
 
   /** After a run's call, or at its end: its spend recorded, its reservation freed. */
   async settleBatch(batchId: string, runId: string, spentUsd: number, ended = false): Promise<void> {
+    this.usage.request();
     this.ledger.settle(batchId, runId, spentUsd, ended);
   }
 
   /** A person raised the batch's cap: its waiting runs may start again. */
   async raiseBatch(batchId: string, maxCostUsd: number): Promise<{ ok: true } | { ok: false; message: string }> {
+    this.usage.request();
     const raised = this.ledger.raise(batchId, maxCostUsd);
     if (raised.ok) await this.pump(null);
     return raised;
@@ -89,21 +98,25 @@ export class RunQueue extends DurableObject<Env> {
 
   /** The batch's cap and spend, or null when it has none. */
   async batchBudget(batchId: string): Promise<BatchBudget | null> {
+    this.usage.request();
     return this.ledger.budget(batchId);
   }
 
   /** Takes `count` run creations from the client's allowance (creation-limit.ts), all or none. */
   async takeCreations(client: string, count: number, rate: CreationRate): Promise<CreationGrant> {
+    this.usage.request();
     return this.creations.take(client, count, rate, Date.now());
   }
 
   /** Notes a new run id before its object is made (run-lookup.ts answers 404 for ids never noted). */
   async register(runId: string): Promise<void> {
+    this.usage.request();
     this.registry.add(runId, Date.now());
   }
 
   /** Whether a run with this id was made; reads only. */
   async knows(runId: string): Promise<boolean> {
+    this.usage.request();
     return this.registry.has(runId);
   }
 
@@ -115,6 +128,7 @@ export class RunQueue extends DurableObject<Env> {
     runId: string,
     admission: Admission & { startsItself: boolean },
   ): Promise<{ started: boolean; position: number | null }> {
+    this.usage.request();
     this.line.admit(runId, admission, Date.now());
     const started = await this.pump(admission.startsItself ? runId : null);
     return { started: started.includes(runId), position: this.line.member(runId)?.position ?? null };
@@ -122,21 +136,25 @@ export class RunQueue extends DurableObject<Env> {
 
   /** The run stopped using its slot: paused for a person (`ended` false) or finished. */
   async release(runId: string, how: { ended: boolean }): Promise<void> {
+    this.usage.request();
     this.line.release(runId, how);
     this.told.delete(runId);
     await this.pump(null);
   }
 
   async status(): Promise<QueueStatus> {
+    this.usage.request();
     const members = this.line.members();
     return {
       maxRunning: maxRunningRuns(this.env),
       running: members.filter((m) => m.state === 'running'),
       waiting: members.filter((m) => m.state === 'waiting'),
+      hosting: this.usage.view(),
     };
   }
 
   override async alarm(): Promise<void> {
+    this.usage.request();
     // A slot holder that is no longer running (its release never arrived) gives its slot back.
     for (const runId of this.line.running()) {
       const run = await sessionFor(this.env, runId)
@@ -177,6 +195,7 @@ export class RunQueue extends DurableObject<Env> {
     );
     if (started.some((id) => !this.line.member(id))) return [...started, ...(await this.pump(caller))];
     this.tellPlaces();
+    this.usage.alarmWrite();
     if (this.line.busy()) await this.ctx.storage.setAlarm(Date.now() + CHECK_MS);
     else await this.ctx.storage.deleteAlarm();
     return started;

@@ -146,6 +146,8 @@ describe('RunSession storage migrations', () => {
         { id: 5, name: '0005_terminal_seat' },
         { id: 6, name: '0006_run_budget' },
         { id: 7, name: '0007_forks' },
+        { id: 8, name: '0008_hosting_usage' },
+        { id: 9, name: '0009_rowid_keys' },
       ]);
       expect(Object.keys(after.shape)).not.toContain('table last_request');
       // The migrated object has exactly the tables, columns (in order) and defaults schema.ts lists.
@@ -175,12 +177,38 @@ describe('RunSession storage migrations', () => {
       '0005_terminal_seat',
       '0006_run_budget',
       '0007_forks',
+      '0008_hosting_usage',
+      '0009_rowid_keys',
     ]);
     expect(fresh.again).toEqual([]);
     expect(fresh.shape).toEqual(migratedShape);
     expect(Object.keys(fresh.shape).filter((k) => k.startsWith('table ')).length).toBe(
       Object.keys(runSessionSchema.tables).length,
     );
+  });
+
+  it('makes a new run object straight from schema.ts, every migration recorded, as a migrated one ends', async () => {
+    const migrated = await oldRunObject('straight-old', [OLD_LEVEL_STATS]);
+    await migrated.summary();
+    const stub = session('straight-new');
+    expect(await stub.create('run_objectsql0000000000000002', config)).toMatchObject({ status: 'queued' });
+    const made = await runInDurableObject(stub, (_i: RunSession, state) => {
+      const sql = state.storage.sql;
+      return {
+        shape: shapeOf(sql),
+        migrations: sql.exec('SELECT id, name FROM object_migrations ORDER BY id').toArray(),
+        schedule: sql.exec('SELECT count(*) AS n FROM schedule').one().n,
+        outboxState: sql.exec('SELECT version, flushed, failures FROM outbox_state').toArray(),
+        // A later start applies nothing more.
+        again: migrate(state.storage, runSessionMigrations, 5, { fresh: runSessionSchema }),
+      };
+    });
+    const migratedShape = await runInDurableObject(migrated, (_i: RunSession, state) => shapeOf(state.storage.sql));
+    expect(made.shape).toEqual(migratedShape);
+    expect(made.migrations).toEqual(runSessionMigrations.map((m, i) => ({ id: i + 1, name: m.name })));
+    expect(made.schedule).toBe(1);
+    expect(made.outboxState).toHaveLength(1);
+    expect(made.again).toEqual([]);
   });
 
   it('refuses storage whose recorded migrations the code names differently or does not have', async () => {

@@ -32,8 +32,13 @@ describe('runs', () => {
       // A person's run plays in the shared world unless it asks for its own (schema/worlds.ts).
       world: 'shared',
     });
-    const again = runSummarySchema.parse(await (await call(`/api/runs/${run.id}`)).json());
+    const { hosting, ...again } = runSummarySchema.parse(await (await call(`/api/runs/${run.id}`)).json());
     expect(again).toEqual(run);
+    // What hosting it has cost so far by its object's own counts (issue 34): the create, the queue's start and
+    // this read, and its tables' rows.
+    expect(hosting).toMatchObject({ requests: 3, socketMessages: 0 });
+    expect(hosting?.rowsWritten).toBeGreaterThan(0);
+    expect(hosting?.storedBytes).toBeGreaterThan(0);
   });
 
   it('refuses bad JSON', async () => {

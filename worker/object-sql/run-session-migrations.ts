@@ -155,6 +155,47 @@ const forks: ObjectMigration = {
   },
 };
 
+/**
+ * 0008: what Cloudflare bills for the object, as it counted it (issue 34, object-usage.ts): saved with each mirror,
+ * so a count outlives an eviction. An object made before starts from zero.
+ */
+const hostingUsage: ObjectMigration = {
+  name: '0008_hosting_usage',
+  up(sql) {
+    sql.exec(`CREATE TABLE usage (
+      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), requests INTEGER NOT NULL DEFAULT 0,
+      socket_messages INTEGER NOT NULL DEFAULT 0, rows_read INTEGER NOT NULL DEFAULT 0,
+      rows_written INTEGER NOT NULL DEFAULT 0, alarm_writes INTEGER NOT NULL DEFAULT 0,
+      d1_rows_read INTEGER NOT NULL DEFAULT 0, d1_rows_written INTEGER NOT NULL DEFAULT 0,
+      active_ms INTEGER NOT NULL DEFAULT 0)`);
+  },
+};
+
+/**
+ * 0009: the outbox's and the checkpoint history's ids are plain rowids, no longer AUTOINCREMENT, which wrote
+ * sqlite_sequence's row with every insert: a row written per step twice over (issue 34). The history is never
+ * deleted from, so its ids still only grow; an outbox id may come back once every row before it was sent,
+ * which nothing minds (a flush deletes what it sent, and D1's rows are keyed by the run's seq).
+ */
+const rowidKeys: ObjectMigration = {
+  name: '0009_rowid_keys',
+  up(sql) {
+    sql.exec('CREATE TABLE outbox_0009 (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, row TEXT NOT NULL)');
+    sql.exec('INSERT INTO outbox_0009 (id, kind, row) SELECT id, kind, row FROM outbox');
+    sql.exec('DROP TABLE outbox');
+    sql.exec('ALTER TABLE outbox_0009 RENAME TO outbox');
+    sql.exec(
+      'CREATE TABLE checkpoint_history_0009 (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, whole TEXT, patch TEXT)',
+    );
+    sql.exec(
+      'INSERT INTO checkpoint_history_0009 (id, seq, whole, patch) SELECT id, seq, whole, patch FROM checkpoint_history',
+    );
+    sql.exec('DROP TABLE checkpoint_history');
+    sql.exec('ALTER TABLE checkpoint_history_0009 RENAME TO checkpoint_history');
+    sql.exec('CREATE INDEX checkpoint_history_seq ON checkpoint_history (seq)');
+  },
+};
+
 /** RunSession's migrations, applied in order when the object first works on its run (run-session-parts.ts). */
 export const runSessionMigrations: readonly ObjectMigration[] = [
   adoptConstructorTables,
@@ -164,4 +205,6 @@ export const runSessionMigrations: readonly ObjectMigration[] = [
   terminalSeat,
   runBudget,
   forks,
+  hostingUsage,
+  rowidKeys,
 ];

@@ -14,6 +14,8 @@ export type ObjectSchema = {
   tables: Readonly<Record<string, TableSpec>>;
   /** Index name → its `ON table (columns)` part. */
   indexes: Readonly<Record<string, string>>;
+  /** Rows every object starts with (singleton rows the migrations insert), as INSERT statements. */
+  rows?: readonly string[];
 };
 
 /** The migration runner's own record (migrate.ts), in every object that has tables, like D1's d1_migrations. */
@@ -77,7 +79,7 @@ export const runSessionSchema: ObjectSchema = {
     schedule: { columns: { singleton: SINGLETON, advance_at: 'INTEGER', mirror_at: 'INTEGER' } },
     /** Rows waiting for D1, one entry per step (d1-outbox.ts). */
     outbox: {
-      columns: { id: 'INTEGER PRIMARY KEY AUTOINCREMENT', kind: 'TEXT NOT NULL', row: 'TEXT NOT NULL' },
+      columns: { id: 'INTEGER PRIMARY KEY', kind: 'TEXT NOT NULL', row: 'TEXT NOT NULL' },
     },
     /** version counts changes to the run row; flushed is the version D1 last took: one row. */
     outbox_state: {
@@ -137,12 +139,27 @@ export const runSessionSchema: ObjectSchema = {
      * first step, patch after it, neither at a pause (the checkpoint it paused at).
      */
     checkpoint_history: {
-      columns: { id: 'INTEGER PRIMARY KEY AUTOINCREMENT', seq: 'INTEGER NOT NULL', whole: 'TEXT', patch: 'TEXT' },
+      columns: { id: 'INTEGER PRIMARY KEY', seq: 'INTEGER NOT NULL', whole: 'TEXT', patch: 'TEXT' },
     },
     /** The forks made of this run, with the seq each starts from (fork-origin.ts). */
     forks: { columns: { run_id: 'TEXT PRIMARY KEY', seq: 'INTEGER NOT NULL', created_at: 'INTEGER NOT NULL' } },
+    /** What Cloudflare bills for the object, as it counted it (object-usage.ts, schema/hosting.ts): one row. */
+    usage: {
+      columns: {
+        singleton: SINGLETON,
+        requests: 'INTEGER NOT NULL DEFAULT 0',
+        socket_messages: 'INTEGER NOT NULL DEFAULT 0',
+        rows_read: 'INTEGER NOT NULL DEFAULT 0',
+        rows_written: 'INTEGER NOT NULL DEFAULT 0',
+        alarm_writes: 'INTEGER NOT NULL DEFAULT 0',
+        d1_rows_read: 'INTEGER NOT NULL DEFAULT 0',
+        d1_rows_written: 'INTEGER NOT NULL DEFAULT 0',
+        active_ms: 'INTEGER NOT NULL DEFAULT 0',
+      },
+    },
   },
   indexes: { checkpoint_history_seq: 'checkpoint_history (seq)' },
+  rows: ['INSERT INTO schedule (singleton) VALUES (1)', 'INSERT INTO outbox_state (singleton) VALUES (1)'],
 };
 
 /** The one scheduler object, named "queue" (run-queue.ts). */

@@ -106,6 +106,8 @@ export class AgentCall {
       this.p.requests.reset();
       throw err;
     }
+    // The step's statements are done: their rows are counted now, so no cursor waits long for it.
+    this.p.usage.collect();
     this.p.sockets.clearLive();
     // Sent when the chunk of the stream it came in has been read (advance), with the chunk's other steps.
     this.p.sockets.hold(events);
@@ -121,7 +123,7 @@ export class AgentCall {
   ): RunEvent[] {
     return this.storage.transactionSync(() => {
       const stored = this.p.store.append(run.id, bodies, now);
-      for (const event of stored) this.p.levels.apply(event);
+      this.p.levels.applyAll(stored);
       // A message is read when the step that read it is stored: never lost, never read twice.
       this.p.inbox.markRead(stored);
       this.p.store.update({ ...effectsOf(stored), levelsSolved: runTotals(this.p.levels.record).levelsSolved }, now);

@@ -92,7 +92,7 @@ export function pauseAt(events: readonly EventText[], seq: number): PendingActio
 export function beginFork(d: ForkDeps, start: ForkStart, events: readonly EventText[], now: number): void {
   d.store.setPrefix(events);
   const prefix = events.map((row) => JSON.parse(row.json) as RunEvent);
-  for (const event of prefix) d.levels.apply(event);
+  d.levels.applyAll(prefix);
   d.store.update({ ...effectsOf(prefix), levelsSolved: runTotals(d.levels.record).levelsSolved }, now);
   d.store.setLoop({ checkpoint: start.checkpoint, resume: null });
   // The fork's own first kept step is where it starts, so a fork of this fork may start there too.

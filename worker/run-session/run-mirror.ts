@@ -10,9 +10,18 @@ import type { LevelStats } from '../level-stats.ts';
 import type { D1Outbox } from './d1-outbox.ts';
 import type { RunSchedule } from './run-schedule.ts';
 import type { RunStore } from './run-store.ts';
+import type { ObjectUsage } from '../object-usage.ts';
 
 /** The parts of a run's object the mirror reads and updates. */
-export type MirrorDeps = { env: Env; store: RunStore; outbox: D1Outbox; levels: LevelStats; schedule: RunSchedule };
+export type MirrorDeps = {
+  env: Env;
+  store: RunStore;
+  outbox: D1Outbox;
+  levels: LevelStats;
+  schedule: RunSchedule;
+  /** D1's rows are counted there. */
+  usage: ObjectUsage;
+};
 
 /** Sends the run row and the queued rows to D1 and returns the run. */
 export async function mirrorRun(d: MirrorDeps): Promise<RunSummary> {
@@ -21,13 +30,15 @@ export async function mirrorRun(d: MirrorDeps): Promise<RunSummary> {
   d.outbox.touch();
   // Level roll-ups are sent whole (an upsert), so a batch sent twice changes nothing.
   const levels = d.levels.unsent();
-  const send = (rows: MirrorRows) =>
-    sendToD1(
-      d.env,
-      d.store.summary() ?? run,
-      runTotals(d.levels.record),
-      rows,
-      levels.map((l) => l.row),
+  const send = async (rows: MirrorRows) =>
+    d.usage.d1(
+      await sendToD1(
+        d.env,
+        d.store.summary() ?? run,
+        runTotals(d.levels.record),
+        rows,
+        levels.map((l) => l.row),
+      ),
     );
   const result = await d.outbox.flush(send, mirrorRetryMs(d.env), Date.now);
   if (result.ok) {

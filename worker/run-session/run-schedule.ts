@@ -15,9 +15,13 @@ export class RunSchedule {
    */
   private terminalIdleAt: number | null = null;
 
-  constructor(storage: DurableObjectStorage) {
+  /** Told of each alarm set or deleted: a write Cloudflare bills (object-usage.ts). */
+  private readonly onAlarmWrite: () => void;
+
+  constructor(sql: SqlStorage, storage: DurableObjectStorage, onAlarmWrite: () => void = () => {}) {
     this.storage = storage;
-    this.sql = storage.sql;
+    this.sql = sql;
+    this.onAlarmWrite = onAlarmWrite;
   }
 
   /** The agent's next advance at `at` (epoch ms), or none. */
@@ -58,6 +62,7 @@ export class RunSchedule {
   async arm(): Promise<void> {
     const row = this.read();
     const times = [row.advance_at, row.mirror_at, this.terminalIdleAt].filter((t): t is number => t !== null);
+    this.onAlarmWrite();
     if (times.length === 0) return this.storage.deleteAlarm();
     await this.storage.setAlarm(Math.min(...times));
   }

@@ -3,6 +3,7 @@
 import { D1Outbox } from './d1-outbox.ts';
 import { LevelStats } from '../level-stats.ts';
 import { migrate } from '../object-sql/migrate.ts';
+import { runSessionSchema } from '../object-sql/schema.ts';
 import { runSessionMigrations } from '../object-sql/run-session-migrations.ts';
 import { RequestChain } from '../request-chain.ts';
 import { MessageInbox } from './message-inbox.ts';
@@ -14,6 +15,7 @@ import { RunBudget } from './run-budget.ts';
 import { CheckpointHistory } from './checkpoint-history.ts';
 import { ForkLinks } from './fork-links.ts';
 import type { RunSummary } from '../../schema/run.ts';
+import type { ObjectUsage } from '../object-usage.ts';
 
 /** Everything a RunSession works through. */
 export type RunSessionParts = {
@@ -30,31 +32,39 @@ export type RunSessionParts = {
   history: CheckpointHistory;
   /** A fork's parent's events and a parent's forks. */
   forks: ForkLinks;
+  /** What Cloudflare bills for the object, counted as it happens. */
+  usage: ObjectUsage;
 };
 
-/** Makes the parts, after bringing the object's tables up to the last migration. */
-export function makeParts(ctx: DurableObjectState, env: Env): RunSessionParts {
-  migrate(ctx.storage, runSessionMigrations, Date.now());
-  const store = new RunStore(ctx.storage.sql);
+/**
+ * Makes the parts, after bringing the object's tables up to the last migration. They work through `usage`'s
+ * counting SQLite, so every statement's rows are counted (issue 34).
+ */
+export function makeParts(ctx: DurableObjectState, env: Env, usage: ObjectUsage): RunSessionParts {
+  const sql = usage.counted(ctx.storage.sql);
+  migrate(ctx.storage, runSessionMigrations, Date.now(), { sql, fresh: runSessionSchema });
+  usage.attach(sql);
+  const store = new RunStore(sql);
   const sockets = new RunSockets(ctx, store, env);
-  const levels = new LevelStats(ctx.storage.sql);
-  const schedule = new RunSchedule(ctx.storage);
-  const budget = new RunBudget(ctx.storage.sql, levels, env);
-  const history = new CheckpointHistory(ctx.storage.sql);
+  const levels = new LevelStats(sql);
+  const schedule = new RunSchedule(sql, ctx.storage, () => usage.alarmWrite());
+  const budget = new RunBudget(sql, levels, env);
+  const history = new CheckpointHistory(sql);
   const life = new RunLifecycle({ ctx, env, store, sockets, levels, schedule, budget, history });
   sockets.spendView = (run) => budget.view(run, Date.now());
   return {
     store,
-    outbox: new D1Outbox(ctx.storage.sql),
+    outbox: new D1Outbox(sql),
     schedule,
     requests: new RequestChain(),
     sockets,
     levels,
     life,
-    inbox: new MessageInbox(ctx.storage.sql),
+    inbox: new MessageInbox(sql),
     budget,
     history,
-    forks: new ForkLinks(ctx.storage.sql, store, env),
+    forks: new ForkLinks(sql, store, env),
+    usage,
   };
 }
 

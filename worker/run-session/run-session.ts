@@ -26,6 +26,7 @@ import { RunReads } from './run-reads.ts';
 import { ForkRpcs } from './fork-rpcs.ts';
 import { advanceDue } from './advance-due.ts';
 import { onSocketMessage } from './socket-message.ts';
+import { ObjectUsage } from '../object-usage.ts';
 
 /** The outcome of an action: the run after it, or why it was refused (invalid: HTTP 400; conflict: 409). */
 export type ActionResult =
@@ -48,6 +49,8 @@ export class RunSession extends DurableObject<Env> {
     mirrorAndArm: () => this.mirrorAndArm(),
   };
   private readonly reads = new RunReads(this.host);
+  /** What Cloudflare bills for this object, counted as it happens (issue 34); saved when the alarm or an action ends. */
+  private readonly usage = new ObjectUsage();
   private readonly forkRpcs = new ForkRpcs(this.host);
 
   /**
@@ -56,7 +59,7 @@ export class RunSession extends DurableObject<Env> {
    */
   private parts(): RunSessionParts {
     if (this.built) return this.built;
-    const built = makeParts(this.ctx, this.env);
+    const built = makeParts(this.ctx, this.env, this.usage);
     this.built = built;
     this.callPart = new AgentCall(this.ctx.storage, built);
     const seat = new TerminalSeat({
@@ -66,7 +69,7 @@ export class RunSession extends DurableObject<Env> {
       life: built.life,
       sockets: built.sockets,
       schedule: built.schedule,
-      act: (action, by) => this.act(action, by),
+      act: (action, by) => this.applyAction(action, by),
       breakCall: (kind) => this.breakCall(kind),
     });
     this.seatPart = seat;
@@ -135,12 +138,14 @@ export class RunSession extends DurableObject<Env> {
 
   /** Health: proves the object is reachable and its storage answers. */
   async ping(): Promise<{ ok: boolean; storage: string }> {
+    this.usage.request();
     const one = this.ctx.storage.sql.exec<{ one: number }>('SELECT 1 AS one').one().one;
     return { ok: one === 1, storage: one === 1 ? 'ok' : 'unexpected answer' };
   }
 
   /** Creates the run held by this object, queued; null if it already holds one. The queue starts it. */
   async create(runId: string, config: RunConfig): Promise<RunSummary | null> {
+    this.usage.request();
     const now = Date.now();
     if (!this.store.create(runId, config, now)) return null;
     this.store.setLoop({});
@@ -151,31 +156,37 @@ export class RunSession extends DurableObject<Env> {
 
   /** Creates this object's run as a fork (docs/forks.md, fork-rpcs.ts); null if it already holds one. */
   async createFork(runId: string, config: RunConfig, start: ForkStart): Promise<RunSummary | null> {
+    this.usage.request();
     return this.forkRpcs.createFork(runId, config, start);
   }
 
   /** Where a fork of this run at `seq` would start (fork-rpcs.ts). */
   async forkPoint(seq: number): Promise<ForkPointResult | null> {
+    this.usage.request();
     return this.forkRpcs.forkPoint(seq);
   }
 
   /** A page of this run's log after `since` and up to `through`, as stored text (a fork's prefix). */
   async eventsThrough(through: number, since: number): Promise<EventText[] | null> {
+    this.usage.request();
     return this.forkRpcs.eventsThrough(through, since);
   }
 
   /** Notes a fork made of this run, for its page's list. */
   async noteFork(runId: string, seq: number): Promise<boolean> {
+    this.usage.request();
     return this.forkRpcs.noteFork(runId, seq);
   }
 
   /** The forks made of this run, oldest first; null when this object holds no run. */
   async forks(): Promise<ForkEntry[] | null> {
+    this.usage.request();
     return this.forkRpcs.forks();
   }
 
   /** The queue gave this run a slot: its loop starts. False when it no longer waits (stopped meanwhile). */
   async start(): Promise<boolean> {
+    this.usage.request();
     const run = this.current();
     if (run?.status !== 'queued') return false;
     this.sockets.queuePosition(null);
@@ -190,6 +201,7 @@ export class RunSession extends DurableObject<Env> {
    * (a hands-off one stops there), so a person, the CLI or a batch raise answers it like any budget pause.
    */
   async holdAtBatchCap(batch: BatchBudget): Promise<boolean> {
+    this.usage.request();
     const run = this.current();
     if (run?.status !== 'queued') return false;
     const breach = { cap: 'batchMaxCostUsd' as const, spent: batch.spentUsd, limit: batch.maxCostUsd, next: 0 };
@@ -201,18 +213,22 @@ export class RunSession extends DurableObject<Env> {
 
   /** The run's new place in the queue, for its watchers. */
   async queuePosition(position: number | null): Promise<void> {
+    this.usage.request();
     const run = this.current();
     if (run?.status === 'queued') this.sockets.queuePosition(position);
   }
 
   /** The run, or null when this object holds none. */
   async summary(): Promise<RunSummary | null> {
+    this.usage.request();
     return this.current();
   }
 
-  /** The run with its caps, spent figures and its batch's budget (GET /api/runs/:id; run-reads.ts). */
+  /** The run with its caps, spent figures, its batch's budget and its hosting usage (GET /api/runs/:id; run-reads.ts). */
   async details(): Promise<RunSummary | null> {
-    return this.reads.details();
+    this.usage.request();
+    const run = await this.reads.details();
+    return run && { ...run, hosting: this.usage.view() };
   }
 
   /**
@@ -221,6 +237,7 @@ export class RunSession extends DurableObject<Env> {
    * Returns the number of levels sent, or null when this object holds no run.
    */
   async refold(): Promise<number | null> {
+    this.usage.request();
     if (!this.current()) return null;
     this.levels.resendAll();
     await this.mirrorAndArm();
@@ -229,31 +246,37 @@ export class RunSession extends DurableObject<Env> {
 
   /** A page of stored events after `since` as JSON text, like a socket replay (run-reads.ts). */
   async eventPage(since: number, limit: number): Promise<string | null> {
+    this.usage.request();
     return this.reads.eventPage(since, limit);
   }
 
   /** Why the run paused or ended badly, read from the tail of its log; null when it did not. */
   async diagnosis(): Promise<{ card: TroubleCard | null } | null> {
+    this.usage.request();
     return this.reads.diagnosis();
   }
 
   /** The run's spans (level → attempt → node → model call or command), folded from its whole log. */
   async timeline(): Promise<Timeline | null> {
+    this.usage.request();
     return this.reads.timeline();
   }
 
   /** The run, its verifications and where its log ends now: what the archive reads before paging the log. */
   async archiveHead(): Promise<{ run: RunSummary; verifications: string[]; lastSeq: number } | null> {
+    this.usage.request();
     return this.reads.archiveHead();
   }
 
   /** What the verification and compare routes read: the run, its whole log and its verifications. */
   async fullRecord(): Promise<{ run: RunSummary; events: RunEvent[]; verifications: string[] } | null> {
+    this.usage.request();
     return this.reads.fullRecord();
   }
 
   /** Notes a verification run of this run, for its archive and its page. */
   async addVerification(runId: string): Promise<boolean> {
+    this.usage.request();
     if (!this.current()) return false;
     this.store.addVerification(runId, Date.now());
     return true;
@@ -261,11 +284,13 @@ export class RunSession extends DurableObject<Env> {
 
   /** A stored token was revoked: its sockets on this run are closed. Returns how many. */
   async closeSocketsOf(tokenId: string): Promise<number> {
+    this.usage.request();
     return this.sockets.closeOpenedWith(tokenId);
   }
 
   /** The seq of a model call in this run's log and the run it is indexed under (a fork's parent, for a shared call). */
   async callSeq(callId: string): Promise<{ seq: number; runId: string } | null> {
+    this.usage.request();
     return this.reads.callSeq(callId);
   }
 
@@ -274,8 +299,14 @@ export class RunSession extends DurableObject<Env> {
     return { ...this.parts(), ctx: this.ctx, env: this.env, seat: this.seat, ...calls };
   }
 
-  /** Applies a person's action from REST or a socket, checked against the run's state. */
+  /** Applies a person's action from REST, checked against the run's state. */
   async act(action: RunAction, by: string): Promise<ActionResult> {
+    this.usage.request();
+    return this.applyAction(action, by);
+  }
+
+  /** Applies a person's action (from REST, a socket or the terminal), checked against the run's state. */
+  private async applyAction(action: RunAction, by: string): Promise<ActionResult> {
     const run = this.current();
     if (!run) return { ok: false, code: 'not_found', message: 'no such run' };
     const pending = this.store.pendingAction();
@@ -290,8 +321,19 @@ export class RunSession extends DurableObject<Env> {
 
   /** Wakes for what is due: a retry of the D1 outbox, the agent's next advance, or both. */
   override async alarm(): Promise<void> {
+    this.usage.request();
     // A call still in progress re-arms from the schedule when it ends; nothing scheduled is lost.
     if (this.inflight || !this.holdsRun()) return;
+    const started = Date.now();
+    try {
+      await this.wake();
+    } finally {
+      this.usage.active(Date.now() - started);
+    }
+  }
+
+  /** What the alarm does: the terminal's idle check, the agent's next advance or the outbox's retry, then the next alarm. */
+  private async wake(): Promise<void> {
     const due = this.schedule.due(Date.now());
     if (due.terminalIdle) this.seat.idleCheck(Date.now());
     if (due.advance) {
@@ -304,10 +346,12 @@ export class RunSession extends DurableObject<Env> {
       await this.mirror();
     }
     await this.schedule.arm();
+    this.usage.save();
   }
 
   /** WebSocket upgrade from the worker; `?since=N` replays at once without waiting for hello. */
   override async fetch(request: Request): Promise<Response> {
+    this.usage.request();
     const run = this.current();
     if (!run) return Response.json(errorBody('not_found', 'no such run'), { status: 404 });
     const limits = readLimits(this.env);
@@ -318,8 +362,9 @@ export class RunSession extends DurableObject<Env> {
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    this.usage.socketMessage();
     const d = { sockets: this.sockets, seat: this.seat, withPrefix: () => this.withPrefix() };
-    return onSocketMessage({ ...d, act: (action, by) => this.act(action, by) }, ws, message);
+    return onSocketMessage({ ...d, act: (action, by) => this.applyAction(action, by) }, ws, message);
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -337,6 +382,7 @@ export class RunSession extends DurableObject<Env> {
   private async mirrorAndArm(): Promise<RunSummary> {
     const run = await this.mirror();
     await this.schedule.arm();
+    this.usage.save();
     return run;
   }
 }

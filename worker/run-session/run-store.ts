@@ -110,7 +110,8 @@ export class RunStore {
 
   /**
    * Changes the loop row. A `checkpointPatch` from the proxy is
-   * applied to the stored checkpoint, and throws when it does not fit it.
+   * applied to the stored checkpoint, and throws when it does not fit it. A resume or failure count that
+   * is already what it is set to is not written again (every step sets both, and they rarely change).
    */
   setLoop(patch: LoopPatch): void {
     this.sql.exec('INSERT OR IGNORE INTO loop (singleton) VALUES (1)');
@@ -122,8 +123,11 @@ export class RunStore {
     };
     if (patch.checkpoint !== undefined) this.checkpoints.write(patch.checkpoint);
     if (patch.checkpointPatch) this.checkpoints.patch(patch.checkpointPatch);
-    if (patch.resume !== undefined) set('resume = ?', patch.resume && JSON.stringify(patch.resume));
-    if (patch.proxyFailures !== undefined) set('failures = ?', patch.proxyFailures);
+    const now = patch.resume !== undefined || patch.proxyFailures !== undefined ? this.loopRow() : undefined;
+    const resume = patch.resume === undefined ? undefined : patch.resume && JSON.stringify(patch.resume);
+    if (resume !== undefined && resume !== now?.resume) set('resume = ?', resume);
+    if (patch.proxyFailures !== undefined && patch.proxyFailures !== now?.failures)
+      set('failures = ?', patch.proxyFailures);
     if (sets.length > 0) this.sql.exec(`UPDATE loop SET ${sets.join(', ')}`, ...values);
   }
 

@@ -37,7 +37,7 @@ export function migrate(
   options: MigrateOptions = {},
 ): string[] {
   const sql = options.sql ?? storage.sql;
-  if (options.fresh && !hasTables(sql)) return makeFresh(storage, sql, options.fresh, migrations, now);
+  if (options.fresh && !holdsAnyOf(sql, options.fresh)) return makeFresh(storage, sql, options.fresh, migrations, now);
   sql.exec(createTableSql('object_migrations', migrationsTable, { ifNotExists: true }));
   const recorded = sql
     .exec<{ id: number; name: string }>('SELECT id, name FROM object_migrations ORDER BY id')
@@ -67,11 +67,18 @@ export function migrate(
   return applied;
 }
 
-/** Whether the object has any table of its own yet (SQLite's and workerd's own aside). */
-function hasTables(sql: SqlStorage): boolean {
+/**
+ * Whether the object holds any table the schema names (or ever named: object_migrations and run were there
+ * before migrations). The platform's own tables do not count: workerd's _cf_*, miniflare's __miniflare_do_name.
+ */
+function holdsAnyOf(sql: SqlStorage, schema: ObjectSchema): boolean {
+  const names = Object.keys(schema.tables);
   return (
     sql
-      .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+      .exec(
+        `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN (${names.map(() => '?').join(', ')}) LIMIT 1`,
+        ...names,
+      )
       .toArray().length > 0
   );
 }

@@ -10,6 +10,8 @@ type MemberRow = {
   provider: string;
   max_concurrent: number | null;
   state: QueueMember['state'];
+  priority: number;
+  seq: number;
   since: number;
   batch_id: string | null;
   batch_limit: number | null;
@@ -134,10 +136,37 @@ export class QueueLine {
     }));
   }
 
+  /** The runs waiting for a slot, in line order, each with its place (1 is next). */
+  waiting(): QueueMember[] {
+    return this.sql
+      .exec<MemberRow>(`SELECT * FROM members WHERE state = 'waiting' ${LINE_ORDER}`)
+      .toArray()
+      .map((r, i) => ({
+        runId: r.run_id,
+        provider: r.provider,
+        limit: r.max_concurrent,
+        state: r.state,
+        position: i + 1,
+        since: r.since,
+        batchId: r.batch_id,
+      }));
+  }
+
   member(runId: string): QueueMember | null {
     const row = this.row(runId);
     if (!row) return null;
-    const position = row.state === 'waiting' ? (this.members().find((m) => m.runId === runId)?.position ?? null) : null;
+    // Its place: the waiting runs ahead of it in line order, counted along members_line, not the whole line read.
+    const position =
+      row.state === 'waiting'
+        ? this.sql
+            .exec<{ ahead: number }>(
+              `SELECT count(*) AS ahead FROM members WHERE state = 'waiting' AND (priority < ? OR (priority = ? AND seq < ?))`,
+              row.priority,
+              row.priority,
+              row.seq,
+            )
+            .one().ahead + 1
+        : null;
     return {
       runId: row.run_id,
       provider: row.provider,

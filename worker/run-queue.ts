@@ -70,7 +70,7 @@ export class RunQueue extends DurableObject<Env> {
   private async holdWaiting(batchId: string): Promise<void> {
     const budget = this.ledger.budget(batchId);
     if (!budget) return;
-    const waiting = this.line.members().filter((m) => m.state === 'waiting' && m.batchId === batchId);
+    const waiting = this.line.waiting().filter((m) => m.batchId === batchId);
     await Promise.all(
       waiting.map((m) =>
         sessionFor(this.env, m.runId)
@@ -203,8 +203,9 @@ export class RunQueue extends DurableObject<Env> {
 
   /** Each waiting run whose place changed hears it, without holding up the pump. */
   private tellPlaces(): void {
-    for (const member of this.line.members()) {
-      if (member.state !== 'waiting' || this.told.get(member.runId) === member.position) continue;
+    // Only the line: with hundreds of runs holding slots, reading them all at every pump was quadratic.
+    for (const member of this.line.waiting()) {
+      if (this.told.get(member.runId) === member.position) continue;
       this.told.set(member.runId, member.position);
       this.ctx.waitUntil(
         sessionFor(this.env, member.runId)

@@ -5,7 +5,7 @@
 // watchers; the rate one run sustains; N runs at once to their first pause, with each process's peak
 // memory and the proxy alone at the same concurrency; the replay of stored events. Asserts nothing.
 // Usage: node bench/stack.ts [--sections concurrent,overhead,watchers,rate,replay,scale] [--runs 1,10,50]
-//   [--scale 500] [--watchers 1,10,50] [--rounds 5] [--repeat 5] [--replay 10000] [--profile DIR]
+//   [--scale 500] [--watchers 1,10,50] [--rounds 5] [--repeat 5] [--replay 10000] [--profile DIR] [--state DIR]
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +32,8 @@ const { values } = parseArgs({
     replay: { type: 'string', default: '10000' },
     rounds: { type: 'string', default: '5' },
     profile: { type: 'string' },
+    // Where the stack keeps its state (D1, the objects' SQLite); /dev/shm takes the disk's fsyncs out of the figures.
+    state: { type: 'string' },
   },
 });
 const SECTIONS = new Set(values.sections.split(','));
@@ -64,7 +66,7 @@ fake.respond((request) =>
       ? toolCall('run_command', { command: `echo bench ${++commandNo}` })
       : textReply('- Try another command.'),
 );
-const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-bench-'));
+const stateDir = mkdtempSync(join(values.state ?? tmpdir(), 'bandit-runner-bench-'));
 // The worker's inspector only when profiling: it also brings wrangler's relay back in front of the
 // worker (see scripts/worker-dev.ts), so a profiled run is not the stack `npm start` runs.
 const inspectorPort = values.profile ? await freePort() : null;

@@ -181,7 +181,7 @@ describe('connections per address', () => {
     } finally {
       await small.close();
     }
-  });
+  }, 30_000);
 });
 
 describe('private worlds', () => {

@@ -26,9 +26,9 @@ export class ObjectUsage {
   private counts: UsageCounts = emptyUsageCounts();
   /** Cursors whose rows are not counted yet: a cursor has its final counts once it is read through. */
   private cursors: { rowsRead: number; rowsWritten: number }[] = [];
-  /** The counting SQLite, once the object's tables exist (attach): saves go there. */
-  private sql: SqlStorage | null = null;
-  /** The object's own SQLite, for the bytes it holds. */
+  /** Whether the object's tables exist, its saved counts read (attach): only then does save() write. */
+  private attached = false;
+  /** The object's own SQLite: the bytes it holds, and the save (its one row added by hand, not counted again). */
   private raw: SqlStorage | null = null;
 
   /** A request reached the object (an RPC call, a fetch, an alarm); the statements before it are counted now. */
@@ -92,7 +92,7 @@ export class ObjectUsage {
 
   /** Reads the saved counts into these (the object's storage is ready: its parts are made); `sql` is the counted one. */
   attach(sql: SqlStorage): void {
-    this.sql = sql;
+    this.attached = true;
     const row = sql.exec<UsageRow>('SELECT * FROM usage WHERE singleton = 1').toArray()[0];
     if (!row) return;
     const c = this.counts;
@@ -108,7 +108,7 @@ export class ObjectUsage {
 
   /** Saves the counts, its own row written among them. Nothing before attach(). */
   save(): void {
-    if (!this.sql || !this.raw) return;
+    if (!this.attached || !this.raw) return;
     this.collect();
     const c = this.counts;
     c.rowsWritten += 1;

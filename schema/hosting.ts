@@ -42,8 +42,8 @@ export const emptyUsageCounts = (): UsageCounts => ({
 
 /**
  * Cloudflare's Workers Paid prices in USD, past what the $5 a month includes (the included amounts beside them).
- * Taken from the pages below as they stood in 2025 (written down 2026-11-28 without network access to check
- * them again): check them before relying on a figure.
+ * Taken from the pages below as they stood in 2025, checked on 2026-11-28 against a stored copy of the Durable
+ * Objects page (this machine has no network to read the live pages): check them before relying on a figure.
  */
 export const CLOUDFLARE_PRICES = {
   takenFrom: [

@@ -37,7 +37,7 @@ import type { CommandLogEntry } from './command-log.ts';
 import { buildWorld } from './world/world.ts';
 import type { World } from './world/world.ts';
 import { layOutWorld } from './world/world-fs.ts';
-import { WORLD_ENV, WORLD_KEY } from './world/range-world.ts';
+import { PLAYER_ENV, WORLD_ENV, WORLD_KEY } from './world/range-world.ts';
 import type { RangeWorld } from './world/range-world.ts';
 import { DEFAULT_BUDGET, WorldRegistry } from './world/world-registry.ts';
 import type { WorldBudget } from './world/world-registry.ts';
@@ -237,7 +237,10 @@ type ClientContext = {
   port: () => number;
   /** Restarts the connection's idle clock. */
   touch: () => void;
-  /** Whether this client's address may ask for a private world (PRACTICE_WORLD). */
+  /**
+   * Whether this client's address is the proxy's: it may ask for a private world (PRACTICE_WORLD) and name the
+   * run each connection plays for (PRACTICE_PLAYER).
+   */
   privateWorlds: boolean;
   logCommand?: (user: string, world: string, command: string) => void;
 };
@@ -272,6 +275,13 @@ function serveClient(
         acceptPty?.();
       });
       channel.on('env', (acceptEnv, rejectEnv, info) => {
+        if (info.key === PLAYER_ENV) {
+          if (!WORLD_KEY.test(info.val)) return rejectEnv?.();
+          // Anyone else's name is ignored, as sshd ignores a variable its AcceptEnv leaves out: a client could
+          // otherwise name a new player for each command and pass every per-address cap.
+          if (privateWorlds) session.playFor(info.val);
+          return acceptEnv?.();
+        }
         if (info.key !== WORLD_ENV) return acceptEnv?.();
         if (!WORLD_KEY.test(info.val)) return rejectEnv?.();
         // A run's key is its id, which is no secret: only the proxy's address may name one.

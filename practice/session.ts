@@ -71,6 +71,8 @@ export class PracticeSession {
   private closed = false;
   private listeners: [number, string][] = [];
   private commandsRun = 0;
+  /** The run this connection plays for, named by the proxy (PRACTICE_PLAYER); its turns are its own. */
+  private player: string | undefined;
   /** Aborted when the connection closes: a command waiting or running for nobody is given up. */
   private readonly gone = new AbortController();
   // Commands of one connection run one after another, so one player holds at most one worker.
@@ -116,6 +118,15 @@ export class PracticeSession {
       return undefined;
     });
     return this.binding;
+  }
+
+  /**
+   * Names the run this connection plays for (the proxy's PRACTICE_PLAYER, trusted by address): its commands
+   * take turns and meet the per-address caps as a client of its own, not as one of every run behind the proxy.
+   * The first name holds for the connection's life.
+   */
+  playFor(player: string): void {
+    this.player ??= player;
   }
 
   /** The connection leaves: its commands end with it; its files stay in its world (the /tmp sweep cleans old ones). */
@@ -183,7 +194,11 @@ export class PracticeSession {
     const result = await this.pool.run({
       job,
       limits: { wallMs: this.limits.commandTimeoutMs, cpuMs: this.limits.commandCpuMs },
-      source: { address: this.source.address, connection: this.id, user: who.user },
+      source: {
+        address: this.player === undefined ? this.source.address : `${this.source.address} ${this.player}`,
+        connection: this.id,
+        user: who.user,
+      },
       signal: this.gone.signal,
       ...(options.ask ? { ask: options.ask } : {}),
     });

@@ -17,6 +17,14 @@ export type World = z.infer<typeof worldSchema>;
 export const PRACTICE_WORLD_ENV = 'PRACTICE_WORLD';
 
 /**
+ * The SSH environment variable by which the proxy names the run a channel plays for (its id), on the practice
+ * range only. Every run behind one proxy comes from the proxy's one address; the range, which trusts that
+ * address as it does for private worlds, gives each named run its own turn and caps, as it gives each address
+ * (practice/world/range-world.ts PLAYER_ENV is the range's name for it).
+ */
+export const PRACTICE_PLAYER_ENV = 'PRACTICE_PLAYER';
+
+/**
  * A private world's key: the id of the run that made it (a run id fits the range's key, letters, digits, `-`
  * and `_` up to 64). The worker sets it; a fork keeps its parent's.
  */

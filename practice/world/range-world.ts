@@ -11,6 +11,12 @@ export const WORLD_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 /** The SSH environment variable a channel sets to play in a private world. */
 export const WORLD_ENV = 'PRACTICE_WORLD';
 
+/**
+ * The SSH environment variable the proxy sets to name the run a channel plays for (a key as WORLD_KEY): each
+ * named run of a trusted address takes turns and meets the per-address caps as an address of its own would.
+ */
+export const PLAYER_ENV = 'PRACTICE_PLAYER';
+
 export class RangeWorld implements WorldFs {
   /** undefined for the shared world. */
   readonly key: string | undefined;

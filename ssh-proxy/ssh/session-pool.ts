@@ -43,6 +43,8 @@ export class SessionPool {
       username: target.username(level),
       password,
       ...(world === undefined ? {} : { world }),
+      // The real server is not told: the name is for the practice range's turns, which trust the proxy's address.
+      ...(target.name === 'practice' ? { player: runId } : {}),
     });
     return {
       login: async (level, password, signal) => {
@@ -114,6 +116,7 @@ function sameLogin(session: SshSession, o: Login): boolean {
     s.port === o.port &&
     s.username === o.username &&
     s.password === o.password &&
-    s.world === o.world
+    s.world === o.world &&
+    s.player === o.player
   );
 }

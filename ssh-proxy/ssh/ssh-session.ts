@@ -14,6 +14,8 @@ export type SessionOptions = {
   connectTimeoutMs: number;
   /** A private world's key (schema/worlds.ts), sent as PRACTICE_WORLD on every channel; unset: the shared world. */
   world?: string;
+  /** The run this login plays for, sent as PRACTICE_PLAYER on every channel (the practice range only). */
+  player?: string;
 };
 export type ExecOptions = { timeoutMs: number; maxBytes: number; signal: AbortSignal };
 export type ExecResult = {
@@ -150,7 +152,7 @@ export class SshSession {
     const started = performance.now();
     this.lastUsed = Date.now();
     return new Promise((resolve) => {
-      client.exec(command, { env: worldEnv(this.options.world) }, (err, stream) => {
+      client.exec(command, { env: worldEnv(this.options.world, this.options.player) }, (err, stream) => {
         if (err) return resolve('dropped');
         const stdout = new OutputCollector(options.maxBytes);
         const stderr = new OutputCollector(options.maxBytes);

@@ -2,10 +2,10 @@
 // terminal relay) against the real range: a file the run writes in /tmp is not there for a shared-world login, a
 // shared-world run or another world, and the same run's next login (from a proxy started afresh) finds it; the
 // person's terminal for that run plays in the run's world. Requests that would land in the wrong world are refused.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORLD_ENV, WORLD_KEY } from '../../practice/world/range-world.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PLAYER_ENV, WORLD_ENV, WORLD_KEY } from '../../practice/world/range-world.ts';
 import type { ProxyEvent } from '../../schema/protocol.ts';
-import { PRACTICE_WORLD_ENV, worldKeySchema } from '../../schema/worlds.ts';
+import { PRACTICE_PLAYER_ENV, PRACTICE_WORLD_ENV, worldKeySchema } from '../../schema/worlds.ts';
 import { startProxy } from '../../ssh-proxy/server.ts';
 import type { RunningProxy } from '../../ssh-proxy/server.ts';
 import { readProxySettings } from '../../ssh-proxy/settings.ts';
@@ -77,6 +77,7 @@ const catNote = (key?: string) =>
 describe('a run in a private world', () => {
   it("names its world as the range reads it: the range's variable, and a run id is a key the range takes", () => {
     expect(PRACTICE_WORLD_ENV).toBe(WORLD_ENV);
+    expect(PRACTICE_PLAYER_ENV).toBe(PLAYER_ENV);
     const longest = `run_${'z'.repeat(40)}`;
     expect(worldKeySchema.safeParse(longest).success).toBe(true);
     expect(WORLD_KEY.test(longest)).toBe(true);
@@ -168,4 +169,14 @@ describe('a run in a private world', () => {
     });
     expect(await relay.closed).toMatchObject({ code: 1008, reason: expect.stringMatching(/one world/) });
   });
+});
+
+describe('a run on the practice range, shared world or private', () => {
+  it('is named to the range as the player its commands wait for, so it takes turns as a client of its own', async () => {
+    const playing = playOnce(services, SHARED_RUN, 'sleep 1; echo slept', 'shared');
+    await vi.waitFor(() => expect(services.range.commandsByAddress()[`127.0.0.1 ${SHARED_RUN}`]?.running).toBe(1), {
+      timeout: 20_000,
+    });
+    expect((await playing).map((o) => o.stdout)).toEqual(['slept\n']);
+  }, 30_000);
 });

@@ -1,6 +1,7 @@
 // One SSH login (host, user, password) kept open and reused for every command at a level.
 // Nagle is off on the socket: without it each exec waits ~40 ms for delayed ACKs on loopback.
 import ssh2 from 'ssh2';
+import { DROPPED_COMMAND_NOTE } from '../../schema/lost-command.ts';
 import { OutputCollector } from './output-collector.ts';
 import type { SshFailure } from './ssh-failure.ts';
 import { classifySshError } from './ssh-failure.ts';
@@ -65,7 +66,10 @@ export class SshSession {
     return raceAbort(this.ready, signal, () => aborted(this.where));
   }
 
-  /** Runs one command; reconnects once if the connection dropped. Never throws. */
+  /**
+   * Runs one command; reconnects once if the connection dropped before the command was sent. A drop after it
+   * may have been sent is answered as a lost command (no output, the note), not sent again. Never throws.
+   */
   async exec(command: string, options: ExecOptions): Promise<ExecResult | { ok: false; failure: SshFailure }> {
     for (let tries = 0; ; tries++) {
       const connected = await this.connect(options.signal);
@@ -73,6 +77,18 @@ export class SshSession {
       const client = this.client;
       if (!client) continue;
       const result = await this.execOn(client, command, options);
+      if (result === 'maybe-ran') {
+        this.reset();
+        return {
+          ok: true,
+          stdout: '',
+          stderr: DROPPED_COMMAND_NOTE,
+          exitCode: null,
+          durationMs: 0,
+          truncated: false,
+          timedOut: false,
+        };
+      }
       if (result === 'dropped' && tries === 0) {
         this.reset();
         continue;
@@ -148,12 +164,30 @@ export class SshSession {
     client: ssh2.Client,
     command: string,
     options: ExecOptions,
-  ): Promise<ExecResult | 'dropped' | { ok: false; failure: SshFailure }> {
+  ): Promise<ExecResult | 'dropped' | 'maybe-ran' | { ok: false; failure: SshFailure }> {
     const started = performance.now();
     this.lastUsed = Date.now();
     return new Promise((resolve) => {
-      client.exec(command, { env: worldEnv(this.options.world, this.options.player) }, (err, stream) => {
-        if (err) return resolve('dropped');
+      // ssh2 answers every request still waiting when the connection closes with an error, after the client's
+      // 'close' event: the exec request among them, so the server may have started the command. An error while
+      // the connection stands is the server's refusal (of the channel or the exec), after which nothing ran.
+      let closed = false;
+      const onClose = () => {
+        closed = true;
+      };
+      client.once('close', onClose);
+      const send = (handle: ssh2.ClientCallback) => {
+        try {
+          client.exec(command, { env: worldEnv(this.options.world, this.options.player) }, handle);
+        } catch {
+          // "Not connected": the socket had closed, and ssh2 sent nothing; the command can go on a new connection.
+          client.off('close', onClose);
+          resolve('dropped');
+        }
+      };
+      send((err, stream) => {
+        client.off('close', onClose);
+        if (err) return resolve(closed ? 'maybe-ran' : 'dropped');
         const stdout = new OutputCollector(options.maxBytes);
         const stderr = new OutputCollector(options.maxBytes);
         let exitCode: number | null = null;

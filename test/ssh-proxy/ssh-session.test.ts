@@ -1,9 +1,12 @@
 // The proxy's SSH client against the real range over TCP: one connection reused across commands,
 // reconnect after a drop, per-command timeout, output capped head and tail, and the three ways a
-// login fails told apart.
+// login fails told apart. A drop once the command was sent is a lost command, not sent again (against an
+// ssh2 server that drops the connection when the exec request arrives).
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
+import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DROPPED_COMMAND_NOTE } from '../../schema/lost-command.ts';
 import { loadHostKey } from '../../practice/host-key.ts';
 import { startRange } from '../../practice/server.ts';
 import type { RunningRange } from '../../practice/server.ts';
@@ -115,5 +118,42 @@ describe('SSH sessions', () => {
       ok: false,
       failure: { kind: 'timeout' },
     });
+  });
+
+  it('answers a command whose connection dropped once it was sent as lost, and does not send it again', async () => {
+    // Drops the connection when the first exec request arrives (the command may have run), serves the next.
+    const execs: string[] = [];
+    const server = new ssh2.Server({ hostKeys: [loadHostKey(null)] }, (client) => {
+      client.on('authentication', (ctx) => ctx.accept());
+      client.on('ready', () =>
+        client.on('session', (accept) => {
+          const channel = accept();
+          channel.on('exec', (acceptExec, _reject, info) => {
+            execs.push(info.command);
+            if (execs.length === 1) return (client as unknown as { _sock: { destroy(): void } })._sock.destroy();
+            const stream = acceptExec();
+            stream.write(`ran ${info.command}\n`);
+            stream.exit(0);
+            stream.end();
+          });
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { shell: s } = shell((server.address() as { port: number }).port);
+      expect(await s.exec(0, 'bandit0', 'touch /tmp/once', signal)).toMatchObject({
+        ok: true,
+        stdout: '',
+        stderr: DROPPED_COMMAND_NOTE,
+        exitCode: null,
+      });
+      expect(execs).toEqual(['touch /tmp/once']);
+      // The next command goes on a new connection.
+      expect(await s.exec(0, 'bandit0', 'whoami', signal)).toMatchObject({ ok: true, stdout: 'ran whoami\n' });
+      expect(execs).toEqual(['touch /tmp/once', 'whoami']);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -80,10 +80,12 @@ const stack = await startStackProcess(stateDir, undefined, {
   MAX_RUNNING_RUNS: String(Math.max(SCALE, 50)),
   // The scale section creates its runs in one burst, past the default creation limit per client.
   RUN_CREATE_BURST: String(2 * SCALE + 100),
-  PRACTICE_MAX_CONNECTIONS: String(2 * SCALE + 100),
-  // Every login comes from the proxy's one address; the range's default allows an address half of the
-  // above, and the proxy keeps each stopped run's session open a while, so the proxy-alone half would be refused.
-  PRACTICE_MAX_CONNECTIONS_PER_ADDRESS: String(2 * SCALE + 100),
+  // Every login comes from the proxy's one address. At the proxy-alone half's peak it holds the stack half's
+  // sessions (kept for SSH_IDLE_MS after each run paused), the alone half's, and a second login per run that
+  // proves a password: past 2 × SCALE the range refused logins ("Connection lost before handshake", 644 errors
+  // in that half at 500), so that half stopped early and did less work than the stack's.
+  PRACTICE_MAX_CONNECTIONS: String(4 * SCALE + 100),
+  PRACTICE_MAX_CONNECTIONS_PER_ADDRESS: String(4 * SCALE + 100),
   // Hundreds of logins at once take the range longer than its default 30 s to answer each.
   PRACTICE_AUTH_TIMEOUT_MS: '180000',
   ...(inspectorPort ? { WORKER_INSPECTOR_PORT: String(inspectorPort) } : {}),
@@ -272,17 +274,36 @@ async function timed(play: () => Promise<number>): Promise<{ events: number; per
  */
 async function rate(): Promise<string> {
   const config = { model: FILL_MODEL, maxRetries: 10, budget: 100 };
-  const fill = await createRun(config);
-  const stacked = await timed(async () => {
-    let lastSeq = 0;
-    for (let since = 0; lastSeq < REPLAY; since = lastSeq) {
-      const watcher = await watchRun(stack.url, fill.id, since, isPause, mayPause);
-      if (since > 0) await act(fill.id, { action: 'continue' });
-      lastSeq = (await watcher.reached).seq;
-      watcher.close();
+  // The run pauses at each max_retries and the bench continues it, as a person would. The rate counts the
+  // time the run was running: from its creation, or a continue sent, to the pause's event. The bench's own
+  // reaction between the two (a socket opened, the action sent) is a person's time, not the platform's,
+  // and the proxy-alone half has none (it plays to its first pause), so it is left out; the wall clock with
+  // it is printed beside.
+  const cpu = cpuNow();
+  const started = wallNow();
+  let runningMs = 0;
+  let pauses = 0;
+  let lastSeq = 0;
+  let fillId = '';
+  for (let since = 0; lastSeq < REPLAY; since = lastSeq) {
+    let segmentStart: number;
+    let watcher: Awaited<ReturnType<typeof watchRun>>;
+    if (since === 0) {
+      segmentStart = wallNow();
+      fillId = (await createRun(config)).id;
+      watcher = await watchRun(stack.url, fillId, 0, isPause, mayPause);
+    } else {
+      watcher = await watchRun(stack.url, fillId, since, isPause, mayPause);
+      segmentStart = wallNow();
+      await act(fillId, { action: 'continue' });
+      pauses++;
     }
-    return lastSeq;
-  });
+    lastSeq = (await watcher.reached).seq;
+    runningMs += wallNow() - segmentStart;
+    watcher.close();
+  }
+  const wallMs = wallNow() - started;
+  const stacked = { events: lastSeq, perSecond: lastSeq / (runningMs / 1000), cores: coresSince(cpu) };
   const alone = await timed(async () => {
     const replies = await advanceUntilSettled(proxyAlone, {
       ...advanceBody('run_ratealone000000000000000', config),
@@ -292,14 +313,14 @@ async function rate(): Promise<string> {
   });
   const ratio = stacked.perSecond / alone.perSecond;
   row(
-    `one run with an instant model: sustained rate (${stacked.events} events)`,
-    `**${stacked.perSecond.toFixed(0)} events/s** (target ≥ 2,000 ${verdict(stacked.perSecond >= 2000)}); cores busy: ${stacked.cores}`,
+    `one run with an instant model: sustained rate (${stacked.events} events, ${pauses} pauses continued)`,
+    `**${stacked.perSecond.toFixed(0)} events/s** while running (target ≥ 2,000 ${verdict(stacked.perSecond >= 2000)}); ${(stacked.events / (wallMs / 1000)).toFixed(0)}/s with the bench's continues; cores busy: ${stacked.cores}`,
   );
   row(
     `the same run through the proxy alone, to its first pause (${alone.events} events)`,
     `${alone.perSecond.toFixed(0)} events/s, the ceiling the range and the model set on this machine; the stack reaches **${ratio.toFixed(2)}×** of it (target ≥ 0.9× ${verdict(ratio >= 0.9)}); cores busy: ${alone.cores}`,
   );
-  return fill.id;
+  return fillId;
 }
 
 /** A new client asks for everything since 0; time until the REPLAY-th event arrives. Median of 3. */

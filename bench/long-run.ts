@@ -6,11 +6,13 @@
 // time, and workerd's resident memory before and at its peak while the zip streams, sampled from /proc).
 // Each figure is the median of --rounds. Asserts nothing.
 // Usage: node bench/long-run.ts [--events 5000,50000] [--rounds 3] [--skip page,archive] [--profile DIR]
-//   [--heap | --heap-gc]
+//   [--heap | --heap-gc] [--page-trace DIR]
 // (--profile DIR: a CPU profile of each size's first archive in DIR; --heap: the worker's JS heap after a GC
 // before each archive and at its peak while it streams, sampled every 50 ms; --heap-gc: the same with a
 // collection asked for before each sample (every 200 ms), so the peak is what was live. Each starts the
-// worker with wrangler's inspector, whose relay then carries every request: time the rest without them.)
+// worker with wrangler's inspector, whose relay then carries every request: time the rest without them.
+// --page-trace DIR: a Chromium trace of one more page open per size, with its JS CPU profile, in DIR; it is
+// not in the figures, as tracing slows the page.)
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,6 +38,7 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     heap: { type: 'boolean', default: false },
     'heap-gc': { type: 'boolean', default: false },
+    'page-trace': { type: 'string' },
   },
 });
 const SIZES = values.events.split(',').map(Number);
@@ -142,10 +145,16 @@ function replay(id: string, lastSeq: number): Promise<{ ms: number; inOrder: boo
 }
 
 /** The run page opened in Chromium: ms from navigation until the latest event's row exists, heap after a GC. */
-async function openPage(id: string, lastSeq: number): Promise<{ shownMs: number; heapMb: number }> {
+async function openPage(
+  id: string,
+  lastSeq: number,
+  trace: string | null,
+): Promise<{ shownMs: number; heapMb: number }> {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const categories = ['devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing'];
+    if (trace) await browser.startTracing(page, { path: trace, categories });
     await page.goto(`${base}/run?id=${id}`);
     const handle = await page.waitForFunction(
       (seq) => (document.getElementById(`seq-${seq}`) ? performance.now() : null),
@@ -153,6 +162,10 @@ async function openPage(id: string, lastSeq: number): Promise<{ shownMs: number;
       { timeout: 120_000, polling: 'raf' },
     );
     const shownMs = (await handle.jsonValue()) as number;
+    if (trace) {
+      await browser.stopTracing();
+      console.log(`  page trace: ${trace}`);
+    }
     await page.waitForTimeout(1000);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');
@@ -211,7 +224,10 @@ try {
     }
     console.log(`  replay to a new socket: ${replays.map((ms) => f(ms)).join(' / ')} ms, in order: ${inOrder}`);
     const pages: { shownMs: number; heapMb: number }[] = [];
-    for (let i = 0; i < ROUNDS && !SKIP.has('page'); i++) pages.push(await openPage(id, lastSeq));
+    // The traced open is one more, not counted: tracing slows the page.
+    if (values['page-trace'] && !SKIP.has('page'))
+      await openPage(id, lastSeq, join(values['page-trace'], `run-page-${size}-${Date.now()}.json`));
+    for (let i = 0; i < ROUNDS && !SKIP.has('page'); i++) pages.push(await openPage(id, lastSeq, null));
     if (pages.length)
       console.log(
         `  page: latest event shown ${pages.map((p) => f(p.shownMs)).join(' / ')} ms, heap ${pages.map((p) => f(p.heapMb, 1)).join(' / ')} MB`,

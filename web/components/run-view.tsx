@@ -43,28 +43,28 @@ export function RunView({ runId }: { runId: string | null }) {
   const [problem, setProblem] = useState<string | null>(
     valid ? null : 'This address has no valid run id. Open a run from the list.',
   );
-  const [found, setFound] = useState(false);
 
   useEffect(() => {
     if (!valid) return;
     const controller = new AbortController();
-    fetchRun(runId, controller.signal)
-      .then(() => setFound(true))
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setProblem(
-          err instanceof ApiFailure && err.status === 404
-            ? `There is no run ${runId}.`
-            : err instanceof Error
-              ? err.message
-              : String(err),
-        );
-      });
+    fetchRun(runId, controller.signal).catch((err: unknown) => {
+      if (controller.signal.aborted) return;
+      setProblem(
+        err instanceof ApiFailure && err.status === 404
+          ? `There is no run ${runId}.`
+          : err instanceof Error
+            ? err.message
+            : String(err),
+      );
+    });
     return () => controller.abort();
   }, [runId, valid]);
 
-  const terminal = useRunTerminal(found ? runId : null);
-  const { view, connection, notice, send } = useRunSocket(found ? runId : null, terminal.listener);
+  // The socket opens beside the REST check, not after it: the replay of a long log is the page's longest
+  // wait. An id that is not a run gets a 404 for both, and the problem shown closes the socket.
+  const following = valid && problem === null ? runId : null;
+  const terminal = useRunTerminal(following);
+  const { view, connection, notice, send } = useRunSocket(following, terminal.listener);
   // The same reading of the log as GET /api/runs/:id/diagnosis, done on the events already here.
   const card = useMemo(() => diagnose(view.events), [view.events]);
   const [dismissed, setDismissed] = useState<PendingAction | null>(null);

@@ -11,6 +11,10 @@ process.env.API_TOKEN ??= '';
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: on these 2-core machines, one, so the node and
+    // worker projects ran a file at a time (about 500 s). Two at once take 291 s; their files wait on
+    // sockets, subprocesses and timers as much as they compute. The e2e project stays at one (below).
+    maxWorkers: 2,
     projects: [
       {
         plugins: [

@@ -21,6 +21,7 @@ import type { FakeReply } from '../test/support/fake-openai.ts';
 import { startFakeOpenAi } from '../test/support/fake-openai.ts';
 import { startStackProcess } from '../test/support/stack-process.ts';
 import { watchRun } from './run-watcher.ts';
+import { stackApi } from './stack-api.ts';
 
 const { values } = parseArgs({
   options: {
@@ -56,16 +57,7 @@ const providers = {
 const stateDir = mkdtempSync(join(tmpdir(), 'bandit-runner-hosting-'));
 const stack = await startStackProcess(stateDir, undefined, { PROVIDERS: JSON.stringify(providers) });
 
-async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(
-    `${stack.url}${path}`,
-    body === undefined
-      ? {}
-      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  );
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
+const api = stackApi(stack.url);
 
 /** The bytes D1's rows take in the local D1 file: its pages less the free ones. */
 function d1Bytes(): number {

@@ -15,8 +15,10 @@ import type { RunConfigInput, RunSummary } from '../schema/run.ts';
 import { advanceBody, advanceUntilSettled } from '../test/support/advance-client.ts';
 import { startFakeOpenAi, textReply, toolCall } from '../test/support/fake-openai.ts';
 import { startStackProcess } from '../test/support/stack-process.ts';
+import { scaleSection } from './stack-scale.ts';
+import { stackApi } from './stack-api.ts';
 import { freePort } from '../test/support/free-port.ts';
-import { coresBetween, cpuSeconds, sampleMemory } from './process-usage.ts';
+import { coresBetween, cpuSeconds } from './process-usage.ts';
 import { nodeLatencies, wallNow, watchRun } from './run-watcher.ts';
 import { connectClient, exec } from './ssh-timing.ts';
 import { median, percentile } from './stats.ts';
@@ -51,7 +53,6 @@ const isPause = (e: RunEvent) => e.type === 'user_action_required' || e.type ===
 /** Only a message that may hold a pause is parsed as it arrives; the rest when the figures are read. */
 const mayPause = (text: string) => text.includes('"user_action_required"') || text.includes('"run_complete"');
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-const sleep = (t: number) => new Promise((resolve) => setTimeout(resolve, t));
 
 let commandNo = 0;
 const fake = await startFakeOpenAi();
@@ -95,16 +96,7 @@ const stack = await startStackProcess(stateDir, undefined, {
 /** The stack's proxy, called straight from here: the same work without the worker, for comparison. */
 const proxyAlone = { proxyUrl: `http://127.0.0.1:${stack.ports.proxy}`, proxySecret: SECRET };
 
-async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(
-    `${stack.url}${path}`,
-    body === undefined
-      ? {}
-      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  );
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
+const api = stackApi(stack.url);
 const createRun = (config: RunConfigInput) => api<RunSummary>('/api/runs', config);
 const act = (runId: string, action: unknown) => api<RunSummary>(`/api/runs/${runId}/actions`, action);
 
@@ -339,100 +331,6 @@ async function replay(runId: string): Promise<void> {
   );
 }
 
-/** Whether a command was refused by the range's cap on commands waiting per address (issue 33), not run. */
-const refusedByRange = (e: RunEvent) => e.type === 'output' && e.stderr.startsWith('practice range: too many commands');
-
-/** The runs of ours still running or queued, read from D1's index: one query a poll, not one request per run. */
-async function stillGoing(): Promise<number> {
-  let going = 0;
-  for (const status of ['running', 'queued'])
-    going += (await api<{ runs: unknown[] }>(`/api/runs?status=${status}&limit=100`)).runs.length;
-  return going;
-}
-
-/**
- * SCALE baseline runs at once through the stack, then the same through the proxy alone. Peak memory of
- * each process is sampled meanwhile; workerd's memory per active run is its peak less its RSS before
- * the runs were made (after the warm-up), over SCALE. The cores each program used in each half show
- * what bounds the throughput on this machine.
- */
-async function scale(): Promise<void> {
-  const idle = sampleMemory(stack.pid).stop();
-  const memory = sampleMemory(stack.pid);
-  const cpu = cpuNow();
-  const started = wallNow();
-  const runs: RunSummary[] = [];
-  for (let i = 0; i < SCALE; i += 50)
-    runs.push(
-      ...(await Promise.all(Array.from({ length: Math.min(50, SCALE - i) }, () => createRun({ maxRetries: 1 })))),
-    );
-  // Polled from D1's index, which the objects mirror at the end of every proxy call: a request to each
-  // of 500 objects every poll cost workerd as much CPU as a tenth of the runs did.
-  for (const deadline = wallNow() + 900_000; wallNow() < deadline; await sleep(500))
-    if ((await stillGoing()) === 0) break;
-  const wall = wallNow() - started;
-  const stackCores = coresSince(cpu);
-  const peaks = memory.stop();
-  let errors = 0;
-  let commands = 0;
-  let refused = 0;
-  let paused = 0;
-  let firstError = '';
-  for (let i = 0; i < runs.length; i += 25) {
-    const pages = await Promise.all(
-      runs.slice(i, i + 25).map((r) => api<{ events: RunEvent[] }>(`/api/runs/${r.id}/events?limit=1000`)),
-    );
-    for (const page of pages) {
-      const found = problems(page.events);
-      errors += found.length;
-      firstError ||= found[0] ?? '';
-      commands += page.events.filter((e) => e.type === 'command').length;
-      refused += page.events.filter(refusedByRange).length;
-      if (page.events.some(isPause)) paused++;
-    }
-  }
-  await Promise.all(runs.map((r) => act(r.id, { action: 'stop' }).catch(() => undefined)));
-  // The proxy alone, at the same concurrency, on the same range: its own time for the same work.
-  const aloneCpu = cpuNow();
-  const aloneStarted = wallNow();
-  const alone = await Promise.all(
-    Array.from({ length: SCALE }, (_, i) =>
-      advanceUntilSettled(proxyAlone, advanceBody(`run_scale${String(i).padStart(20, '0')}`, { maxRetries: 1 })),
-    ),
-  );
-  const aloneWall = wallNow() - aloneStarted;
-  const aloneCores = coresSince(aloneCpu);
-  const aloneCommands = alone.flat().reduce((n, r) => n + r.events.filter((e) => e.type === 'command').length, 0);
-  const aloneEvents = alone.map((replies) => replies.flatMap((r) => r.events) as RunEvent[]);
-  const aloneProblems = aloneEvents.flatMap(problems);
-  const aloneRefused = aloneEvents.flat().filter(refusedByRange).length;
-  const perSecond = commands / (wall / 1000);
-  const alonePerSecond = aloneCommands / (aloneWall / 1000);
-  const ratio = perSecond / alonePerSecond;
-  row(
-    `${SCALE} concurrent baseline runs through the stack, 0 → first pause`,
-    `${paused} of ${SCALE} paused in ${(wall / 1000).toFixed(1)} s; ${commands} commands (**${perSecond.toFixed(0)}/s**, ${refused} refused by the range as too many waiting); errors **${errors}**${firstError ? ` (first: ${firstError})` : ''}; cores busy: ${stackCores}`,
-  );
-  row(
-    `the proxy alone, same ${SCALE} runs at once`,
-    `${(aloneWall / 1000).toFixed(1)} s; ${aloneCommands} commands (**${alonePerSecond.toFixed(0)}/s**, ${aloneRefused} refused by the range); errors ${aloneProblems.length}${aloneProblems.length ? ` (first: ${aloneProblems[0]})` : ''}; cores busy: ${aloneCores}`,
-  );
-  row(
-    `stack throughput / proxy alone at ${SCALE} runs`,
-    `**${ratio.toFixed(2)}×** (target ≥ 0.8× ${verdict(ratio >= 0.8)})`,
-  );
-  const workerd = { idle: idle.get('workerd') ?? 0, peak: peaks.get('workerd') ?? 0 };
-  const perRun = (workerd.peak - workerd.idle) / SCALE;
-  row(
-    `workerd memory per active run (peak RSS less idle RSS, over ${SCALE})`,
-    `(${workerd.peak.toFixed(0)} − ${workerd.idle.toFixed(0)} MiB) / ${SCALE} = **${perRun.toFixed(2)} MiB** (target ≤ 1.5 MiB ${verdict(perRun <= 1.5)})`,
-  );
-  row(
-    `peak memory during the ${SCALE} runs (RSS; idle before them)`,
-    [...peaks].map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB (${(idle.get(name) ?? 0).toFixed(0)})`).join(', '),
-  );
-}
-
 try {
   // Warm-up: one run, so that the worker's and the proxy's code paths are compiled.
   const warm = await playToPause();
@@ -446,7 +344,8 @@ try {
   if (fillId) await act(fillId, { action: 'stop' });
   if (worker)
     console.error(`worker profiles: ${(await worker.stop(join(values.profile!, `stack-${Date.now()}`))).join(', ')}`);
-  if (SECTIONS.has('scale')) await scale();
+  if (SECTIONS.has('scale'))
+    await scaleSection({ scale: SCALE, pid: stack.pid, api, proxyAlone, row, problems, isPause, cpuNow, coresSince });
 
   console.log(
     `bench/stack — the worker (${inspectorPort ? "wrangler's relay and inspector, for --profile" : 'behind scripts/worker-front.ts, as npm start runs it'}), proxy and range on loopback; ${new Date().toISOString()}`,

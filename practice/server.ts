@@ -1,11 +1,10 @@
 // The practice range: a real SSH server (ssh2) whose shell is just-bash, an in-memory simulated
 // bash, so nothing a player types touches the host. Users bandit0…bandit21, passwords from the
 // seeded world, public-key logins where a level hands out a key, exec and interactive shells.
-import { timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import ssh2 from 'ssh2';
-import type { AuthContext, Connection, ServerChannel } from 'ssh2';
+import type { Connection, ServerChannel } from 'ssh2';
 import { PRACTICE_LEVELS } from '../schema/levels.ts';
 import { ConnectionGate, addressOf } from './connection-gate.ts';
 import { CronDaemon } from './cron/cron-daemon.ts';
@@ -31,8 +30,8 @@ import {
   loginIdentity,
   loginShell,
   passwordLevel,
-  userExists,
 } from './world/accounts.ts';
+import { authenticate } from './login-check.ts';
 import type { CommandLogEntry } from './command-log.ts';
 import { buildWorld } from './world/world.ts';
 import type { World } from './world/world.ts';
@@ -327,24 +326,6 @@ function refuse(channel: ServerChannel, message: string): void {
   channel.end();
 }
 
-function authenticate(ctx: AuthContext, world: World): boolean {
-  if (!userExists(ctx.username) || ctx.username === 'root') return false;
-  if (ctx.method === 'password') {
-    const expected = world.passwords[passwordLevel(ctx.username) ?? -1];
-    return expected !== undefined && sameSecret(ctx.password, expected);
-  }
-  if (ctx.method === 'publickey') {
-    const pair = world.keys.get(ctx.username);
-    if (!pair || !Buffer.from(ctx.key.data).equals(pair.publicBlob)) return false;
-    // Without a signature the client only asks whether this key would do; with one, verify it.
-    if (!ctx.signature || !ctx.blob) return true;
-    const key = ssh2.utils.parseKey(pair.privateKey);
-    const parsed = Array.isArray(key) ? key[0] : key;
-    return !!parsed && !(parsed instanceof Error) && parsed.verify(ctx.blob, ctx.signature, ctx.hashAlgo) === true;
-  }
-  return false;
-}
-
 async function runExec(session: PracticeSession, channel: ServerChannel, user: string, command: string): Promise<void> {
   const who = loginIdentity(user);
   // sshd hands the command to the login shell; the odd ones ignore it.
@@ -396,10 +377,4 @@ async function openShell(session: PracticeSession, terminal: Terminal, user: str
     n === LAST_USER && !git ? 'You have reached the last level. Read README.txt in your home directory.\n' : '';
   const greeting = `\nbandit-runner practice range — you are ${user}.\n${level ? `Level ${n} → ${n + 1}: ${level.goal}\n` : closing}\n${terminal.pty ? '' : '(no terminal: line editing is off)\n'}\n`;
   startLogin(terminal, session, who, { greeting });
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -1,6 +1,6 @@
 // What hosting runs costs on Cloudflare (issue 34): the counters a run's Durable Object keeps of what
 // Cloudflare bills for it, Cloudflare's published Workers Paid prices, and the cost of a set of counters at
-// those prices. The worker counts (worker/run-session/run-usage.ts); bench/hosting-cost.ts prices them.
+// those prices. The worker counts (worker/object-usage.ts); bench/hosting-cost.ts prices them.
 import { z } from 'zod';
 
 const count = z.number().int().min(0);

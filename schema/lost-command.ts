@@ -1,6 +1,7 @@
-// A command the target may or may not have run: the proxy running it died before its output came back, or its
-// SSH connection dropped once it was sent, so it was not sent again (ssh-proxy/agent/nodes/command-once.ts). One owner for the words, which the
-// output event carries in its stderr, the agents read in their history and the chaos audit counts.
+// A command the target may or may not have run: the proxy running it died before its output came back
+// (ssh-proxy/agent/nodes/command-once.ts), or its SSH connection dropped once it was sent
+// (ssh-proxy/ssh/ssh-session.ts), so it was not sent again. One owner for the words, which the output event
+// carries in its stderr, the agents read in their history and the chaos audit counts.
 export const LOST_COMMAND_NOTE =
   '[bandit-runner: the proxy running this command was lost before its output came back; it may have run, so it was not run again]';
 

@@ -125,15 +125,7 @@ export class QueueLine {
       )
       .toArray();
     let place = 0;
-    return rows.map((r) => ({
-      runId: r.run_id,
-      provider: r.provider,
-      limit: r.max_concurrent,
-      state: r.state,
-      position: r.state === 'waiting' ? ++place : null,
-      since: r.since,
-      batchId: r.batch_id,
-    }));
+    return rows.map((r) => memberOf(r, r.state === 'waiting' ? ++place : null));
   }
 
   /** The runs waiting for a slot, in line order, each with its place (1 is next). */
@@ -141,15 +133,7 @@ export class QueueLine {
     return this.sql
       .exec<MemberRow>(`SELECT * FROM members WHERE state = 'waiting' ${LINE_ORDER}`)
       .toArray()
-      .map((r, i) => ({
-        runId: r.run_id,
-        provider: r.provider,
-        limit: r.max_concurrent,
-        state: r.state,
-        position: i + 1,
-        since: r.since,
-        batchId: r.batch_id,
-      }));
+      .map((r, i) => memberOf(r, i + 1));
   }
 
   member(runId: string): QueueMember | null {
@@ -167,14 +151,7 @@ export class QueueLine {
             )
             .one().ahead + 1
         : null;
-    return {
-      runId: row.run_id,
-      provider: row.provider,
-      limit: row.max_concurrent,
-      state: row.state,
-      position,
-      since: row.since,
-    };
+    return memberOf(row, position);
   }
 
   private row(runId: string): MemberRow | undefined {
@@ -208,4 +185,17 @@ export class QueueLine {
   busy(): boolean {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM members WHERE state != 'idle'").one().n > 0;
   }
+}
+
+/** A member row as the queue shows it, at its place in line (null unless waiting). */
+function memberOf(r: MemberRow, position: number | null): QueueMember {
+  return {
+    runId: r.run_id,
+    provider: r.provider,
+    limit: r.max_concurrent,
+    state: r.state,
+    position,
+    since: r.since,
+    batchId: r.batch_id,
+  };
 }

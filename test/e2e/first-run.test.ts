@@ -40,7 +40,11 @@ describe('npm start with the access log hidden (the default)', () => {
   let stack: StackProcess;
   let browser: Browser;
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStackProcess(stateDir), launchChromium()]);
+    // From an empty state directory, as a newcomer's first `npm start` (D1 migrated by it, not copied).
+    [stack, browser] = await Promise.all([
+      startStackProcess(stateDir, undefined, {}, { emptyState: true }),
+      launchChromium(),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { freePort } from './free-port.ts';
+import { seedMigratedState } from './migrated-state.ts';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -24,13 +25,19 @@ export async function stackPorts() {
   return { worker: await freePort(), proxy: await freePort(), practice: await freePort() };
 }
 
-/** Starts the stack and resolves once it prints that it is ready; rejects if it exits first. */
+/**
+ * Starts the stack and resolves once it prints that it is ready; rejects if it exits first. A state
+ * directory with no state yet gets a migrated D1 (migrated-state.ts) unless `emptyState` asks for the
+ * newcomer's start from nothing.
+ */
 export async function startStackProcess(
   stateDir: string,
   ports?: StackProcess['ports'],
   env: Record<string, string> = {},
+  { emptyState = false }: { emptyState?: boolean } = {},
 ): Promise<StackProcess> {
   const p = ports ?? (await stackPorts());
+  if (!emptyState) seedMigratedState(stateDir);
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts/start.ts')], {
     cwd: root,

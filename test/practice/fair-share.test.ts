@@ -198,26 +198,36 @@ describe('private worlds', () => {
 
 describe('runs the proxy names', () => {
   it('each take turns as a client of their own from the proxy’s address; a name from elsewhere is ignored', async () => {
+    // Its own range, with a worker to spare for the gate: the six commands below wait for the test to
+    // open it, so they are all running when they are counted however slowly a loaded machine logs them in.
+    const gated = await startTestRange('fair-named', { workers: { max: 7, runningPerAddress: 3 } });
+    const at = (localAddress?: string) => ({ ...login(localAddress), port: gated.port });
+    const gate = '/tmp/named-runs-gate';
     const wait = (address: string | undefined, player: string) =>
-      sshExec(login(address), 'sleep 2; echo done', { PRACTICE_PLAYER: player });
-    // Four runs behind the proxy (127.0.0.1, trusted as for private worlds), past the address's 3 at once.
-    const named = ['run_a', 'run_b', 'run_c', 'run_d'].map((player) => wait(undefined, player));
-    // Two from another address, each naming a run: the names pass nothing, they are one address.
-    const elsewhere = ['run_e', 'run_f'].map((player) => wait(OTHER, player));
-    await vi.waitFor(
-      () => {
-        const byAddress = range.commandsByAddress();
-        for (const player of ['run_a', 'run_b', 'run_c', 'run_d'])
-          expect(byAddress[`127.0.0.1 ${player}`]).toEqual({ running: 1, waiting: 0 });
-        expect(byAddress[OTHER]).toEqual({ running: 2, waiting: 0 });
-      },
-      { timeout: 20_000 },
-    );
-    expect(
-      Object.keys(range.commandsByAddress()).filter((key) => key.includes('run_e') || key.includes('run_f')),
-    ).toEqual([]);
-    for (const result of await Promise.all([...named, ...elsewhere])) expect(result.stdout).toBe('done\n');
-    // A name must be a key as a world's is; another is refused as sshd refuses a variable.
-    expect((await sshExec(login(), 'whoami', { PRACTICE_PLAYER: 'no spaces; allowed' })).stdout).toBe('bandit0\n');
-  }, 60_000);
+      sshExec(at(address), `while [ ! -e ${gate} ]; do sleep 1; done; echo done`, { PRACTICE_PLAYER: player });
+    try {
+      // Four runs behind the proxy (127.0.0.1, trusted as for private worlds), past the address's 3 at once.
+      const named = ['run_a', 'run_b', 'run_c', 'run_d'].map((player) => wait(undefined, player));
+      // Two from another address, each naming a run: the names pass nothing, they are one address.
+      const elsewhere = ['run_e', 'run_f'].map((player) => wait(OTHER, player));
+      await vi.waitFor(
+        () => {
+          const byAddress = gated.commandsByAddress();
+          for (const player of ['run_a', 'run_b', 'run_c', 'run_d'])
+            expect(byAddress[`127.0.0.1 ${player}`]).toEqual({ running: 1, waiting: 0 });
+          expect(byAddress[OTHER]).toEqual({ running: 2, waiting: 0 });
+        },
+        { timeout: 40_000 },
+      );
+      expect(
+        Object.keys(gated.commandsByAddress()).filter((key) => key.includes('run_e') || key.includes('run_f')),
+      ).toEqual([]);
+      expect((await sshExec(at(), `touch ${gate}`)).code).toBe(0);
+      for (const result of await Promise.all([...named, ...elsewhere])) expect(result.stdout).toBe('done\n');
+      // A name must be a key as a world's is; another is refused as sshd refuses a variable.
+      expect((await sshExec(at(), 'whoami', { PRACTICE_PLAYER: 'no spaces; allowed' })).stdout).toBe('bandit0\n');
+    } finally {
+      await gated.close();
+    }
+  }, 90_000);
 });

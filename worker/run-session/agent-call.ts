@@ -95,12 +95,12 @@ export class AgentCall {
 
   /** Stores a step's events and checkpoint in one transaction; the events go to the sockets with their chunk. */
   private commitStep(bodies: ProxyEvent[], traces: ReadonlyMap<string, Trace>, saved: SavedPlace): void {
-    const run = this.p.store.summary();
-    if (!run) return;
+    const runId = this.p.store.runId();
+    if (!runId) return;
     const now = Date.now();
     let events: RunEvent[];
     try {
-      events = this.storeStep(run, bodies, traces, saved, now);
+      events = this.storeStep(runId, bodies, traces, saved, now);
     } catch (err) {
       // The step rolled back, so the request the chain holds in memory was never stored: start over.
       this.p.requests.reset();
@@ -115,14 +115,14 @@ export class AgentCall {
 
   /** The step's events, roll-ups, run row, checkpoint and D1 rows, in one transaction. */
   private storeStep(
-    run: RunSummary,
+    runId: string,
     bodies: ProxyEvent[],
     traces: ReadonlyMap<string, Trace>,
     saved: SavedPlace,
     now: number,
   ): RunEvent[] {
     return this.storage.transactionSync(() => {
-      const stored = this.p.store.append(run.id, bodies, now);
+      const stored = this.p.store.append(runId, bodies, now);
       this.p.levels.applyAll(stored);
       // A message is read when the step that read it is stored: never lost, never read twice.
       this.p.inbox.markRead(stored);

@@ -25,8 +25,15 @@ export const REPLAY_PAGE_BYTES = 512 * 1024;
 
 /** Whether this socket's opener may only read (a viewer, a share link): it sees the run redacted. */
 function readsRedacted(ws: WebSocket): boolean {
-  return !canAct(getState(ws).role ?? 'admin');
+  // A socket's role is fixed when it opens; its attachment is read once, not at every message sent.
+  let redacted = redactedSockets.get(ws);
+  if (redacted === undefined) {
+    redacted = !canAct(getState(ws).role ?? 'admin');
+    redactedSockets.set(ws, redacted);
+  }
+  return redacted;
 }
+const redactedSockets = new WeakMap<WebSocket, boolean>();
 
 /** The sockets of one run's Durable Object. */
 export class RunSockets {

@@ -277,7 +277,7 @@ async function rate(): Promise<string> {
   let pauses = 0;
   let lastSeq = 0;
   let fillId = '';
-  const segments: { events: number; ms: number }[] = [];
+  const stretches: { events: number; ms: number }[] = [];
   for (let since = 0; lastSeq < REPLAY; since = lastSeq) {
     let segmentStart: number;
     let watcher: Awaited<ReturnType<typeof watchRun>>;
@@ -292,7 +292,7 @@ async function rate(): Promise<string> {
       pauses++;
     }
     const reached = (await watcher.reached).seq;
-    segments.push({ events: reached - lastSeq, ms: wallNow() - segmentStart });
+    stretches.push({ events: reached - lastSeq, ms: wallNow() - segmentStart });
     lastSeq = reached;
     runningMs += wallNow() - segmentStart;
     watcher.close();
@@ -307,13 +307,14 @@ async function rate(): Promise<string> {
     return replies.reduce((n, r) => n + r.events.length, 0);
   });
   const ratio = stacked.perSecond / alone.perSecond;
-  // Each stretch between pauses on its own: the proxy-alone half plays the first one only.
-  console.log(
-    `  segments: ${segments.map((g) => `${g.events} events at ${((g.events * 1000) / g.ms).toFixed(0)}/s`).join(', ')}`,
-  );
   row(
     `one run with an instant model: sustained rate (${stacked.events} events, ${pauses} pauses continued)`,
     `**${stacked.perSecond.toFixed(0)} events/s** while running (target ≥ 2,000 ${verdict(stacked.perSecond >= 2000)}); ${(stacked.events / (wallMs / 1000)).toFixed(0)}/s with the bench's continues; cores busy: ${stacked.cores}`,
+  );
+  // Each stretch between pauses on its own: the proxy-alone half plays the first one only.
+  row(
+    'the same run, each stretch between pauses',
+    stretches.map((g, i) => `${i + 1}: ${g.events} events at ${((g.events * 1000) / g.ms).toFixed(0)}/s`).join('; '),
   );
   row(
     `the same run through the proxy alone, to its first pause (${alone.events} events)`,

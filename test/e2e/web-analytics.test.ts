@@ -12,6 +12,7 @@ import { FAILURE_CLASSES } from '../../schema/failures.ts';
 import { launchChromium, screenshot } from '../support/browser.ts';
 import type { StackProcess } from '../support/stack-process.ts';
 import { startStackProcess } from '../support/stack-process.ts';
+import { seedMigratedState } from '../support/migrated-state.ts';
 
 const root = join(import.meta.dirname, '../..');
 const wrangler = join(root, 'node_modules/wrangler/bin/wrangler.js');
@@ -24,11 +25,7 @@ let page: Page;
 beforeAll(async () => {
   const d1 = ['--local', '--persist-to', join(stateDir, 'wrangler')];
   const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
-  execFileSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', ...d1], {
-    cwd: root,
-    env,
-    stdio: 'ignore',
-  });
+  seedMigratedState(stateDir);
   execFileSync(
     process.execPath,
     [wrangler, 'd1', 'execute', 'DB', ...d1, '--file', join(root, 'test/fixtures/analytics.sql')],

@@ -36,8 +36,10 @@ export async function startStackProcess(
   env: Record<string, string> = {},
   { emptyState = false }: { emptyState?: boolean } = {},
 ): Promise<StackProcess> {
-  const p = ports ?? (await stackPorts());
+  // Before the ports are picked: making the template the first time takes seconds, and a port picked
+  // free must be bound soon after.
   if (!emptyState) seedMigratedState(stateDir);
+  const p = ports ?? (await stackPorts());
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts/start.ts')], {
     cwd: root,

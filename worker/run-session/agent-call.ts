@@ -80,7 +80,7 @@ export class AgentCall {
                 : line.type === 'checkpoint_patch'
                   ? { checkpointPatch: line.patch }
                   : null;
-            this.commitStep(step, traces, saved);
+            this.commitStep(run.id, step, traces, saved);
             step = [];
             traces = new Map();
           }
@@ -94,9 +94,7 @@ export class AgentCall {
   }
 
   /** Stores a step's events and checkpoint in one transaction; the events go to the sockets with their chunk. */
-  private commitStep(bodies: ProxyEvent[], traces: ReadonlyMap<string, Trace>, saved: SavedPlace): void {
-    const runId = this.p.store.runId();
-    if (!runId) return;
+  private commitStep(runId: string, bodies: ProxyEvent[], traces: ReadonlyMap<string, Trace>, saved: SavedPlace): void {
     const now = Date.now();
     let events: RunEvent[];
     try {

@@ -68,8 +68,6 @@ export class RunStore {
   private readonly texts = new WeakMap<RunEvent, string>();
   /** A fork's origin, read once (it never changes); undefined: not read yet, null: this run is no fork. */
   private originRead: ForkOrigin | null | undefined = undefined;
-  /** The run's id once read (runId()); undefined until there is a run. */
-  private idRead: string | undefined = undefined;
   /**
    * A fork's parent's events 1..forkSeq, shared, not copied: read from the parent once per object lifetime
    * (they never change) and put before the fork's own in every read of the log. Null until loaded.
@@ -131,14 +129,6 @@ export class RunStore {
     if (patch.proxyFailures !== undefined && patch.proxyFailures !== now?.failures)
       set('failures = ?', patch.proxyFailures);
     if (sets.length > 0) this.sql.exec(`UPDATE loop SET ${sets.join(', ')}`, ...values);
-  }
-
-  /** The run's id, or null when this object holds none: read once, since a run's id never changes. */
-  runId(): string | null {
-    this.idRead ??= this.sql
-      .exec<{ run_id: string }>('SELECT run_id FROM run WHERE singleton = 1')
-      .toArray()[0]?.run_id;
-    return this.idRead ?? null;
   }
 
   /** The run, or null when this object holds none. */

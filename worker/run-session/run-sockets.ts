@@ -23,6 +23,11 @@ const REPLAY_PAGE = 1000;
 /** …and about this many bytes, well under any WebSocket frame limit. */
 export const REPLAY_PAGE_BYTES = 512 * 1024;
 
+/** Whether this socket's opener may only read (a viewer, a share link): it sees the run redacted. */
+function readsRedacted(ws: WebSocket): boolean {
+  return !canAct(getState(ws).role ?? 'admin');
+}
+
 /** The sockets of one run's Durable Object. */
 export class RunSockets {
   private readonly ctx: DurableObjectState;
@@ -38,8 +43,6 @@ export class RunSockets {
   private readonly liveSockets = new WeakSet<WebSocket>();
   /** When each socket opened with an expiring token must close (memory; after a wake the attachment says). */
   private readonly expiries = new WeakMap<WebSocket, number>();
-  /** Whether each socket's opener may only read (memory; after a wake its attachment says, read once). */
-  private readonly readOnly = new WeakMap<WebSocket, boolean>();
   /**
    * Events stored but not yet sent: those of every step in one chunk of the proxy's stream go out as
    * one message. Memory only; they are in storage already, and anything else sent flushes them first.
@@ -94,7 +97,7 @@ export class RunSockets {
     // Held events are stored, so the replay has them: the sockets already live get them first.
     this.flush();
     // A reader who may not act gets every message redacted (worker/access/reader-redaction.ts).
-    const shown = this.readsRedacted(ws) ? redactedJsonText : (text: string) => text;
+    const shown = readsRedacted(ws) ? redactedJsonText : (text: string) => text;
     sendText(
       ws,
       shown(
@@ -176,16 +179,6 @@ export class RunSockets {
     this.sendToLive(eventsMessage(events.map((event) => this.store.jsonOf(event))));
   }
 
-  /** Whether this socket's opener may only read (a viewer, a share link): it sees the run redacted. Its role is fixed when it opens. */
-  private readsRedacted(ws: WebSocket): boolean {
-    let readOnly = this.readOnly.get(ws);
-    if (readOnly === undefined) {
-      readOnly = !canAct(getState(ws).role ?? 'admin');
-      this.readOnly.set(ws, readOnly);
-    }
-    return readOnly;
-  }
-
   /** Sends to every live socket; a reader who may not act gets it redacted, made once, or (redactedReaders false) not at all. */
   private sendToLive(text: string, { redactedReaders = true }: { redactedReaders?: boolean } = {}): void {
     const now = Date.now();
@@ -194,7 +187,7 @@ export class RunSockets {
       if (!this.isLive(ws)) continue;
       const expiresAt = this.expiries.get(ws);
       if (expiresAt !== undefined && expiresAt <= now) this.end(ws, 'token_expired', 'the share link or token expired');
-      else if (!this.readsRedacted(ws)) sendText(ws, text);
+      else if (!readsRedacted(ws)) sendText(ws, text);
       else if (redactedReaders) sendText(ws, (redacted ??= redactedJsonText(text)));
     }
   }
